@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Stable error codes. The message that goes with each is translated (`errors.<code>` in the catalogues). */
+export const ERROR_CODES = [
+  'bad_request',
+  'validation_failed',
+  'unauthenticated',
+  'invalid_credentials',
+  'invalid_client',
+  'unsupported_grant_type',
+  'forbidden_permission',
+  'forbidden_role',
+  'forbidden_section',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The one error shape every failing call answers with. */
+export const errorResponse = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  /** Per field: the field's path (dots for nesting) to its translated messages. */
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+/** Bodies wrap their payload in `data` (the spec's `data.data`). */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+export const pageMeta = z.object({
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+});
+export type PageMeta = z.infer<typeof pageMeta>;
+
+export function paged<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), meta: pageMeta });
+}
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** A positive integer id in a path. */
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+export const healthResponse = z.object({
+  status: z.literal('ok'),
+  database: z.literal('ok'),
+  version: z.string(),
+});

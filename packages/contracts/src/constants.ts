@@ -1,0 +1,20 @@
+export const LOCALES = ['fr', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'fr';
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** Browser storage keys (spec section 9). */
+export const STORAGE_KEYS = { lang: 'lang', token: 'token', profile: 'profile' } as const;
+
+/** The header carrying the request locale (spec section 7). */
+export const LOCALE_HEADER = 'x-locale';
+
+export const CANDIDATE_CODE_LENGTH = 14;
+export const PASSWORD_MIN_LENGTH = 8;
+export const NAME_MIN_LENGTH = 3;
+export const QUERY_STALE_TIME_MS = 5 * 60 * 1000;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
