@@ -43,13 +43,12 @@ export const institution = z.object({
   educ_province_id: z.number().int(),
 });
 
+/** A query value that is either an id or a bare flag (`?centre`), the flag meaning "the path's id". */
+const idOrFlag = z.union([z.literal(''), z.coerce.number().int().positive()]);
+
 /** Both spellings of the spec are accepted: `centre` and `center`. */
 export const institutionsQuery = z
-  .object({
-    centre: z.coerce.number().int().positive().optional(),
-    center: z.coerce.number().int().positive().optional(),
-    option: z.coerce.number().int().positive().optional(),
-  })
+  .object({ centre: idOrFlag.optional(), center: idOrFlag.optional(), option: z.coerce.number().int().positive().optional() })
   .transform(({ centre, center, option }) => ({ centre: centre ?? center, option }));
 
 /** `GET centres/{id}?option`: with the flag, `{id}` is an option and the answer its centres. */

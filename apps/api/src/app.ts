@@ -1,0 +1,79 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { installValidationMessages } from '@sceau/contracts';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { APP_VERSION } from './lib/version.ts';
+import { authRoutes } from './modules/auth/auth-routes.ts';
+import { healthRoutes } from './modules/health/health-routes.ts';
+import { referenceDataRoutes } from './modules/reference-data/reference-data-routes.ts';
+import { accessPlugin } from './plugins/access.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { localePlugin } from './plugins/locale.ts';
+import { webPlugin } from './plugins/web.ts';
+
+/** What every module receives: the database and the configuration. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+}
+
+installValidationMessages();
+
+export async function buildApp(context: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}) {
+  const { config } = context;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Opaque ids in logs let one request be followed across lines.
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The API docs page needs inline styles and scripts of its own; CSP stays on for the app.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(localePlugin);
+  await app.register(errorsPlugin);
+  await app.register(accessPlugin, { db: context.db });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sceau API', version: APP_VERSION, description: 'National diploma issuing and verification platform' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, context);
+      await api.register(authRoutes, context);
+      await api.register(referenceDataRoutes, context);
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(webPlugin, { config });
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

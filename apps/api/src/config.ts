@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one way to read configuration: environment variables, validated once at start.
+ * Every variable and its default is listed in the README and `.env.example`.
+ */
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Embedded database, files, keys and local chain live here. */
+  DATA_DIR: z.string().default('data'),
+  /** An external PostgreSQL; when unset the platform runs its own embedded server under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Demo accounts and schools; on unless NODE_ENV=production. */
+  DEMO_DATA: flag.optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  OAUTH_CLIENT_ID: z.string().min(1).default('sceau-web'),
+  OAUTH_CLIENT_SECRET: z.string().min(1).default('sceau-web-dev-secret'),
+  /** Lifetime of an access token, in minutes (default: 12 hours). */
+  TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).default(720),
+  /** The national exam's short name: `/mon-{product}`, `/generations/find-{product}`. */
+  PRODUCT: z
+    .string()
+    .regex(/^[a-z0-9]+$/)
+    .default('exetat'),
+  CONTACT_EMAIL: z.string().email().default('contact@sceau.example'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  /** Failed sign-ins allowed per login name (and 4x that per address) within the window. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the built web app is; empty to serve the API only. */
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    demoData: e.DEMO_DATA ?? e.NODE_ENV !== 'production',
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    oauth: { clientId: e.OAUTH_CLIENT_ID, clientSecret: e.OAUTH_CLIENT_SECRET },
+    tokenTtlMinutes: e.TOKEN_TTL_MINUTES,
+    product: e.PRODUCT,
+    contactEmail: e.CONTACT_EMAIL,
+    googleClientId: e.GOOGLE_CLIENT_ID || null,
+    login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_FAILURE_WINDOW_MINUTES },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST === undefined ? path.resolve(import.meta.dirname, '../../web/dist') : e.WEB_DIST || null,
+  };
+}

@@ -1,0 +1,70 @@
+import { logoutResponse, meResponse, tokenRequest, tokenResponse } from '@sceau/contracts';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/errors.ts';
+import type { AppContext } from '../../app.ts';
+import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
+import { loadProfile } from '../users/user-repository.ts';
+import { verifyCredentials } from './auth-service.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { issueAccessToken, revokeToken } from './token-service.ts';
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config }) => {
+  const throttle = new LoginThrottle(db.$client, config.login);
+
+  app.post(
+    '/oauth/token',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'Sign in (OAuth 2 password grant)', body: tokenRequest, response: { 200: tokenResponse } },
+    },
+    async (request) => {
+      const { grant_type, client_id, client_secret, username, password, scope } = request.body;
+      if (grant_type !== 'password') throw new AppError('unsupported_grant_type');
+      if (client_id !== config.oauth.clientId || !sameSecret(client_secret, config.oauth.clientSecret)) {
+        throw new AppError('invalid_client');
+      }
+      await throttle.assertAllowed(username, request.ip);
+      const user = await verifyCredentials(db, username, password);
+      if (!user) {
+        await throttle.recordFailure(username, request.ip);
+        await recordAudit(db, { action: 'auth.sign_in_failed', actorLabel: username.slice(0, 254) }, request);
+        throw new AppError('invalid_credentials');
+      }
+      await throttle.recordSuccess(username);
+      const origin = requestOrigin(request);
+      const { token, expiresIn } = await db.transaction(async (tx) => {
+        const issued = await issueAccessToken(tx, { userId: user.id, clientId: client_id, scope, ttlMinutes: config.tokenTtlMinutes, ...origin });
+        await recordAudit(tx, { action: 'auth.signed_in', actorId: user.id, subjectType: 'user', subjectId: user.id }, request);
+        return issued;
+      });
+      return { token_type: 'Bearer' as const, access_token: token, expires_in: expiresIn };
+    },
+  );
+
+  app.get(
+    '/me',
+    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in profile', response: { 200: meResponse } } },
+    async (request) => {
+      const profile = await loadProfile(db, request.user!.id);
+      if (!profile) throw new AppError('unauthenticated');
+      return { data: { data: profile } };
+    },
+  );
+
+  app.post(
+    '/user/logout',
+    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'Sign out (revokes the token)', response: { 200: logoutResponse } } },
+    async (request) => {
+      await revokeToken(db, request.user!.tokenId);
+      await recordAudit(db, { action: 'auth.signed_out', subjectType: 'user', subjectId: request.user!.id }, request);
+      return { data: { message: request.t('errors:logged_out') } };
+    },
+  );
+};

@@ -1,0 +1,51 @@
+import argon2 from 'argon2';
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+
+const DEFAULT_DIAL_CODE = '243';
+
+/** argon2id with the library's defaults (OWASP's recommended floor: 19 MiB, 2 passes). */
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id });
+}
+
+// Verified against when the account does not exist, so that a miss costs as much time as a wrong password.
+const decoyHash = hashPassword('decoy-password-never-matches');
+
+/**
+ * The forms a login name can take: an e-mail (any case) or a phone number written
+ * internationally (+243…, 00243…) or nationally (0…, or without the 0) for the default country.
+ */
+export function loginCandidates(username: string): { email?: string; phones: string[] } {
+  const value = username.trim();
+  if (value.includes('@')) return { email: value.toLowerCase(), phones: [] };
+  const digits = value.replace(/[\s().-]/g, '');
+  if (!/^\+?\d{6,15}$/.test(digits) && !/^00\d{6,15}$/.test(digits)) return { phones: [] };
+  if (digits.startsWith('+')) return { phones: [digits] };
+  if (digits.startsWith('00')) return { phones: [`+${digits.slice(2)}`] };
+  const national = digits.replace(/^0/, '');
+  return { phones: [`+${DEFAULT_DIAL_CODE}${national}`, `+${digits}`] };
+}
+
+/** The active account the credentials open, or null; never says which part was wrong. */
+export async function verifyCredentials(db: Db, username: string, password: string) {
+  const { email, phones } = loginCandidates(username);
+  const conditions = [
+    ...(email ? [eq(users.email, email)] : []),
+    ...phones.map((p) => eq(users.phone, p)),
+  ];
+  const [user] =
+    conditions.length === 0
+      ? []
+      : await db
+          .select({ id: users.id, passwordHash: users.passwordHash })
+          .from(users)
+          .where(and(or(...conditions), isNull(users.archivedAt)))
+          .limit(1);
+  if (!user?.passwordHash) {
+    await argon2.verify(await decoyHash, password);
+    return null;
+  }
+  return (await argon2.verify(user.passwordHash, password)) ? { id: user.id } : null;
+}

@@ -1,0 +1,62 @@
+import { checkRequirement, flattenGrants, type Grants, type Requirement } from '@sceau/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../lib/errors.ts';
+import { findTokenOwner } from '../modules/auth/token-service.ts';
+import { loadRolesOf } from '../modules/users/user-repository.ts';
+
+/**
+ * Who may call a route, declared on the route itself (`config.access`):
+ * - 'public': anyone;
+ * - 'user': any signed-in account;
+ * - a Requirement: a signed-in account meeting it (role, then permission, then section).
+ * A route under /api that declares nothing fails the start, so no route is open by omission.
+ */
+export type Access = 'public' | 'user' | Requirement;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: (Grants & { id: number; tokenId: number }) | null;
+  }
+}
+
+const FAILURE_CODE = { role: 'forbidden_role', permission: 'forbidden_permission', section: 'forbidden_section' } as const;
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : null;
+}
+
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+  const { db } = opts;
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api') || route.url.startsWith('/api/docs')) return;
+    if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
+    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access policy`);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') {
+      // A public call may still come from a signed-in user (e.g. to adapt its answer); never required.
+      return;
+    }
+    const token = bearerToken(request);
+    if (!token) throw new AppError('unauthenticated');
+    const owner = await findTokenOwner(db, token);
+    if (!owner) throw new AppError('unauthenticated');
+    const roles = (await loadRolesOf(db, [owner.userId])).get(owner.userId) ?? [];
+    request.user = { id: owner.userId, tokenId: owner.tokenId, ...flattenGrants(roles) };
+    if (access === 'user') return;
+    const failure = checkRequirement(request.user, access);
+    if (failure) throw new AppError(FAILURE_CODE[failure]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Reference data of the Democratic Republic of the Congo's state exam (Examen d'État).
+ * Countries, educational provinces, options and sessions are the real lists' shape; the exam
+ * centres and schools of the demo seed are made up (see demo-data.ts).
+ */
+
+export const COUNTRIES = [
+  { code: 'CD', nameFr: 'République démocratique du Congo', nameEn: 'Democratic Republic of the Congo', dialCode: '243', isDefault: true },
+  { code: 'FR', nameFr: 'France', nameEn: 'France', dialCode: '33', isDefault: false },
+  { code: 'US', nameFr: 'États-Unis', nameEn: 'United States', dialCode: '1', isDefault: false },
+  { code: 'BE', nameFr: 'Belgique', nameEn: 'Belgium', dialCode: '32', isDefault: false },
+  { code: 'CA', nameFr: 'Canada', nameEn: 'Canada', dialCode: '1', isDefault: false },
+  { code: 'CG', nameFr: 'République du Congo', nameEn: 'Republic of the Congo', dialCode: '242', isDefault: false },
+  { code: 'AO', nameFr: 'Angola', nameEn: 'Angola', dialCode: '244', isDefault: false },
+  { code: 'RW', nameFr: 'Rwanda', nameEn: 'Rwanda', dialCode: '250', isDefault: false },
+  { code: 'BI', nameFr: 'Burundi', nameEn: 'Burundi', dialCode: '257', isDefault: false },
+  { code: 'UG', nameFr: 'Ouganda', nameEn: 'Uganda', dialCode: '256', isDefault: false },
+  { code: 'ZM', nameFr: 'Zambie', nameEn: 'Zambia', dialCode: '260', isDefault: false },
+  { code: 'TZ', nameFr: 'Tanzanie', nameEn: 'Tanzania', dialCode: '255', isDefault: false },
+  { code: 'CF', nameFr: 'République centrafricaine', nameEn: 'Central African Republic', dialCode: '236', isDefault: false },
+  { code: 'SS', nameFr: 'Soudan du Sud', nameEn: 'South Sudan', dialCode: '211', isDefault: false },
+  { code: 'ZA', nameFr: 'Afrique du Sud', nameEn: 'South Africa', dialCode: '27', isDefault: false },
+  { code: 'CM', nameFr: 'Cameroun', nameEn: 'Cameroon', dialCode: '237', isDefault: false },
+  { code: 'SN', nameFr: 'Sénégal', nameEn: 'Senegal', dialCode: '221', isDefault: false },
+  { code: 'CI', nameFr: "Côte d'Ivoire", nameEn: "Côte d'Ivoire", dialCode: '225', isDefault: false },
+  { code: 'CH', nameFr: 'Suisse', nameEn: 'Switzerland', dialCode: '41', isDefault: false },
+  { code: 'GB', nameFr: 'Royaume-Uni', nameEn: 'United Kingdom', dialCode: '44', isDefault: false },
+  { code: 'DE', nameFr: 'Allemagne', nameEn: 'Germany', dialCode: '49', isDefault: false },
+  { code: 'CN', nameFr: 'Chine', nameEn: 'China', dialCode: '86', isDefault: false },
+  { code: 'IN', nameFr: 'Inde', nameEn: 'India', dialCode: '91', isDefault: false },
+] as const;
+
+/** Educational provinces: the exam is organised by these, several per administrative province. */
+export const EDUC_PROVINCES = [
+  ['KIN-FUN', 'Kinshasa-Funa', 'Kinshasa'],
+  ['KIN-LUK', 'Kinshasa-Lukunga', 'Kinshasa'],
+  ['KIN-MAM', 'Kinshasa-Mont-Amba', 'Kinshasa'],
+  ['KIN-PLA', 'Kinshasa-Plateau', 'Kinshasa'],
+  ['KIN-TS1', 'Kinshasa-Tshangu', 'Kinshasa'],
+  ['KIN-LUK2', 'Kinshasa-Lukunga 2', 'Kinshasa'],
+  ['KC-1', 'Kongo-Central 1', 'Kongo-Central'],
+  ['KC-2', 'Kongo-Central 2', 'Kongo-Central'],
+  ['KC-3', 'Kongo-Central 3', 'Kongo-Central'],
+  ['KWG-1', 'Kwango 1', 'Kwango'],
+  ['KWL-1', 'Kwilu 1', 'Kwilu'],
+  ['KWL-2', 'Kwilu 2', 'Kwilu'],
+  ['MND-1', 'Maï-Ndombe 1', 'Maï-Ndombe'],
+  ['EQU-1', 'Équateur 1', 'Équateur'],
+  ['SUB-1', 'Sud-Ubangi 1', 'Sud-Ubangi'],
+  ['NUB-1', 'Nord-Ubangi', 'Nord-Ubangi'],
+  ['MGL-1', 'Mongala', 'Mongala'],
+  ['TSH-1', 'Tshuapa', 'Tshuapa'],
+  ['TSO-1', 'Tshopo 1', 'Tshopo'],
+  ['BUE-1', 'Bas-Uele', 'Bas-Uele'],
+  ['HUE-1', 'Haut-Uele 1', 'Haut-Uele'],
+  ['ITU-1', 'Ituri 1', 'Ituri'],
+  ['NK-1', 'Nord-Kivu 1', 'Nord-Kivu'],
+  ['NK-2', 'Nord-Kivu 2', 'Nord-Kivu'],
+  ['SK-1', 'Sud-Kivu 1', 'Sud-Kivu'],
+  ['SK-2', 'Sud-Kivu 2', 'Sud-Kivu'],
+  ['MAN-1', 'Maniema 1', 'Maniema'],
+  ['HK-1', 'Haut-Katanga 1', 'Haut-Katanga'],
+  ['HK-2', 'Haut-Katanga 2', 'Haut-Katanga'],
+  ['LUA-1', 'Lualaba 1', 'Lualaba'],
+  ['HLO-1', 'Haut-Lomami 1', 'Haut-Lomami'],
+  ['TAN-1', 'Tanganyika 1', 'Tanganyika'],
+  ['LOM-1', 'Lomami 1', 'Lomami'],
+  ['SAN-1', 'Sankuru 1', 'Sankuru'],
+  ['KAS-1', 'Kasaï 1', 'Kasaï'],
+  ['KCE-1', 'Kasaï-Central 1', 'Kasaï-Central'],
+  ['KOR-1', 'Kasaï-Oriental 1', 'Kasaï-Oriental'],
+] as const;
+
+/** Options (study tracks) of the humanities, with their section. */
+export const OPTIONS = [
+  ['LP', 'Latin-Philosophie', 'Littéraire'],
+  ['LIT', 'Littéraire', 'Littéraire'],
+  ['MP', 'Mathématique-Physique', 'Scientifique'],
+  ['BC', 'Biologie-Chimie', 'Scientifique'],
+  ['CG', 'Commerciale et Gestion', 'Commerciale'],
+  ['SA', 'Secrétariat-Administration', 'Commerciale'],
+  ['PG', 'Pédagogie générale', 'Pédagogique'],
+  ['EDP', 'Éducation physique', 'Pédagogique'],
+  ['SOC', 'Sociale', 'Sociale'],
+  ['ELE', 'Électricité', 'Technique'],
+  ['ELN', 'Électronique', 'Technique'],
+  ['MEG', 'Mécanique générale', 'Technique'],
+  ['MAU', 'Mécanique automobile', 'Technique'],
+  ['CON', 'Construction', 'Technique'],
+  ['INF', 'Informatique', 'Technique'],
+  ['AGR', 'Agriculture générale', 'Agricole'],
+  ['VET', 'Vétérinaire', 'Agricole'],
+  ['NUT', 'Nutrition', 'Professionnelle'],
+  ['CCO', 'Coupe et Couture', 'Professionnelle'],
+  ['HOT', 'Hôtellerie et Restauration', 'Professionnelle'],
+  ['ART', 'Arts plastiques', 'Artistique'],
+] as const;
+
+export const SESSIONS = [2021, 2022, 2023, 2024, 2025, 2026].map((year) => ({
+  name: `Session ${year}`,
+  year,
+  isCurrent: year === 2026,
+}));

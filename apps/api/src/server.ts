@@ -1,0 +1,43 @@
+import { pino } from 'pino';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/open-database.ts';
+import { seedCatalogue, seedDemo } from './seed/seed.ts';
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel });
+
+const database = await openDatabase(config, log);
+await seedCatalogue(database.db);
+if (config.demoData) {
+  await seedDemo(database.db);
+  log.info('demo data ready: sign in as root@sceau.example with the password Sceau-Demo-2026 (see README)');
+}
+
+const app = await buildApp({ db: database.db, config }, { logger: log });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 15_000);
+  force.unref();
+  try {
+    await app.close();
+    await database.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+  log.info(`Sceau is running on ${config.publicUrl}`);
+} catch (error) {
+  log.error({ err: error }, 'could not start the server');
+  await database.close();
+  process.exit(1);
+}
