@@ -50,7 +50,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
       index: false,
       wildcard: false,
       setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   } else {
