@@ -1,0 +1,46 @@
+import { APP_ROUTES, type AppRoute } from '@sceau/contracts';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createGuardLoader } from '@/app/guards';
+import { RootLayout } from '@/app/root-layout';
+import { RouteError } from '@/app/route-error';
+import { BootScreen } from '@/components/boot-screen';
+import { handleFor, NOT_FOUND_HANDLE, resolveRoutePath } from '@/app/route-meta';
+import { loadNotFoundPage, ROUTE_PAGES } from '@/app/pages';
+import type { FlashStore } from '@/lib/flash';
+import type { SessionStore } from '@/lib/session';
+
+export interface RouterDeps {
+  session: SessionStore;
+  flash: FlashStore;
+  product: string;
+}
+
+/** Every route of the contracts' table (spec section 2), with its guard, plus the 404. */
+export function buildRoutes(deps: RouterDeps): RouteObject[] {
+  const pages: RouteObject[] = APP_ROUTES.map((route: AppRoute) => {
+    const loadPage = ROUTE_PAGES[route.path as keyof typeof ROUTE_PAGES];
+    return {
+      path: resolveRoutePath(route.path, deps.product),
+      handle: handleFor(route),
+      loader: createGuardLoader(route, deps),
+      lazy: async () => ({ Component: await loadPage() }),
+      ErrorBoundary: RouteError,
+    };
+  });
+  return [
+    {
+      id: 'root',
+      Component: RootLayout,
+      HydrateFallback: BootScreen,
+      ErrorBoundary: RouteError,
+      children: [
+        ...pages,
+        { path: '*', handle: NOT_FOUND_HANDLE, lazy: async () => ({ Component: await loadNotFoundPage() }) },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(deps: RouterDeps) {
+  return createBrowserRouter(buildRoutes(deps));
+}

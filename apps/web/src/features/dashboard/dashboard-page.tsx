@@ -1,0 +1,71 @@
+import { APP_ROUTES, checkRequirement, type AppRoute } from '@sceau/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useGrants, useSession } from '@/lib/session-context';
+import { useDocumentTitle } from '@/lib/use-document-title';
+
+/** The back-office destinations offered as cards; who sees each comes from the route table. */
+const CARDS = [
+  { path: '/certificates', key: 'certificates' },
+  { path: '/validated', key: 'validated' },
+  { path: '/role-access', key: 'roleAccess' },
+  { path: '/settings', key: 'settings' },
+  { path: '/permission-test', key: 'permissionTest' },
+] as const satisfies readonly { path: AppRoute['path']; key: string }[];
+
+export function DashboardPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('dashboard.title'));
+  const { profile } = useSession();
+  const grants = useGrants();
+  const fullName = [profile?.first_name, profile?.name].filter(Boolean).join(' ');
+
+  const cards = CARDS.filter(({ path }) => {
+    const route: AppRoute | undefined = APP_ROUTES.find((candidate) => candidate.path === path);
+    return !route?.requirement || checkRequirement(grants, route.requirement) === null;
+  });
+
+  return (
+    <div className="container page">
+      <section className="welcome" aria-labelledby="dashboard-title">
+        <h1 id="dashboard-title">{t('dashboard.welcome', { name: fullName || t('dashboard.anonymous') })}</h1>
+        <p className="muted">{t('dashboard.intro')}</p>
+        {grants.roles.length > 0 ? (
+          <p className="roles">
+            <span>{t('dashboard.roles')}</span>{' '}
+            {grants.roles.map((role) => (
+              <span key={role} className="badge">
+                {t(`roles.${role}`, { defaultValue: role })}
+              </span>
+            ))}
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="dashboard-actions">
+        <h2 id="dashboard-actions" className="section__title section__title--left">
+          {t('dashboard.actionsTitle')}
+        </h2>
+        {cards.length === 0 ? (
+          <p className="card muted">{t('dashboard.noAccess')}</p>
+        ) : (
+          <ul className="card-grid">
+            {cards.map((card) => (
+              <li key={card.path}>
+                <Link className="card card--link" to={card.path}>
+                  <h3>{t(`dashboard.cards.${card.key}.title`)}</h3>
+                  <p>{t(`dashboard.cards.${card.key}.text`)}</p>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card dashboard__later" aria-labelledby="dashboard-published">
+        <h2 id="dashboard-published">{t('dashboard.publishedTitle')}</h2>
+        <p className="muted">{t('dashboard.publishedSoon')}</p>
+      </section>
+    </div>
+  );
+}

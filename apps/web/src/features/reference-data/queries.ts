@@ -1,0 +1,32 @@
+import type { Country, EducProvince, ExamSession, Option } from '@sceau/contracts';
+import { http } from '@/lib/http';
+import { useApiQuery } from '@/lib/query';
+
+/** Public reference data (spec section 7), shared by the forms of later pages. */
+export function useCountries() {
+  return useApiQuery({
+    queryKey: ['reference-data', 'countries'],
+    queryFn: async () => (await http.get<{ data: { data: Country[] } }>('/countries')).data.data,
+  });
+}
+
+export function useExamSessions() {
+  return useApiQuery({
+    queryKey: ['reference-data', 'sessions'],
+    queryFn: async () => (await http.get<{ data: ExamSession[] }>('/sessions')).data,
+  });
+}
+
+export function useEducProvinces() {
+  return useApiQuery({
+    queryKey: ['reference-data', 'educ-provinces'],
+    queryFn: async () => (await http.get<{ data: EducProvince[] }>('/educ-provinces')).data,
+  });
+}
+
+export function useOptions() {
+  return useApiQuery({
+    queryKey: ['reference-data', 'options'],
+    queryFn: async () => (await http.get<{ data: Option[] }>('/options')).data,
+  });
+}

@@ -1,0 +1,145 @@
+import { LOCALE_HEADER, type ErrorResponse } from '@sceau/contracts';
+import { currentLocale, i18n } from '@/lib/i18n';
+import { readToken } from '@/lib/storage';
+
+/** Codes of failures that never reached the server or whose answer was not the API's error shape. */
+export type ClientErrorCode = 'network_error' | 'unknown_error';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Every failed call becomes one of these; `message` is always ready to show (already translated). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorResponse['code'] | ClientErrorCode;
+  readonly fieldErrors: FieldErrors;
+
+  constructor(status: number, code: ApiError['code'], message: string, fieldErrors: FieldErrors = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export interface HttpDeps {
+  fetch: typeof fetch;
+  getLocale: () => string;
+  getToken: () => string | null;
+  translate: (key: string) => string;
+  baseUrl: string;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain value is sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+  /** Send no bearer token even when one is stored (the token request itself). */
+  anonymous?: boolean;
+}
+
+function isErrorBody(value: unknown): value is ErrorResponse {
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as ErrorResponse).code === 'string' &&
+    typeof (value as ErrorResponse).message === 'string'
+  );
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestOptions['query']): string {
+  const url = `${baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The one HTTP client of the app (spec section 7). No timeout, on purpose: slow mobile networks. */
+export function createHttpClient(deps: HttpDeps) {
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const locale = deps.getLocale();
+    const headers = new Headers({
+      'X-Requested-With': 'XMLHttpRequest',
+      Accept: 'application/json',
+      [LOCALE_HEADER]: locale,
+      'Accept-Language': locale,
+    });
+    const token = options.anonymous ? null : deps.getToken();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    try {
+      response = await deps.fetch(buildUrl(deps.baseUrl, path, options.query), {
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers,
+        body,
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'network_error', deps.translate('web:errors.network'));
+    }
+
+    const payload = await readJson(response);
+    if (response.ok) return payload as T;
+
+    if (isErrorBody(payload)) {
+      const message =
+        payload.message.trim() !== ''
+          ? payload.message
+          : deps.translate(payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic');
+      throw new ApiError(response.status, payload.code, message, payload.errors ?? {});
+    }
+    throw new ApiError(response.status, 'unknown_error', deps.translate('web:errors.generic'));
+  }
+
+  return {
+    request,
+    get: <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+      request<T>(path, { ...options, method: 'GET' }),
+    post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+      request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
+    put: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+      request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
+    delete: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+      request<T>(path, { ...options, method: 'DELETE', body }),
+  };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+export const http: HttpClient = createHttpClient({
+  fetch: (...args) => globalThis.fetch(...args),
+  getLocale: () => currentLocale(),
+  getToken: readToken,
+  translate: (key) => i18n.t(key),
+  baseUrl: '/api',
+});
