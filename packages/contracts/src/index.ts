@@ -2,6 +2,8 @@ export * from './api.ts';
 export * from './auth.ts';
 export * from './constants.ts';
 export * from './permissions.ts';
+export * from './phone.ts';
+export * from './accounts.ts';
 export * from './reference-data.ts';
 export * from './validation-messages.ts';
 export * from './routes.ts';

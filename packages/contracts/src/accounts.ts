@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { envelope, paged, pageQuery } from './api.ts';
+import { profile, roleView } from './auth.ts';
+import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import { INTERNATIONAL_PHONE } from './phone.ts';
+
+/** An e-mail address or an international phone number (`+243…`), as the phone input outputs it. */
+export const mailOrPhone = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => (v.includes('@') ? z.email().safeParse(v).success : INTERNATIONAL_PHONE.test(v)), { error: 'field.mail_or_phone' });
+
+export const password = z.string().min(PASSWORD_MIN_LENGTH).max(200);
+
+function confirmed<T extends { password: string; password_confirmation: string }>(schema: z.ZodType<T>) {
+  return schema.refine((v) => v.password === v.password_confirmation, {
+    error: 'field.password_mismatch',
+    path: ['password_confirmation'],
+  });
+}
+
+/** POST /register. `first_name` is ours (the form asks for it; the spec's payload has only `name`). */
+export const registerRequest = confirmed(
+  z.object({
+    name: z.string().trim().min(NAME_MIN_LENGTH).max(120),
+    first_name: z.string().trim().max(120).optional(),
+    mail_or_phone: mailOrPhone,
+    password,
+    password_confirmation: z.string(),
+  }),
+);
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+export const OTP_PURPOSES = ['register', 'reset_password'] as const;
+export type OtpPurpose = (typeof OTP_PURPOSES)[number];
+
+/** POST /register/getOtp. `purpose` is ours (default register): the forgot-password page uses it too. */
+export const getOtpRequest = z.object({
+  mail_or_phone: mailOrPhone,
+  purpose: z.enum(OTP_PURPOSES).default('register'),
+});
+
+export const otpSentResponse = envelope(
+  z.object({
+    message: z.string(),
+    channel: z.enum(['sms', 'email']),
+    /** Seconds before another code may be asked for. */
+    resend_in: z.number().int(),
+    /** Seconds the code stays valid. */
+    expires_in: z.number().int(),
+  }),
+);
+
+export const validateOtpRequest = z.object({
+  otp: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }),
+  mail_or_phone: mailOrPhone,
+  purpose: z.enum(OTP_PURPOSES).default('register'),
+});
+
+/** What a successful registration, code validation, reset or Google sign-in answers: the person is signed in. */
+export const signedInResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  data: profile,
+});
+
+export const resetPasswordRequest = confirmed(
+  z.object({ mail_or_phone: mailOrPhone, password, password_confirmation: z.string() }),
+);
+
+/** POST /auth/byGoogle: the identity comes from the verified `id_token`, never from `google_id` alone. */
+export const googleAuthRequest = z.object({
+  mail_or_phone: z.string().trim().optional(),
+  google_id: z.string().trim().optional(),
+  name: z.string().trim().optional(),
+  id_token: z.string().min(20),
+});
+
+// ---------------------------------------------------------------- users and roles
+
+export const userView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  first_name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  scope: z.object({
+    institution_id: z.number().int().nullable(),
+    centre_id: z.number().int().nullable(),
+    province_id: z.number().int().nullable(),
+  }),
+  verified: z.boolean(),
+  archived: z.boolean(),
+  created_at: z.string(),
+});
+export type UserView = z.infer<typeof userView>;
+
+export const USER_SORTS = ['name', 'created_at', 'role'] as const;
+
+export const usersQuery = pageQuery.extend({
+  search: z.string().trim().max(120).optional(),
+  /** A role id or name. */
+  role: z.string().trim().max(64).optional(),
+  sort: z.enum(USER_SORTS).default('name'),
+  archived: z.enum(['0', '1']).optional(),
+});
+
+export const usersResponse = paged(userView);
+export const userResponse = envelope(userView);
+export const rolesResponse = envelope(z.array(roleView));
+
+const nullableId = z.number().int().positive().nullable().optional();
+
+const userFields = z.object({
+  name: z.string().trim().min(NAME_MIN_LENGTH).max(120),
+  first_name: z.string().trim().max(120).nullable().optional(),
+  email: z.string().trim().toLowerCase().pipe(z.email()).nullable().optional(),
+  phone: z.string().trim().regex(INTERNATIONAL_PHONE, { error: 'field.mail_or_phone' }).nullable().optional(),
+  /** Role ids. */
+  roles: z.array(z.number().int().positive()).max(10),
+  institution_id: nullableId,
+  centre_id: nullableId,
+  province_id: nullableId,
+});
+
+export const createUserRequest = userFields.refine((u) => Boolean(u.email || u.phone), {
+  error: 'field.mail_or_phone_required',
+  path: ['email'],
+});
+export const updateUserRequest = userFields.partial();
+export const archiveUsersRequest = z.object({ users: z.array(z.number().int().positive()).min(1).max(200) });
+
+export const resetUserPasswordResponse = envelope(
+  z.object({ message: z.string(), channel: z.enum(['sms', 'email']) }),
+);
+
+// ---------------------------------------------------------------- official signatures
+
+export const SIGNATURE_KINDS = ['ministry', 'inspector_general', 'jury'] as const;
+export type SignatureKind = (typeof SIGNATURE_KINDS)[number];
+export const SIGNATURE_MAX_BYTES = 2 * 1024 * 1024;
+
+export const signatureView = z.object({
+  kind: z.enum(SIGNATURE_KINDS),
+  name: z.string(),
+  title: z.string(),
+  /** Where the processed (transparent PNG) image is served. */
+  image_url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  updated_at: z.string(),
+  updated_by: z.string().nullable(),
+});
+export type SignatureView = z.infer<typeof signatureView>;
+
+export const signaturesStateResponse = envelope(
+  z.object({ ministry: signatureView.nullable(), inspector_general: signatureView.nullable(), jury: signatureView.nullable() }),
+);
+export const signatureFields = z.object({
+  kind: z.enum(SIGNATURE_KINDS),
+  name: z.string().trim().min(NAME_MIN_LENGTH).max(120),
+  title: z.string().trim().min(2).max(160),
+});
+export const signatureKindParam = z.object({ kind: z.enum(SIGNATURE_KINDS) });
+
+// ---------------------------------------------------------------- audit log
+
+export const auditEntryView = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor_id: z.number().int().nullable(),
+  actor: z.string().nullable(),
+  action: z.string(),
+  subject_type: z.string().nullable(),
+  subject_id: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export const auditLogQuery = pageQuery.extend({
+  actor: z.coerce.number().int().positive().optional(),
+  action: z.string().trim().max(64).optional(),
+});
+export const auditLogResponse = paged(auditEntryView);

@@ -1,0 +1,88 @@
+/**
+ * Phone numbers (spec section 5): digits only, a country chosen from a short list, per-country
+ * lengths, output `+<dial code><digits>` with a leading national 0 dropped. The same rules run in
+ * the phone input and on the server.
+ */
+
+export interface PhoneCountry {
+  /** ISO 3166 code. */
+  code: string;
+  dialCode: string;
+  minLength: number;
+  maxLength: number;
+}
+
+export const PHONE_COUNTRIES = [
+  { code: 'CD', dialCode: '243', minLength: 9, maxLength: 9 },
+  { code: 'FR', dialCode: '33', minLength: 9, maxLength: 10 },
+  { code: 'US', dialCode: '1', minLength: 10, maxLength: 10 },
+  { code: 'BE', dialCode: '32', minLength: 8, maxLength: 9 },
+  { code: 'CA', dialCode: '1', minLength: 10, maxLength: 10 },
+] as const satisfies readonly PhoneCountry[];
+
+export const DEFAULT_PHONE_COUNTRY = 'CD';
+/** Lengths for a country outside the list. */
+export const OTHER_COUNTRY_LENGTH = { minLength: 8, maxLength: 12 } as const;
+export const PHONE_MIN_DIGITS = 8;
+export const PHONE_MAX_DIGITS = 15;
+
+/** Keys of the `errors` namespace; the four spec messages plus the per-country length. */
+export type PhoneError =
+  | 'field.phone_required'
+  | 'field.phone_digits_only'
+  | 'field.phone_too_short'
+  | 'field.phone_too_long'
+  | 'field.phone_length_exact'
+  | 'field.phone_length_range';
+
+export interface PhoneCheck {
+  /** `+<dial code><national digits>` when valid. */
+  value: string | null;
+  error: PhoneError | null;
+  /** Interpolation values for the error (`count`, `min`, `max`). */
+  params: Record<string, number>;
+}
+
+export function phoneCountry(code: string): PhoneCountry {
+  const known = PHONE_COUNTRIES.find((c) => c.code === code);
+  return known ?? { code, dialCode: '', ...OTHER_COUNTRY_LENGTH };
+}
+
+/** Checks what the person typed for a country, in the order of the spec's messages. */
+export function checkPhone(typed: string, countryCode: string, dialCode?: string): PhoneCheck {
+  const country = phoneCountry(countryCode);
+  const dial = dialCode ?? country.dialCode;
+  const raw = typed.trim();
+  if (raw === '') return { value: null, error: 'field.phone_required', params: {} };
+  if (!/^\d+$/.test(raw)) return { value: null, error: 'field.phone_digits_only', params: {} };
+  if (raw.length < PHONE_MIN_DIGITS) return { value: null, error: 'field.phone_too_short', params: { count: PHONE_MIN_DIGITS } };
+  if (raw.length > PHONE_MAX_DIGITS) return { value: null, error: 'field.phone_too_long', params: { count: PHONE_MAX_DIGITS } };
+  if (raw.length < country.minLength || raw.length > country.maxLength) {
+    return country.minLength === country.maxLength
+      ? { value: null, error: 'field.phone_length_exact', params: { count: country.minLength } }
+      : { value: null, error: 'field.phone_length_range', params: { min: country.minLength, max: country.maxLength } };
+  }
+  const national = raw.startsWith('0') ? raw.slice(1) : raw;
+  return { value: `+${dial}${national}`, error: null, params: {} };
+}
+
+/**
+ * A pasted number that starts with a known dial code (`+33…`, `0033…`, `33…` when long enough)
+ * selects its country. Longest dial code first; US before Canada for +1 (the default for +1).
+ */
+export function detectPhoneCountry(pasted: string): { country: PhoneCountry; national: string } | null {
+  const compact = pasted.replace(/[\s().-]/g, '');
+  let digits: string;
+  if (compact.startsWith('+')) digits = compact.slice(1);
+  else if (compact.startsWith('00')) digits = compact.slice(2);
+  else return null;
+  if (!/^\d+$/.test(digits)) return null;
+  const byLength = [...PHONE_COUNTRIES].sort((a, b) => b.dialCode.length - a.dialCode.length);
+  for (const country of byLength) {
+    if (digits.startsWith(country.dialCode)) return { country, national: digits.slice(country.dialCode.length) };
+  }
+  return null;
+}
+
+/** An international number as stored (`+` and 8 to 15 digits). */
+export const INTERNATIONAL_PHONE = /^\+\d{8,15}$/;
