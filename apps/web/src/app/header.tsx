@@ -40,27 +40,27 @@ export function Header({ area }: { area: Area }) {
   const navigate = useNavigate();
   const location = useLocation();
   const sticky = useStickyHeader(location.pathname);
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The side menu is open for the page it was opened on: navigating closes it in the same render.
+  const [menuOpenedAt, setMenuOpenedAt] = useState<string | null>(null);
+  const menuOpen = menuOpenedAt === location.key;
+  const setMenuOpen = (open: boolean) => setMenuOpenedAt(open ? location.key : null);
   const menuRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const inBackOffice = area === 'backoffice';
   // The spec's validator check when the header mounts: validators get their own styling hook.
   const isValidator = hasAnyRole(grants, ['validateur', 'validator']);
 
-  // The side menu closes on navigation...
-  useEffect(() => setMenuOpen(false), [location.key]);
-
-  // ...on a click outside it, and on Escape.
+  // It also closes on a click outside it, and on Escape.
   useEffect(() => {
     if (!menuOpen) return;
     const onPointerDown = (event: Event) => {
       const target = event.target as Node | null;
       if (!target || menuRef.current?.contains(target) || toggleRef.current?.contains(target)) return;
-      setMenuOpen(false);
+      setMenuOpenedAt(null);
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setMenuOpen(false);
+      setMenuOpenedAt(null);
       toggleRef.current?.focus();
     };
     document.addEventListener('mousedown', onPointerDown);
@@ -92,7 +92,7 @@ export function Header({ area }: { area: Area }) {
           aria-expanded={menuOpen}
           aria-controls="site-menu"
           aria-label={menuOpen ? t('header.closeMenu') : t('header.openMenu')}
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => setMenuOpen(!menuOpen)}
         >
           <span className="hamburger" aria-hidden="true" />
         </button>

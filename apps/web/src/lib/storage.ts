@@ -1,4 +1,5 @@
-import { STORAGE_KEYS, profile as profileSchema, type Profile } from '@sceau/contracts';
+import { roleView, STORAGE_KEYS, type Profile } from '@sceau/contracts';
+import { z } from 'zod';
 
 /**
  * Browser storage rules of spec section 4: the token lives in localStorage when the user chose
@@ -30,6 +31,17 @@ function safeRemove(storage: Storage, key: string): void {
   }
 }
 
+/**
+ * What the app needs of a cached profile. Checked loosely on purpose: the cache was written from a
+ * server answer, and a field the server adds later must not throw the cache away.
+ */
+const cachedProfileShape = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  roles: z.array(roleView),
+  permissions: z.array(z.string()),
+});
+
 export function readToken(): string | null {
   return safeGet(sessionStorage, STORAGE_KEYS.token) ?? safeGet(localStorage, STORAGE_KEYS.token);
 }
@@ -44,8 +56,8 @@ export function readCachedProfile(): Profile | null {
   const raw = safeGet(localStorage, STORAGE_KEYS.profile);
   if (!raw) return null;
   try {
-    const parsed = profileSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const parsed = cachedProfileShape.safeParse(JSON.parse(raw));
+    return parsed.success ? (parsed.data as unknown as Profile) : null;
   } catch {
     return null;
   }

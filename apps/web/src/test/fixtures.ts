@@ -9,7 +9,10 @@ export function makeProfile(roles: RoleName[], overrides: Partial<Profile> = {})
     permissions: DEFAULT_ROLE_PERMISSIONS[name].map((permission) => ({ id: id++, name: permission })),
   }));
   const permissions = [...new Set(roleViews.flatMap((role) => role.permissions.map((p) => p.name)))].sort();
+  // Fields the API may add to the profile; spread so the fixture follows either version of it.
+  const accountFlags = { password_reset_required: false, google_linked: false };
   return {
+    ...accountFlags,
     id: 7,
     name: 'Mukendi',
     first_name: 'Aline',
