@@ -7,7 +7,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { APP_VERSION } from './lib/version.ts';
+import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
+import { registrationRoutes } from './modules/auth/registration-routes.ts';
+import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
+import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
+import { usersRoutes } from './modules/users/users-routes.ts';
+import { createServices, type Services } from './services.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/reference-data-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -15,15 +21,20 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { localePlugin } from './plugins/locale.ts';
 import { webPlugin } from './plugins/web.ts';
 
-/** What every module receives: the database and the configuration. */
+/** What every module receives: the database, the configuration and the services. */
 export interface AppContext {
   db: Db;
   config: Config;
+  services: Services;
 }
 
 installValidationMessages();
 
-export async function buildApp(context: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}) {
+export async function buildApp(
+  base: { db: Db; config: Config; services?: Services },
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+) {
+  const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
   const { config } = context;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
@@ -67,7 +78,12 @@ export async function buildApp(context: AppContext, options: { logger?: FastifyS
     async (api) => {
       await api.register(healthRoutes, context);
       await api.register(authRoutes, context);
+      await api.register(registrationRoutes, context);
       await api.register(referenceDataRoutes, context);
+      await api.register(usersRoutes, context);
+      await api.register(signaturesRoutes, context);
+      await api.register(auditRoutes, context);
+      await api.register(outboxRoutes, context);
     },
     { prefix: '/api' },
   );

@@ -35,6 +35,19 @@ const envSchema = z.object({
   /** Failed sign-ins allowed per login name (and 4x that per address) within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** One-time codes: lifetime, attempts allowed per code, wait before another is sent. */
+  OTP_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+  OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  OTP_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Mail: an SMTP relay (smtp://user:pass@host:587, smtps://…); unset writes every message to the outbox. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Sceau <no-reply@sceau.example>'),
+  /** SMS: an HTTP gateway (see ADR 0007); unset writes every message to the outbox. */
+  SMS_GATEWAY_URL: z.string().url().optional(),
+  SMS_GATEWAY_TOKEN: z.string().optional(),
+  SMS_SENDER: z.string().default('SCEAU'),
+  /** Where Google publishes its sign-in keys (tests point it at a local key set). */
+  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -67,6 +80,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     contactEmail: e.CONTACT_EMAIL,
     googleClientId: e.GOOGLE_CLIENT_ID || null,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_FAILURE_WINDOW_MINUTES },
+    otp: { ttlMinutes: e.OTP_TTL_MINUTES, maxAttempts: e.OTP_MAX_ATTEMPTS, resendSeconds: e.OTP_RESEND_SECONDS },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    sms: { gatewayUrl: e.SMS_GATEWAY_URL ?? null, token: e.SMS_GATEWAY_TOKEN ?? null, sender: e.SMS_SENDER },
+    google: { clientId: e.GOOGLE_CLIENT_ID || null, jwksUrl: e.GOOGLE_JWKS_URL },
+    outboxDir: path.join(dataDir, 'outbox'),
+    filesDir: path.join(dataDir, 'files'),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST === undefined ? path.resolve(import.meta.dirname, '../../web/dist') : e.WEB_DIST || null,

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
@@ -39,7 +42,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 /** The real app, in-process, on its own database (demo data included). */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
   const database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '', ...env });
+  // Files and the outbox go to a folder of the test's own, removed at close.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-test-data-'));
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '', DATA_DIR: dataDir, ...env });
   const db = createDb(database.url, 4);
   const app = await buildApp({ db, config });
   await app.ready();
@@ -51,6 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await app.close();
       await db.$client.end();
       await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -73,4 +79,17 @@ export async function signIn(ctx: TestContext, username: string, password = DEMO
   });
   if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
   return res.json().access_token as string;
+}
+
+/** The latest message the outbox holds for an address (what the person would have received). */
+export async function lastMessageTo(ctx: TestContext, to: string) {
+  const [message] = await ctx.app.inject({ method: 'GET', url: `/api/dev/outbox?to=${encodeURIComponent(to)}&limit=1` }).then((r) => r.json().data);
+  return message as { channel: string; to: string; subject: string | null; text: string } | undefined;
+}
+
+/** The six-digit code in a message. */
+export function codeIn(text: string | undefined): string {
+  const match = text?.match(/\b(\d{6})\b/);
+  if (!match) throw new Error(`no code in: ${text}`);
+  return match[1]!;
 }

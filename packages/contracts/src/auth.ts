@@ -45,6 +45,10 @@ export const profile = z.object({
   /** The flattened union of the roles' permissions, sorted, so a client need not recompute it. */
   permissions: z.array(z.string()),
   scope: scopeView,
+  /** An administrator reset the password: the person must choose a new one (/reset-password). */
+  password_reset_required: z.boolean(),
+  /** Whether Google sign-in is linked to the account. */
+  google_linked: z.boolean(),
   created_at: z.string(),
 });
 export type Profile = z.infer<typeof profile>;

@@ -119,12 +119,19 @@ export const users = pgTable(
     centreId: integer('centre_id').references(() => centres.id),
     educProvinceId: integer('educ_province_id').references(() => educProvinces.id),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** When the person proved they hold their e-mail or phone (one-time code, Google, or created by staff). */
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** Google's stable account id (`sub`), once the person signed in with Google. */
+    googleSub: text('google_sub'),
+    /** Set by an administrator's reset: the person must choose a new password after signing in. */
+    passwordResetRequired: boolean('password_reset_required').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email).where(sql`${t.email} is not null`),
     uniqueIndex('users_phone_key').on(t.phone).where(sql`${t.phone} is not null`),
+    uniqueIndex('users_google_sub_key').on(t.googleSub).where(sql`${t.googleSub} is not null`),
   ],
 );
 
@@ -185,6 +192,42 @@ export const accessTokens = pgTable(
   },
   (t) => [index('access_tokens_user_idx').on(t.userId)],
 );
+
+/**
+ * One-time codes: 6 digits, only a hash kept, short-lived, a few attempts each. A new code for the
+ * same destination and purpose replaces the previous one.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    purpose: varchar('purpose', { length: 32 }).notNull(),
+    /** E-mail (lower-cased) or international phone number the code was sent to. */
+    destination: text('destination').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Used, or replaced by a newer code. */
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('one_time_codes_lookup_idx').on(t.destination, t.purpose, t.createdAt)],
+);
+
+/** The official signatures placed on diplomas (spec: settings page), one per kind. */
+export const officialSignatures = pgTable('official_signatures', {
+  kind: varchar('kind', { length: 32 }).primaryKey(),
+  signerName: text('signer_name').notNull(),
+  signerTitle: text('signer_title').notNull(),
+  /** Key of the processed PNG in file storage. */
+  imageKey: text('image_key').notNull(),
+  imageSha256: varchar('image_sha256', { length: 64 }).notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  updatedAt: updatedAt(),
+  updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
 
 // ---------------------------------------------------------------- audit and counters
 

@@ -18,6 +18,14 @@ const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
+/** A translation key of the `errors` namespace, with its interpolation values when it has some. */
+export type FieldMessage = string | { key: string; params: Record<string, unknown> };
+
+/** A 422 naming one field. */
+export function fieldError(field: string, message: FieldMessage): AppError {
+  return new AppError('validation_failed', { fields: { [field]: [message] } });
+}
+
 /**
  * A failure the client should see as it is: a stable code, translated when presented.
  * `fields` maps a field to translation keys of the `errors` namespace.
@@ -27,7 +35,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly options: {
-      fields?: Record<string, string[]>;
+      fields?: Record<string, FieldMessage[]>;
       params?: Record<string, unknown>;
       headers?: Record<string, string>;
     } = {},

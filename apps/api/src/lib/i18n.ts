@@ -7,7 +7,7 @@ await instance.init({
   resources,
   supportedLngs: [...LOCALES],
   fallbackLng: DEFAULT_LOCALE,
-  ns: ['errors', 'web'],
+  ns: ['errors', 'web', 'messages'],
   defaultNS: 'errors',
   interpolation: { escapeValue: false },
   initAsync: false,

@@ -32,7 +32,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof AppError) {
       const errors = error.options.fields
         ? Object.fromEntries(
-            Object.entries(error.options.fields).map(([field, keys]) => [field, keys.map((k) => t(`errors:${k}`))]),
+            Object.entries(error.options.fields).map(([field, messages]) => [
+              field,
+              messages.map((m) => (typeof m === 'string' ? t(`errors:${m}`) : t(`errors:${m.key}`, m.params))),
+            ]),
           )
         : undefined;
       if (error.options.headers) reply.headers(error.options.headers);

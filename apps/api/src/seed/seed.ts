@@ -108,7 +108,7 @@ export async function seedDemo(db: Db): Promise<void> {
     for (const demo of DEMO_USERS) {
       const [user] = await tx
         .insert(users)
-        .values({ name: demo.name, firstName: demo.firstName, email: demoEmail(demo.role), phone: demo.phone, passwordHash })
+        .values({ name: demo.name, firstName: demo.firstName, email: demoEmail(demo.role), phone: demo.phone, passwordHash, verifiedAt: new Date() })
         .onConflictDoNothing()
         .returning({ id: users.id });
       if (!user) continue;
@@ -131,7 +131,7 @@ export async function createRootAccount(db: Db, input: { email: string; password
     const email = input.email.trim().toLowerCase();
     const [taken] = await tx.select({ id: users.id }).from(users).where(sql`${users.email} = ${email}`);
     if (taken) throw new Error(`An account with the e-mail ${email} already exists`);
-    const [user] = await tx.insert(users).values({ name: input.name, firstName: input.firstName ?? null, email, passwordHash }).returning({ id: users.id });
+    const [user] = await tx.insert(users).values({ name: input.name, firstName: input.firstName ?? null, email, passwordHash, verifiedAt: new Date() }).returning({ id: users.id });
     const [root] = await tx.select().from(roles).where(eq(roles.name, 'root'));
     await tx.insert(userRoles).values({ userId: user!.id, roleId: root!.id });
     await recordAudit(tx, { action: 'user.created', actorLabel: 'create-root command', subjectType: 'user', subjectId: user!.id, details: { role: 'root' } });

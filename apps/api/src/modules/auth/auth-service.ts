@@ -1,5 +1,5 @@
 import argon2 from 'argon2';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
@@ -41,11 +41,29 @@ export async function verifyCredentials(db: Db, username: string, password: stri
       : await db
           .select({ id: users.id, passwordHash: users.passwordHash })
           .from(users)
-          .where(and(or(...conditions), isNull(users.archivedAt)))
+          // An account whose contact was never confirmed cannot sign in with a password.
+          .where(and(or(...conditions), isNull(users.archivedAt), isNotNull(users.verifiedAt)))
           .limit(1);
   if (!user?.passwordHash) {
     await argon2.verify(await decoyHash, password);
     return null;
   }
   return (await argon2.verify(user.passwordHash, password)) ? { id: user.id } : null;
+}
+
+/** The account an e-mail address or international phone number belongs to (archived ones included). */
+export async function findUserByContact(db: Db, mailOrPhone: string) {
+  const contact = normaliseContact(mailOrPhone);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(contact.includes('@') ? eq(users.email, contact) : eq(users.phone, contact))
+    .limit(1);
+  return user ?? null;
+}
+
+/** E-mails are kept lower-cased; phone numbers are already in international form. */
+export function normaliseContact(mailOrPhone: string): string {
+  const value = mailOrPhone.trim();
+  return value.includes('@') ? value.toLowerCase() : value;
 }

@@ -48,6 +48,25 @@ export async function loadProfile(db: Db, userId: number): Promise<Profile | nul
     roles: userRolesList,
     permissions: [...flattenGrants(userRolesList).permissions],
     scope: { institution_id: user.institutionId, centre_id: user.centreId, province_id: user.educProvinceId },
+    password_reset_required: user.passwordResetRequired,
+    google_linked: user.googleSub !== null,
     created_at: user.createdAt.toISOString(),
   };
+}
+
+/** Every role with its permissions. */
+export async function loadAllRoles(db: Db): Promise<RoleView[]> {
+  const rows = await db
+    .select({ roleId: roles.id, roleName: roles.name, permissionId: permissions.id, permissionName: permissions.name })
+    .from(roles)
+    .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .orderBy(asc(roles.id), asc(permissions.name));
+  const byId = new Map<number, RoleView>();
+  for (const row of rows) {
+    const role = byId.get(row.roleId) ?? { id: row.roleId, name: row.roleName, permissions: [] };
+    if (row.permissionId !== null && row.permissionName !== null) role.permissions.push({ id: row.permissionId, name: row.permissionName });
+    byId.set(row.roleId, role);
+  }
+  return [...byId.values()];
 }

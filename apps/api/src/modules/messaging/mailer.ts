@@ -1,0 +1,40 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Outbox } from './outbox.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/** Real delivery over SMTP (any relay); nodemailer speaks the protocol. */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(url);
+  }
+  async send(mail: Mail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...mail });
+  }
+}
+
+/** Development default: the message is composed by nodemailer, then kept in the outbox instead of sent. */
+export class OutboxMailer implements Mailer {
+  private readonly transport = nodemailer.createTransport({ jsonTransport: true });
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly from: string,
+  ) {}
+  async send(mail: Mail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...mail });
+    await this.outbox.write({ channel: 'email', to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
+  }
+}

@@ -1,0 +1,126 @@
+import type { Locale, OtpPurpose } from '@sceau/contracts';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { oneTimeCodes } from '../../db/schema.ts';
+import { AppError, fieldError, type FieldMessage } from '../../lib/errors.ts';
+import type { Channel, Messenger } from '../messaging/messaging-service.ts';
+
+export type CodePurpose = OtpPurpose | 'generation_launch';
+
+function hashCode(id: number, code: string): string {
+  // Salted by the row id so that equal codes never share a hash.
+  return createHash('sha256').update(`${id}:${code}`).digest('hex');
+}
+
+export interface SentCode {
+  channel: Channel;
+  resendIn: number;
+  expiresIn: number;
+}
+
+/**
+ * One-time codes (6 digits), shared by registration, password recovery and the generation launch.
+ * Only a hash is stored; a code expires, allows a few attempts, and a new one waits for a cooldown.
+ */
+export class OtpService {
+  constructor(
+    private readonly db: Db,
+    private readonly messenger: Messenger,
+    private readonly settings: Config['otp'],
+  ) {}
+
+  /** Seconds to wait before another code may go to this destination for this purpose (0 when allowed now). */
+  async cooldown(destination: string, purpose: CodePurpose): Promise<number> {
+    const [last] = await this.db
+      .select({ createdAt: oneTimeCodes.createdAt })
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.destination, destination), eq(oneTimeCodes.purpose, purpose)))
+      .orderBy(desc(oneTimeCodes.createdAt))
+      .limit(1);
+    if (!last) return 0;
+    const elapsed = (Date.now() - last.createdAt.getTime()) / 1000;
+    return Math.max(0, Math.ceil(this.settings.resendSeconds - elapsed));
+  }
+
+  /** Throws rate_limited while the previous code's cooldown runs. */
+  async assertCanSend(destination: string, purpose: CodePurpose): Promise<void> {
+    const wait = await this.cooldown(destination, purpose);
+    if (wait > 0) throw new AppError('rate_limited', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+  }
+
+  /**
+   * Issues a code and sends it. A code still waiting for this destination and purpose is replaced.
+   * `deliver: false` records the cooldown without sending (used when the answer must not reveal
+   * that no account exists: the same wait applies either way).
+   */
+  async send(input: {
+    destination: string;
+    purpose: CodePurpose;
+    userId: number | null;
+    locale: Locale;
+    template: string;
+    deliver?: boolean;
+  }): Promise<SentCode> {
+    await this.assertCanSend(input.destination, input.purpose);
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const expiresAt = new Date(Date.now() + this.settings.ttlMinutes * 60_000);
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(oneTimeCodes)
+        .set({ consumedAt: new Date() })
+        .where(and(eq(oneTimeCodes.destination, input.destination), eq(oneTimeCodes.purpose, input.purpose), isNull(oneTimeCodes.consumedAt)));
+      const [row] = await tx
+        .insert(oneTimeCodes)
+        .values({ purpose: input.purpose, destination: input.destination, userId: input.userId, codeHash: 'pending', expiresAt })
+        .returning({ id: oneTimeCodes.id });
+      await tx.update(oneTimeCodes).set({ codeHash: hashCode(row!.id, code) }).where(eq(oneTimeCodes.id, row!.id));
+      // Sent inside the transaction: if delivery fails, no code is recorded and the person may retry at once.
+      if (input.deliver !== false) {
+        await this.messenger.send(input.destination, input.template, input.locale, { code, minutes: this.settings.ttlMinutes });
+      }
+    });
+    return {
+      channel: input.destination.includes('@') ? 'email' : 'sms',
+      resendIn: this.settings.resendSeconds,
+      expiresIn: this.settings.ttlMinutes * 60,
+    };
+  }
+
+  /**
+   * Checks a code against the latest one sent to the destination for the purpose. Each wrong try
+   * counts; past the limit the code is dead even if right. Errors name the `otp` field.
+   */
+  async verify(input: { destination: string; purpose: CodePurpose; code: string }): Promise<{ userId: number | null }> {
+    // The outcome is decided in a transaction that always commits (a wrong try must be counted),
+    // and turned into an error after it.
+    const outcome = await this.db.transaction(async (tx): Promise<{ userId: number | null } | { error: FieldMessage }> => {
+      const [current] = await tx
+        .select()
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.destination, input.destination), eq(oneTimeCodes.purpose, input.purpose), isNull(oneTimeCodes.consumedAt)))
+        .orderBy(desc(oneTimeCodes.createdAt))
+        .limit(1)
+        .for('update');
+      if (!current) return { error: 'field.otp_none' };
+      if (current.attempts >= this.settings.maxAttempts) return { error: 'field.otp_attempts_exhausted' };
+      if (current.expiresAt.getTime() <= Date.now()) return { error: 'field.otp_expired' };
+      const expected = Buffer.from(current.codeHash, 'hex');
+      const given = Buffer.from(hashCode(current.id, input.code), 'hex');
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        const [updated] = await tx
+          .update(oneTimeCodes)
+          .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+          .where(eq(oneTimeCodes.id, current.id))
+          .returning({ attempts: oneTimeCodes.attempts });
+        const left = this.settings.maxAttempts - updated!.attempts;
+        return { error: left > 0 ? { key: 'field.otp_wrong', params: { count: left } } : 'field.otp_attempts_exhausted' };
+      }
+      await tx.update(oneTimeCodes).set({ consumedAt: new Date() }).where(eq(oneTimeCodes.id, current.id));
+      return { userId: current.userId };
+    });
+    if ('error' in outcome) throw fieldError('otp', outcome.error);
+    return outcome;
+  }
+}

@@ -1,0 +1,84 @@
+import { SIGNATURE_KINDS, type Grants, type SignatureKind, type SignatureView } from '@sceau/contracts';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { officialSignatures, users } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import { processSignatureImage } from './signature-image.ts';
+
+/** The official signatures (ministry, inspector general, jury) printed on diplomas. */
+export class SignaturesService {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: FileStorage,
+  ) {}
+
+  async state(): Promise<Record<SignatureKind, SignatureView | null>> {
+    const rows = await this.db
+      .select({ signature: officialSignatures, by: users.name, byFirst: users.firstName })
+      .from(officialSignatures)
+      .leftJoin(users, eq(users.id, officialSignatures.updatedBy));
+    const state = Object.fromEntries(SIGNATURE_KINDS.map((k) => [k, null])) as Record<SignatureKind, SignatureView | null>;
+    for (const { signature: s, by, byFirst } of rows) {
+      if (!(SIGNATURE_KINDS as readonly string[]).includes(s.kind)) continue;
+      state[s.kind as SignatureKind] = {
+        kind: s.kind as SignatureKind,
+        name: s.signerName,
+        title: s.signerTitle,
+        image_url: `/api/signatures/${s.kind}/image?v=${s.imageSha256.slice(0, 12)}`,
+        width: s.width,
+        height: s.height,
+        updated_at: s.updatedAt.toISOString(),
+        updated_by: by ? [byFirst, by].filter(Boolean).join(' ') : null,
+      };
+    }
+    return state;
+  }
+
+  /** Adds a signature (signatures.create) or replaces one (signatures.edit). */
+  async save(actor: Grants & { id: number }, input: { kind: SignatureKind; name: string; title: string; image: Buffer }, request: FastifyRequest) {
+    const [existing] = await this.db.select().from(officialSignatures).where(eq(officialSignatures.kind, input.kind));
+    const needed = existing ? 'signatures.edit' : 'signatures.create';
+    if (!actor.permissions.includes(needed)) throw new AppError('forbidden_permission');
+    const { png, width, height } = await processSignatureImage(input.image);
+    const sha = createHash('sha256').update(png).digest('hex');
+    const key = `signatures/${input.kind}-${sha.slice(0, 16)}.png`;
+    await this.storage.put(key, png);
+    try {
+      await this.db.transaction(async (tx) => {
+        const values = { signerName: input.name, signerTitle: input.title, imageKey: key, imageSha256: sha, width, height, updatedAt: new Date(), updatedBy: actor.id };
+        await tx.insert(officialSignatures).values({ kind: input.kind, ...values }).onConflictDoUpdate({ target: officialSignatures.kind, set: values });
+        await recordAudit(
+          tx,
+          { action: existing ? 'signature.replaced' : 'signature.added', subjectType: 'signature', subjectId: input.kind, details: { name: input.name, title: input.title, image_sha256: sha } },
+          request,
+        );
+      });
+    } catch (error) {
+      if (key !== existing?.imageKey) await this.storage.delete(key);
+      throw error;
+    }
+    // The previous image stays until now so that a failed save never leaves a signature without one.
+    if (existing && existing.imageKey !== key) await this.storage.delete(existing.imageKey);
+  }
+
+  async remove(kind: SignatureKind, request: FastifyRequest): Promise<void> {
+    const [existing] = await this.db.select().from(officialSignatures).where(eq(officialSignatures.kind, kind));
+    if (!existing) throw new AppError('not_found');
+    await this.db.transaction(async (tx) => {
+      await tx.delete(officialSignatures).where(eq(officialSignatures.kind, kind));
+      await recordAudit(tx, { action: 'signature.deleted', subjectType: 'signature', subjectId: kind, details: { name: existing.signerName } }, request);
+    });
+    await this.storage.delete(existing.imageKey);
+  }
+
+  async image(kind: SignatureKind): Promise<Buffer> {
+    const [existing] = await this.db.select().from(officialSignatures).where(eq(officialSignatures.kind, kind));
+    const bytes = existing ? await this.storage.get(existing.imageKey) : null;
+    if (!bytes) throw new AppError('not_found');
+    return bytes;
+  }
+}

@@ -1,0 +1,82 @@
+import {
+  archiveUsersRequest,
+  createUserRequest,
+  envelope,
+  idParam,
+  resetUserPasswordResponse,
+  rolesResponse,
+  updateUserRequest,
+  userResponse,
+  usersQuery,
+  usersResponse,
+} from '@sceau/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app.ts';
+import { loadAllRoles } from './user-repository.ts';
+
+const tags = ['users'];
+
+export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
+  const { users } = services;
+
+  app.get(
+    '/users',
+    { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'Staff accounts, paged', querystring: usersQuery, response: { 200: usersResponse } } },
+    async (request) => users.list(request.query),
+  );
+
+  app.get(
+    '/roles',
+    { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'Roles and their permissions', response: { 200: rolesResponse } } },
+    async () => ({ data: await loadAllRoles(db) }),
+  );
+
+  app.get(
+    '/users/:id',
+    { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'One account', params: idParam, response: { 200: userResponse } } },
+    async (request) => ({ data: await users.get(request.params.id) }),
+  );
+
+  app.post(
+    '/users',
+    {
+      config: { access: { anyPermission: ['users.create'], section: 'users' } },
+      schema: { tags, summary: 'Add an account (a temporary password is sent to it)', body: createUserRequest, response: { 201: userResponse } },
+    },
+    async (request, reply) => reply.code(201).send({ data: await users.create(request.user!, request.body, request) }),
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      config: { access: { anyPermission: ['users.edit'], section: 'users' } },
+      schema: { tags, summary: 'Edit an account, its roles and scope', params: idParam, body: updateUserRequest, response: { 200: userResponse } },
+    },
+    async (request) => ({ data: await users.update(request.user!, request.params.id, request.body, request) }),
+  );
+
+  app.post(
+    '/users/:id/reset',
+    {
+      config: { access: { anyPermission: ['users.edit'], section: 'users' } },
+      schema: { tags, summary: "Reset an account's password (a temporary one is sent to it)", params: idParam, response: { 200: resetUserPasswordResponse } },
+    },
+    async (request) => {
+      const { channel } = await users.resetPassword(request.user!, request.params.id, request);
+      return { data: { message: request.t(`messages:password_reset_sent_${channel}`), channel } };
+    },
+  );
+
+  app.delete(
+    '/users',
+    {
+      config: { access: { anyPermission: ['users.delete'], section: 'users' } },
+      schema: { tags, summary: 'Archive accounts', body: archiveUsersRequest, response: { 200: envelope(z.object({ archived: z.number().int(), message: z.string() })) } },
+    },
+    async (request) => {
+      const archived = await users.archive(request.user!, request.body.users, request);
+      return { data: { archived, message: request.t('messages:users_archived', { count: archived }) } };
+    },
+  );
+};

@@ -1,0 +1,27 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { LocalFileStorage, type FileStorage } from './lib/storage.ts';
+import { GoogleIdentityVerifier } from './modules/auth/google-identity.ts';
+import { RegistrationService } from './modules/auth/registration-service.ts';
+import { Messenger } from './modules/messaging/messaging-service.ts';
+import { OtpService } from './modules/otp/otp-service.ts';
+import { SignaturesService } from './modules/signatures/signatures-service.ts';
+import { UsersService } from './modules/users/users-service.ts';
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Builds the services once per process; providers follow the configuration unless a test overrides them. */
+export function createServices(db: Db, config: Config, overrides: { messenger?: Messenger; storage?: FileStorage } = {}) {
+  const messenger = overrides.messenger ?? new Messenger(config);
+  const storage = overrides.storage ?? new LocalFileStorage(config.filesDir);
+  const otp = new OtpService(db, messenger, config.otp);
+  const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
+  return {
+    messenger,
+    storage,
+    otp,
+    registration: new RegistrationService(db, config, otp, messenger, google),
+    users: new UsersService(db, messenger),
+    signatures: new SignaturesService(db, storage),
+  };
+}
