@@ -49,7 +49,7 @@ export function DashboardPage() {
         {cards.length === 0 ? (
           <p className="card muted">{t('dashboard.noAccess')}</p>
         ) : (
-          <ul className="card-grid">
+          <ul className="card-grid card-grid--fill">
             {cards.map((card) => (
               <li key={card.path}>
                 <Link className="card card--link" to={card.path}>
