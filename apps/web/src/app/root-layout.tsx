@@ -1,6 +1,7 @@
 import { hasRole } from '@sceau/contracts';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, ScrollRestoration, useMatches } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { DeviceNotice } from '@/app/device-notice';
 import { Footer } from '@/app/footer';
 import { Header } from '@/app/header';
@@ -31,6 +32,17 @@ export function RootLayout() {
   const matches = useMatches();
   const grants = useGrants();
   const handle = [...matches].reverse().map((match) => match.handle).find(isRouteHandle) ?? NOT_FOUND_HANDLE;
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstPath = useRef(pathname);
+
+  // After a client-side navigation, move focus to the new page so screen readers announce it.
+  useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
   const className = layoutClasses(handle, {
     root: hasRole(grants, 'root'),
     admin: hasRole(grants, 'admin'),
@@ -45,7 +57,7 @@ export function RootLayout() {
       </a>
       {isHeaderHidden(handle) ? null : <Header area={handle.area} />}
       {handle.area === 'backoffice' ? <DeviceNotice /> : null}
-      <main id="main-content" tabIndex={-1} className="layout__main">
+      <main id="main-content" ref={mainRef} tabIndex={-1} className="layout__main">
         <Toaster />
         <Outlet />
       </main>
