@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { installValidationMessages } from '@sceau/contracts';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -32,12 +32,12 @@ installValidationMessages();
 
 export async function buildApp(
   base: { db: Db; config: Config; services?: Services },
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: { loggerInstance?: FastifyBaseLogger } = {},
 ) {
   const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
   const { config } = context;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: { level: config.logLevel } }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Opaque ids in logs let one request be followed across lines.

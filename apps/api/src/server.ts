@@ -14,7 +14,7 @@ if (config.demoData) {
   log.info('demo data ready: sign in as root@sceau.example with the password Sceau-Demo-2026 (see README)');
 }
 
-const app = await buildApp({ db: database.db, config }, { logger: log });
+const app = await buildApp({ db: database.db, config }, { loggerInstance: log });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   gatewayPort = (gateway.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  await new Promise((resolve) => smtp.close(resolve));
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
   await new Promise((resolve) => gateway.close(resolve));
 });
 
