@@ -34,7 +34,6 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   globalSetup: './global-setup.ts',
-  globalTeardown: './global-teardown.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
@@ -48,12 +47,12 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: 'node --import tsx apps/api/src/server.ts',
+    command: 'node --import tsx e2e/serve-fresh.ts',
     cwd: root,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'ignore',
+    stdout: 'pipe',
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
@@ -62,7 +61,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54391)),
       DEMO_DATA: 'true',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       NODE_ENV: 'development',
     },
   },

@@ -21,7 +21,7 @@ export async function signIn(page: Page, email: string, options: { remember?: bo
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** Chooses the interface language with the header's selector. */
+/** Chooses the interface language with the page's selector (the header's, or the sign-in page's). */
 export async function chooseLanguage(page: Page, locale: 'fr' | 'en'): Promise<void> {
-  await page.getByRole('banner').getByLabel(/^(Langue|Language)$/).first().selectOption(locale);
+  await page.getByRole('combobox', { name: /^(Langue|Language)$/ }).first().selectOption(locale);
 }
