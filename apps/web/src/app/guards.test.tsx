@@ -131,7 +131,7 @@ describe('guards in the app', () => {
     visitor.unmount();
 
     const member = renderApp({ path: '/reset-password', signedIn: { profile: makeProfile(['controleur']) } });
-    await screen.findByRole('heading', { name: 'Nouveau mot de passe' });
+    await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
     expect(member.router.state.location.pathname).toBe('/reset-password');
   });
 });

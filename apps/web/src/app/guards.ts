@@ -13,7 +13,9 @@ export const GUARD_MESSAGE_KEYS: Record<RequirementFailure, string> = {
 export const LOGIN_PATH = '/login';
 export const DASHBOARD_PATH = '/dashboard';
 
-export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string; flashKey?: string };
+export const RESET_PASSWORD_PATH = '/reset-password';
+
+export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string; flashKey?: string; flashTone?: 'error' | 'info' };
 
 export function loginPathFor(requested: string): string {
   return `${LOGIN_PATH}?${new URLSearchParams({ [REDIRECT_PARAM]: requested }).toString()}`;
@@ -37,6 +39,10 @@ export async function decideAccess(
   if (!token) return { kind: 'redirect', to: loginPathFor(requested) };
   const profile = await session.ensureProfile();
   if (!profile) return { kind: 'redirect', to: loginPathFor(requested) };
+  // An administrator reset the password: nothing else opens until the person chooses a new one.
+  if (profile.password_reset_required && route.path !== RESET_PASSWORD_PATH) {
+    return { kind: 'redirect', to: RESET_PASSWORD_PATH, flashKey: 'resetPassword.required', flashTone: 'info' };
+  }
   if (!route.requirement) return { kind: 'allow' };
   const failure = checkRequirement(grantsOf(profile), route.requirement);
   if (!failure) return { kind: 'allow' };
@@ -48,7 +54,7 @@ export function createGuardLoader(route: AppRoute, deps: { session: SessionStore
     const url = new URL(request.url);
     const decision = await decideAccess(route, deps.session, `${url.pathname}${url.search}`);
     if (decision.kind === 'allow') return null;
-    if (decision.flashKey) deps.flash.push(decision.flashKey, 'error');
+    if (decision.flashKey) deps.flash.push(decision.flashKey, decision.flashTone ?? 'error');
     throw redirect(decision.to);
   };
 }

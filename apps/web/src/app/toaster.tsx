@@ -20,7 +20,7 @@ export function Toaster() {
     <div className="toaster" aria-live="polite">
       {flashes.map((flash) => (
         <div key={flash.id} className={`toast toast--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
-          <span>{t(flash.messageKey)}</span>
+          <span>{flash.text ?? t(flash.messageKey)}</span>
           <button type="button" className="toast__close" onClick={() => store.dismiss(flash.id)} aria-label={t('common.dismiss')}>
             ×
           </button>

@@ -8,6 +8,8 @@ export interface Flash {
   id: number;
   /** A translation key, translated when shown so a language change applies. */
   messageKey: string;
+  /** A message already translated (a server's answer), shown as is instead of the key. */
+  text?: string;
   tone: FlashTone;
 }
 
@@ -31,6 +33,11 @@ export function createFlashStore() {
     push(messageKey: string, tone: FlashTone = 'error'): void {
       const others = flashes.filter((flash) => flash.messageKey !== messageKey);
       emit([...others, { id: nextId++, messageKey, tone }]);
+    },
+    /** A message already translated, e.g. the server's "Signature enregistrée". */
+    pushText(text: string, tone: FlashTone = 'success'): void {
+      const others = flashes.filter((flash) => flash.text !== text);
+      emit([...others, { id: nextId++, messageKey: '', text, tone }]);
     },
     dismiss(id: number): void {
       emit(flashes.filter((flash) => flash.id !== id));

@@ -12,13 +12,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorResponse['code'] | ClientErrorCode;
   readonly fieldErrors: FieldErrors;
+  /** Seconds from a Retry-After header (429 answers), when there was one. */
+  readonly retryAfter: number | null;
 
-  constructor(status: number, code: ApiError['code'], message: string, fieldErrors: FieldErrors = {}) {
+  constructor(status: number, code: ApiError['code'], message: string, fieldErrors: FieldErrors = {}, retryAfter: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fieldErrors = fieldErrors;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -75,9 +78,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+function readRetryAfter(response: Response): number | null {
+  const value = Number(response.headers.get('Retry-After'));
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : null;
+}
+
 /** The one HTTP client of the app (spec section 7). No timeout, on purpose: slow mobile networks. */
 export function createHttpClient(deps: HttpDeps) {
-  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  async function send(path: string, options: RequestOptions): Promise<Response> {
     const locale = deps.getLocale();
     const headers = new Headers({
       'X-Requested-With': 'XMLHttpRequest',
@@ -95,9 +103,8 @@ export function createHttpClient(deps: HttpDeps) {
       body = JSON.stringify(options.body);
     }
 
-    let response: Response;
     try {
-      response = await deps.fetch(buildUrl(deps.baseUrl, path, options.query), {
+      return await deps.fetch(buildUrl(deps.baseUrl, path, options.query), {
         method: options.method ?? (body === undefined ? 'GET' : 'POST'),
         headers,
         body,
@@ -107,22 +114,43 @@ export function createHttpClient(deps: HttpDeps) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
       throw new ApiError(0, 'network_error', deps.translate('web:errors.network'));
     }
+  }
 
+  async function failure(response: Response): Promise<ApiError> {
     const payload = await readJson(response);
-    if (response.ok) return payload as T;
-
+    const retryAfter = readRetryAfter(response);
     if (isErrorBody(payload)) {
       const message =
         payload.message.trim() !== ''
           ? payload.message
           : deps.translate(payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic');
-      throw new ApiError(response.status, payload.code, message, payload.errors ?? {});
+      return new ApiError(response.status, payload.code, message, payload.errors ?? {}, retryAfter);
     }
-    throw new ApiError(response.status, 'unknown_error', deps.translate('web:errors.generic'));
+    return new ApiError(response.status, 'unknown_error', deps.translate('web:errors.generic'), {}, retryAfter);
+  }
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await send(path, options);
+    if (!response.ok) throw await failure(response);
+    return (await readJson(response)) as T;
+  }
+
+  /**
+   * A file the API serves behind the bearer token (a signature image). Accepts the API's own
+   * absolute links (`/api/…`) as well as paths relative to the API.
+   */
+  async function getBlob(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Blob> {
+    const relative = path.startsWith(`${deps.baseUrl}/`) ? path.slice(deps.baseUrl.length) : path;
+    const [pathname = '', search = ''] = relative.split('?');
+    const query = { ...Object.fromEntries(new URLSearchParams(search)), ...options.query };
+    const response = await send(pathname, { ...options, method: 'GET', query });
+    if (!response.ok) throw await failure(response);
+    return response.blob();
   }
 
   return {
     request,
+    getBlob,
     get: <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
       request<T>(path, { ...options, method: 'GET' }),
     post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>

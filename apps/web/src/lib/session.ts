@@ -1,4 +1,10 @@
 import type { Grants, MeResponse, Profile, TokenResponse } from '@sceau/contracts';
+
+/** What registration codes, password resets and Google sign-in answer: a token and the profile. */
+export interface SignedIn {
+  access_token: string;
+  data: Profile;
+}
 import type { AppConfig } from '@/lib/config';
 import { isApiError, type HttpClient } from '@/lib/http';
 import { clearSessionStorage, readCachedProfile, readToken, saveCachedProfile, saveToken } from '@/lib/storage';
@@ -111,6 +117,19 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
     }
   }
 
+  /**
+   * A sign-in that the answer itself completes (one-time code, password reset, Google): the token
+   * goes to session storage (spec section 4) and replaces any previous one.
+   */
+  function signIn(answer: SignedIn): Profile {
+    clearSessionStorage();
+    profileRequest = null;
+    saveToken(answer.access_token, false);
+    saveCachedProfile(answer.data);
+    setState({ token: answer.access_token, profile: answer.data });
+    return answer.data;
+  }
+
   async function logout(): Promise<void> {
     try {
       if (state.token) await deps.http.post('/user/logout');
@@ -128,6 +147,7 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
       return () => listeners.delete(listener);
     },
     login,
+    signIn,
     logout,
     clear,
     refreshProfile,

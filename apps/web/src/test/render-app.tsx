@@ -1,6 +1,7 @@
 import { STORAGE_KEYS, type Profile } from '@sceau/contracts';
 import { render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
+import { vi } from 'vitest';
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from '@/app/providers';
 import { buildRoutes } from '@/app/router';
@@ -28,6 +29,8 @@ export function renderApp({ path, signedIn, routes = {}, product = DEFAULT_CONFI
     if (signedIn.cached !== false) localStorage.setItem(STORAGE_KEYS.profile, JSON.stringify(signedIn.profile));
   }
   const fetchDouble = mockFetch(routes);
+  // Pages call through the app's one client, which reads the global fetch at each call.
+  vi.stubGlobal('fetch', fetchDouble.fetch);
   const http = createHttpClient({
     fetch: fetchDouble.fetch,
     getLocale: () => currentLocale(),

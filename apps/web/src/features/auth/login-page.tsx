@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthShell } from '@/components/auth-shell';
 import { describedBy, FormField, SERVER_ERROR_TYPE, useFieldErrorText } from '@/components/form-field';
+import { GoogleSignIn } from '@/features/auth/google-sign-in';
 import { loginSchema, type LoginValues } from '@/features/auth/login-schema';
+import { appConfig } from '@/lib/config';
 import { isApiError } from '@/lib/http';
 import { REDIRECT_PARAM, safeRedirectTarget } from '@/lib/redirect';
 import { useSessionStore } from '@/lib/session-context';
@@ -48,8 +50,12 @@ export function LoginPage() {
       }
       return;
     }
-    await navigate(safeRedirectTarget(params.get(REDIRECT_PARAM)) ?? '/dashboard', { replace: true });
+    await goOn();
   });
+
+  async function goOn() {
+    await navigate(safeRedirectTarget(params.get(REDIRECT_PARAM)) ?? '/dashboard', { replace: true });
+  }
 
   const usernameError = errorText(errors.username);
   const passwordError = errorText(errors.password, { min: PASSWORD_MIN_LENGTH });
@@ -106,6 +112,7 @@ export function LoginPage() {
         <button type="submit" className="button button--block" disabled={isSubmitting} aria-busy={isSubmitting}>
           {isSubmitting ? t('login.submitting') : t('login.submit')}
         </button>
+        <GoogleSignIn clientId={appConfig.googleClientId} onSignedIn={goOn} />
         <p className="form__footer">
           {t('login.noAccount')} <Link to="/register">{t('login.register')}</Link>
         </p>

@@ -1,6 +1,118 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PASSWORD_MIN_LENGTH } from '@sceau/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AuthShell } from '@/components/auth-shell';
+import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
+import { PasswordField } from '@/components/password-field';
+import { applyServerErrors } from '@/components/server-errors';
+import { resetPassword } from '@/features/auth/auth-api';
+import { resetSchema, type ResetValues } from '@/features/auth/register-schema';
+import { useFlashStore } from '@/lib/flash-context';
+import { useSession, useSessionStore } from '@/lib/session-context';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** Route and guard are final; the page itself comes in a later step. */
+/** Password recovery, step 2 (signed in by the code), and the change an administrator's reset requires. */
 export function ResetPasswordPage() {
-  return <ComingSoon titleKey="pages.resetPassword.title" descriptionKey="pages.resetPassword.text" variant="auth" />;
+  const { t } = useTranslation();
+  useDocumentTitle(t('resetPassword.title'));
+  const navigate = useNavigate();
+  const session = useSessionStore();
+  const flash = useFlashStore();
+  const { profile } = useSession();
+  const errorText = useFieldErrorText();
+  const [formError, setFormError] = useState<string | null>(null);
+  const contacts = [profile?.email, profile?.phone].filter((value): value is string => !!value);
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetValues>({
+    resolver: zodResolver(resetSchema),
+    defaultValues: { mail_or_phone: contacts[0] ?? '', password: '', password_confirmation: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      session.signIn(await resetPassword(values));
+    } catch (error) {
+      const { message, unplaced } = applyServerErrors(
+        error,
+        setError,
+        { mail_or_phone: 'mail_or_phone', password: 'password', password_confirmation: 'password_confirmation' },
+        t('errors.generic'),
+      );
+      setFormError([message, ...unplaced].join(' '));
+      return;
+    }
+    flash.push('resetPassword.done', 'success');
+    await navigate('/dashboard', { replace: true });
+  });
+
+  const contactError = errorText(errors.mail_or_phone);
+
+  return (
+    <AuthShell title={t('resetPassword.title')} subtitle={t('resetPassword.subtitle')}>
+      <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
+        {profile?.password_reset_required ? (
+          <div className="alert alert--info" role="status">
+            {t('resetPassword.required')}
+          </div>
+        ) : null}
+        {formError ? (
+          <div className="alert alert--error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <FormField id="reset-contact" label={t('resetPassword.contact')} error={contactError}>
+          {contacts.length > 1 ? (
+            <select
+              id="reset-contact"
+              aria-invalid={contactError ? true : undefined}
+              aria-describedby={describedBy('reset-contact', { error: !!contactError })}
+              {...register('mail_or_phone')}
+            >
+              {contacts.map((contact) => (
+                <option key={contact} value={contact}>
+                  {contact}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              id="reset-contact"
+              type="text"
+              readOnly
+              aria-invalid={contactError ? true : undefined}
+              aria-describedby={describedBy('reset-contact', { error: !!contactError })}
+              {...register('mail_or_phone')}
+            />
+          )}
+        </FormField>
+        <PasswordField
+          id="reset-password"
+          label={t('resetPassword.password')}
+          hint={t('register.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+          error={errorText(errors.password, { min: PASSWORD_MIN_LENGTH })}
+          autoComplete="new-password"
+          input={register('password')}
+        />
+        <PasswordField
+          id="reset-password-confirmation"
+          label={t('register.passwordConfirmation')}
+          error={errorText(errors.password_confirmation)}
+          autoComplete="new-password"
+          input={register('password_confirmation')}
+        />
+        <button type="submit" className="button button--block" disabled={isSubmitting} aria-busy={isSubmitting}>
+          {isSubmitting ? t('resetPassword.submitting') : t('resetPassword.submit')}
+        </button>
+      </form>
+    </AuthShell>
+  );
 }

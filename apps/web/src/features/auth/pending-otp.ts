@@ -1,0 +1,70 @@
+import type { OtpPurpose } from '@sceau/contracts';
+import { z } from 'zod';
+import { readSessionValue, writeSessionValue } from '@/lib/storage';
+
+/**
+ * The code being waited for, between the page that asked for it and /otp-validation. Kept in
+ * session storage so that a reload of /otp-validation keeps it, and a closed tab forgets it.
+ */
+export const PENDING_OTP_KEY = 'pending_otp';
+
+const pendingOtp = z.object({
+  mail_or_phone: z.string().min(1),
+  purpose: z.enum(['register', 'reset_password']),
+  channel: z.enum(['sms', 'email']).nullable(),
+  /** Epoch milliseconds. */
+  resendAt: z.number(),
+  expiresAt: z.number().nullable(),
+});
+export type PendingOtp = z.infer<typeof pendingOtp>;
+
+export function readPendingOtp(): PendingOtp | null {
+  const raw = readSessionValue(PENDING_OTP_KEY);
+  if (!raw) return null;
+  try {
+    const parsed = pendingOtp.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function savePendingOtp(value: PendingOtp): void {
+  writeSessionValue(PENDING_OTP_KEY, JSON.stringify(value));
+}
+
+export function clearPendingOtp(): void {
+  try {
+    sessionStorage.removeItem(PENDING_OTP_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept either.
+  }
+}
+
+/** After a code was sent (or refused for its cooldown): what the code page needs. */
+export function pendingFromSent(
+  mailOrPhone: string,
+  purpose: OtpPurpose,
+  sent: { channel: 'sms' | 'email'; resend_in: number; expires_in: number } | null,
+  retryAfterSeconds = 0,
+  now = Date.now(),
+): PendingOtp {
+  return {
+    mail_or_phone: mailOrPhone,
+    purpose,
+    channel: sent?.channel ?? (mailOrPhone.includes('@') ? 'email' : 'sms'),
+    resendAt: now + (sent ? sent.resend_in : retryAfterSeconds) * 1000,
+    expiresAt: sent ? now + sent.expires_in * 1000 : null,
+  };
+}
+
+/** `al•••@example.cd`, `+243•••••678`: enough to recognise one's own contact. */
+export function maskContact(contact: string): string {
+  const at = contact.indexOf('@');
+  if (at > 0) {
+    const local = contact.slice(0, at);
+    return `${local.slice(0, Math.min(2, local.length - 1) || 1)}•••${contact.slice(at)}`;
+  }
+  if (contact.length <= 7) return contact;
+  return `${contact.slice(0, 4)}${'•'.repeat(contact.length - 7)}${contact.slice(-3)}`;
+}
