@@ -7,7 +7,5 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file has its own database; two cores, so two files at a time.
-    maxWorkers: 2,
   },
 });
