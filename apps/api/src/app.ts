@@ -47,19 +47,23 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Google Identity Services needs its script, styles, frame and calls, only when Google sign-in is on.
+  const google = config.google.clientId ? ['https://accounts.google.com/gsi/'] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'", ...google],
+        scriptSrc: ["'self'", ...google.map((origin) => `${origin}client`)],
+        connectSrc: ["'self'", ...google],
+        frameSrc: google.length ? google : ["'none'"],
         frameAncestors: ["'none'"],
       },
     },
-    // The API docs page needs inline styles and scripts of its own; CSP stays on for the app.
     crossOriginEmbedderPolicy: false,
+    // Google's sign-in pop-up talks back to the page that opened it.
+    crossOriginOpenerPolicy: google.length ? { policy: 'same-origin-allow-popups' } : { policy: 'same-origin' },
   });
   await app.register(localePlugin);
   await app.register(errorsPlugin);

@@ -43,7 +43,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) =>
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access policy`);
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Before validation: a caller who may not use a route learns nothing about what it accepts.
+  app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access || access === 'public') {
       // A public call may still come from a signed-in user (e.g. to adapt its answer); never required.
