@@ -41,6 +41,8 @@ export interface PhoneInputProps {
   inputRef?: Ref<HTMLInputElement>;
   autoFocus?: boolean;
   disabled?: boolean;
+  /** An empty box is then valid (and outputs null) instead of "required". */
+  optional?: boolean;
 }
 
 /** Keys that edit or move without typing a character. */
@@ -79,7 +81,7 @@ function initialOf(defaultValue: string | null | undefined): { country: string; 
  * keys are refused, a paste keeps the digits, a pasted `+33…` selects France. The output is the
  * international number with the national leading 0 dropped.
  */
-export function PhoneInput({ id, label, hint, defaultValue, error, showError = false, onChange, inputRef, autoFocus, disabled }: PhoneInputProps) {
+export function PhoneInput({ id, label, hint, defaultValue, error, showError = false, onChange, inputRef, autoFocus, disabled, optional = false }: PhoneInputProps) {
   const { t } = useTranslation();
   const start = useRef(initialOf(defaultValue)).current;
   const [country, setCountry] = useState(start.country);
@@ -97,8 +99,9 @@ export function PhoneInput({ id, label, hint, defaultValue, error, showError = f
     const dial = c === OTHER_COUNTRY ? (next.otherDial ?? otherDial) : phoneCountry(c).dialCode;
     const text = next.typed ?? typed;
     let check = checkPhone(text, c, dial);
+    if (optional && text.trim() === '') check = { value: null, error: null, params: {} };
     // Without a dial code there is no international number to give.
-    if (!check.error && dial === '') check = { value: null, error: 'field.phone_required', params: {} };
+    else if (!check.error && dial === '') check = { value: null, error: 'field.phone_required', params: {} };
     return {
       focused: next.focused ?? focused,
       valid: check.error === null,

@@ -1,4 +1,5 @@
-import type { Country, EducProvince, ExamSession, Option } from '@sceau/contracts';
+import type { Centre, Country, EducProvince, ExamSession, Institution, Option } from '@sceau/contracts';
+import { useQueries } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
 
@@ -28,5 +29,24 @@ export function useOptions() {
   return useApiQuery({
     queryKey: ['reference-data', 'options'],
     queryFn: async () => (await http.get<{ data: Option[] }>('/options')).data,
+  });
+}
+
+/** The schools of a country (for a scope picker: filtered by province and centre on the page). */
+export function useInstitutionsOfCountry(countryId: number | null) {
+  return useApiQuery({
+    queryKey: ['reference-data', 'institutions', 'country', countryId],
+    enabled: countryId !== null,
+    queryFn: async () => (await http.get<{ data: Institution[] }>(`/institutions/country/${countryId}`)).data,
+  });
+}
+
+/** Several centres by id (there is no list of a province's centres: their ids come from its schools). */
+export function useCentres(ids: number[]) {
+  return useQueries({
+    queries: ids.map((id) => ({
+      queryKey: ['reference-data', 'centre', id],
+      queryFn: async () => (await http.get<{ data: Centre }>(`/centres/${id}`)).data,
+    })),
   });
 }

@@ -1,0 +1,176 @@
+import type { UserView } from '@sceau/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+
+function userView(overrides: Partial<UserView> = {}): UserView {
+  return {
+    id: 11,
+    name: 'Kabila',
+    first_name: 'Jean',
+    email: 'jean@example.cd',
+    phone: null,
+    roles: [{ id: 3, name: 'validateur' }],
+    scope: { institution_id: null, centre_id: null, province_id: 2 },
+    verified: true,
+    archived: false,
+    created_at: '2026-02-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const ROLES = [
+  { id: 1, name: 'root', permissions: [] },
+  { id: 2, name: 'admin', permissions: [] },
+  { id: 3, name: 'validateur', permissions: [] },
+];
+
+function routes(list: UserView[] = [userView(), userView({ id: 12, name: 'Tshala', first_name: 'Marie', email: null, phone: '+243812345678', roles: [], verified: false })]) {
+  return {
+    'GET /api/users': () => jsonResponse({ data: list, meta: { current_page: 1, last_page: 1, per_page: 20, total: list.length } }),
+    'GET /api/roles': () => jsonResponse({ data: ROLES }),
+    'GET /api/educ-provinces': () => jsonResponse({ data: [{ id: 2, code: 'KIN-1', name: 'Kinshasa-Est', province: 'Kinshasa' }] }),
+    'GET /api/countries': () => jsonResponse({ data: { data: [{ id: 1, code: 'CD', name: 'RD Congo', dial_code: '243', is_default: true }] } }),
+    'GET /api/institutions/country/1': () =>
+      jsonResponse({ data: [{ id: 40, code: 'E1', name: 'Lycée Bosangani', city: 'Kinshasa', country_id: 1, centre_id: 30, educ_province_id: 2 }] }),
+    'GET /api/centres/30': () => jsonResponse({ data: { id: 30, code: 'C1', name: 'Centre Gombe', city: 'Kinshasa', educ_province_id: 2 } }),
+  };
+}
+
+describe('users and roles page', () => {
+  it('lists the users with their contact, roles, scope and status', async () => {
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    const row = await screen.findByTestId('user-row-11');
+    expect(within(row).getByRole('rowheader')).toHaveTextContent('Jean Kabila');
+    expect(row).toHaveTextContent('jean@example.cd');
+    expect(row).toHaveTextContent('Validateur');
+    expect(row).toHaveTextContent('Actif');
+    await waitFor(() => expect(row).toHaveTextContent('Kinshasa-Est'));
+    const other = screen.getByTestId('user-row-12');
+    expect(other).toHaveTextContent('+243812345678');
+    expect(other).toHaveTextContent('Aucun rôle');
+    expect(other).toHaveTextContent('Non confirmé');
+  });
+
+  it('hides selection and archiving from someone without users.delete', async () => {
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    await screen.findByTestId('user-row-11');
+    expect(screen.queryByRole('checkbox', { name: 'Sélectionner Jean Kabila' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Archiver la sélection' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Ajouter un utilisateur' })).toBeInTheDocument();
+  });
+
+  it('archives the selected users after confirmation (root)', async () => {
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...routes(), 'DELETE /api/users': () => jsonResponse({ data: { archived: 1, message: '1 compte archivé.' } }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Sélectionner Jean Kabila' }));
+    await user.click(screen.getByRole('button', { name: 'Archiver la sélection' }));
+    const dialog = screen.getByRole('dialog', { name: 'Archiver des comptes' });
+    expect(dialog).toHaveTextContent('Archiver ce compte ?');
+    await user.click(within(dialog).getByRole('button', { name: 'Archiver' }));
+    expect(await screen.findByText('1 compte archivé.')).toBeInTheDocument();
+    const call = calls.find((c) => c.method === 'DELETE')!;
+    expect(JSON.parse(String(call.init.body))).toEqual({ users: [11] });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('creates a user with the right body', async () => {
+    const created = userView({ id: 20, name: 'Mbuyi', first_name: 'Paul', email: 'paul@example.cd', phone: '+33612345678' });
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...routes(), 'POST /api/users': () => jsonResponse({ data: created }, 201) },
+    });
+    const user = userEvent.setup();
+    await screen.findByTestId('user-row-11');
+    await user.click(screen.getByRole('button', { name: 'Ajouter un utilisateur' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter un utilisateur' });
+    expect(within(dialog).getByLabelText('Nom')).toHaveFocus();
+    // Only root may grant root.
+    expect(within(dialog).queryByLabelText('Super-administrateur')).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Créer le compte' }));
+    expect(await within(dialog).findByText('Un téléphone ou une adresse e-mail est requis')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText('Nom'), 'Mbuyi');
+    await user.type(within(dialog).getByLabelText('Prénom'), 'Paul');
+    await user.type(within(dialog).getByLabelText('Adresse e-mail'), 'Paul@Example.cd');
+    await user.selectOptions(within(dialog).getByLabelText('Pays (indicatif)'), 'FR');
+    await user.type(within(dialog).getByLabelText('Téléphone'), '0612345678');
+    await user.click(within(dialog).getByLabelText('Validateur'));
+    await user.selectOptions(within(dialog).getByLabelText('Province éducationnelle'), '2');
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Lycée Bosangani (Kinshasa)' })).toBeInTheDocument());
+    await user.selectOptions(within(dialog).getByLabelText('École'), '40');
+    await user.click(within(dialog).getByRole('button', { name: 'Créer le compte' }));
+
+    expect(await screen.findByText('Compte de Paul Mbuyi créé : un mot de passe temporaire lui a été envoyé.')).toBeInTheDocument();
+    const call = calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/users')!;
+    expect(JSON.parse(String(call.init.body))).toEqual({
+      name: 'Mbuyi',
+      first_name: 'Paul',
+      email: 'paul@example.cd',
+      phone: '+33612345678',
+      roles: [3],
+      province_id: 2,
+      centre_id: 30,
+      institution_id: 40,
+    });
+  });
+
+  it('shows a server refusal next to its field', async () => {
+    renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes(),
+        'POST /api/users': () =>
+          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { email: ['Cette adresse e-mail est déjà utilisée'] } }, 422),
+      },
+    });
+    const user = userEvent.setup();
+    await screen.findByTestId('user-row-11');
+    await user.click(screen.getByRole('button', { name: 'Ajouter un utilisateur' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Nom'), 'Mbuyi');
+    await user.type(within(dialog).getByLabelText('Adresse e-mail'), 'jean@example.cd');
+    await user.click(within(dialog).getByRole('button', { name: 'Créer le compte' }));
+    expect(await within(dialog).findByText('Cette adresse e-mail est déjà utilisée')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Adresse e-mail')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('searches after typing stops, and filters by role and archived state', async () => {
+    const { calls } = renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    const user = userEvent.setup();
+    await screen.findByTestId('user-row-11');
+    await user.type(screen.getByLabelText('Rechercher'), 'kab');
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/users' && c.url.searchParams.get('search') === 'kab')).toBe(true));
+    expect(calls.some((c) => c.url.searchParams.get('search') === 'ka')).toBe(false);
+    await user.selectOptions(screen.getByLabelText('Rôle'), 'validateur');
+    await user.click(screen.getByLabelText('Afficher les comptes archivés'));
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname === '/api/users').at(-1)!.url.searchParams;
+      expect([last.get('role'), last.get('archived'), last.get('search'), last.get('page')]).toEqual(['validateur', '1', 'kab', '1']);
+    });
+  });
+
+  it('asks before resetting a password and shows the answer', async () => {
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...routes(), 'POST /api/users/11/reset': () => jsonResponse({ data: { message: 'Un mot de passe temporaire a été envoyé.', channel: 'email' } }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Réinitialiser le mot de passe de Jean Kabila' }));
+    const dialog = screen.getByRole('dialog', { name: 'Réinitialiser le mot de passe' });
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Réinitialiser le mot de passe' }));
+    expect(await screen.findByText('Un mot de passe temporaire a été envoyé.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/users/11/reset')).toBe(true);
+  });
+});

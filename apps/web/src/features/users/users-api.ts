@@ -1,0 +1,84 @@
+import type { PageMeta, RoleView, UserView } from '@sceau/contracts';
+import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '@/lib/http';
+import { useApiQuery } from '@/lib/query';
+
+/** The users module's calls (spec section 7: users and signatures). */
+
+export type UserSort = 'name' | 'created_at' | 'role';
+
+export interface UsersFilter {
+  page: number;
+  search: string;
+  role: string;
+  sort: UserSort;
+  archived: boolean;
+}
+
+export interface UserInput {
+  name: string;
+  first_name: string | null;
+  email: string | null;
+  phone: string | null;
+  roles: number[];
+  institution_id: number | null;
+  centre_id: number | null;
+  province_id: number | null;
+}
+
+export const USERS_PAGE_SIZE = 20;
+
+export function useUsers(filter: UsersFilter) {
+  return useApiQuery({
+    queryKey: ['users', 'list', filter],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      http.get<{ data: UserView[]; meta: PageMeta }>('/users', {
+        query: {
+          page: filter.page,
+          per_page: USERS_PAGE_SIZE,
+          search: filter.search.trim(),
+          role: filter.role,
+          sort: filter.sort,
+          archived: filter.archived ? '1' : '0',
+        },
+      }),
+  });
+}
+
+export function useRoles() {
+  return useApiQuery({
+    queryKey: ['users', 'roles'],
+    queryFn: async () => (await http.get<{ data: RoleView[] }>('/roles')).data,
+  });
+}
+
+function useInvalidateUsers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['users', 'list'] });
+}
+
+export function useSaveUser() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: async ({ id, input }: { id: number | null; input: UserInput }) =>
+      id === null
+        ? (await http.post<{ data: UserView }>('/users', input)).data
+        : (await http.put<{ data: UserView }>(`/users/${id}`, input)).data,
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useResetUserPassword() {
+  return useMutation({
+    mutationFn: async (id: number) => (await http.post<{ data: { message: string; channel: 'sms' | 'email' } }>(`/users/${id}/reset`)).data,
+  });
+}
+
+export function useArchiveUsers() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: async (ids: number[]) => (await http.delete<{ data: { archived: number; message: string } }>('/users', { users: ids })).data,
+    onSuccess: () => invalidate(),
+  });
+}
