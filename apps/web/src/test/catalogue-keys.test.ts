@@ -34,13 +34,17 @@ describe('texts used by the web app', () => {
   it('finds the keys it checks', () => {
     expect(keys).toContain('login.title');
     expect(keys).toContain('guard.role');
-    expect(keys).toContain('pages.settings.title');
+    expect(keys).toContain('signatures.title');
+    expect(keys).toContain('errors:field.file_required');
     expect(keys.length).toBeGreaterThan(100);
   });
 
   for (const lang of ['fr', 'en'] as const) {
     it(`exist in the ${lang} catalogue`, () => {
-      const missing = keys.filter((key) => typeof lookup(resources[lang].web, key.replace(/^web:/, '')) !== 'string');
+      const missing = keys.filter((key) => {
+        const [namespace, path] = key.startsWith('errors:') ? (['errors', key.slice('errors:'.length)] as const) : (['web', key.replace(/^web:/, '')] as const);
+        return typeof lookup(resources[lang][namespace], path) !== 'string';
+      });
       expect(missing).toEqual([]);
     });
   }
