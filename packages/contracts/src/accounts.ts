@@ -2,14 +2,34 @@ import { z } from 'zod';
 import { envelope, paged, pageQuery } from './api.ts';
 import { profile, roleView } from './auth.ts';
 import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
-import { INTERNATIONAL_PHONE } from './phone.ts';
+import { checkInternationalPhone, INTERNATIONAL_PHONE } from './phone.ts';
+
+/** An international phone number, checked with the phone input's per-country rules. */
+export const internationalPhone = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const failure = checkInternationalPhone(value);
+    if (failure) ctx.addIssue({ code: 'custom', message: failure.error, params: failure.params });
+  });
 
 /** An e-mail address or an international phone number (`+243…`), as the phone input outputs it. */
 export const mailOrPhone = z
   .string()
   .trim()
   .min(1)
-  .refine((v) => (v.includes('@') ? z.email().safeParse(v).success : INTERNATIONAL_PHONE.test(v)), { error: 'field.mail_or_phone' });
+  .superRefine((value, ctx) => {
+    if (value.includes('@')) {
+      if (!z.email().safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'field.invalid_email' });
+      return;
+    }
+    if (!INTERNATIONAL_PHONE.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'field.mail_or_phone' });
+      return;
+    }
+    const failure = checkInternationalPhone(value);
+    if (failure) ctx.addIssue({ code: 'custom', message: failure.error, params: failure.params });
+  });
 
 export const password = z.string().min(PASSWORD_MIN_LENGTH).max(200);
 
@@ -118,7 +138,7 @@ const userFields = z.object({
   name: z.string().trim().min(NAME_MIN_LENGTH).max(120),
   first_name: z.string().trim().max(120).nullable().optional(),
   email: z.string().trim().toLowerCase().pipe(z.email()).nullable().optional(),
-  phone: z.string().trim().regex(INTERNATIONAL_PHONE, { error: 'field.mail_or_phone' }).nullable().optional(),
+  phone: internationalPhone.nullable().optional(),
   /** Role ids. */
   roles: z.array(z.number().int().positive()).max(10),
   institution_id: nullableId,

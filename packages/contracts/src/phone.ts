@@ -86,3 +86,32 @@ export function detectPhoneCountry(pasted: string): { country: PhoneCountry; nat
 
 /** An international number as stored (`+` and 8 to 15 digits). */
 export const INTERNATIONAL_PHONE = /^\+\d{8,15}$/;
+
+/** National significant number lengths once the trunk 0 is dropped (what follows the dial code). */
+const NATIONAL_LENGTHS: Record<string, { min: number; max: number }> = {
+  CD: { min: 9, max: 9 },
+  FR: { min: 9, max: 9 },
+  US: { min: 10, max: 10 },
+  CA: { min: 10, max: 10 },
+  BE: { min: 8, max: 9 },
+};
+
+/**
+ * Server-side check of a number the phone input produced (`+<dial code><digits>`): the same
+ * per-country lengths, applied to the national part. Null when valid, else the error key and params.
+ */
+export function checkInternationalPhone(value: string): { error: PhoneError; params: Record<string, number> } | null {
+  if (value.trim() === '') return { error: 'field.phone_required', params: {} };
+  if (!/^\+\d+$/.test(value)) return { error: 'field.phone_digits_only', params: {} };
+  const digits = value.slice(1);
+  if (digits.length < PHONE_MIN_DIGITS) return { error: 'field.phone_too_short', params: { count: PHONE_MIN_DIGITS } };
+  if (digits.length > PHONE_MAX_DIGITS) return { error: 'field.phone_too_long', params: { count: PHONE_MAX_DIGITS } };
+  const detected = detectPhoneCountry(value);
+  if (!detected) return null;
+  const lengths = NATIONAL_LENGTHS[detected.country.code]!;
+  const n = detected.national.length;
+  if (n >= lengths.min && n <= lengths.max) return null;
+  return lengths.min === lengths.max
+    ? { error: 'field.phone_length_exact', params: { count: lengths.min } }
+    : { error: 'field.phone_length_range', params: { min: lengths.min, max: lengths.max } };
+}

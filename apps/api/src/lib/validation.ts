@@ -8,8 +8,8 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.
   const fields: Record<string, FieldMessage[]> = {};
   for (const issue of result.error.issues) {
     const field = issue.path.join('.') || '_';
-    const { code: _code, path: _path, message, ...params } = issue as unknown as Record<string, unknown> & { message: string };
-    (fields[field] ??= []).push({ key: message, params });
+    const { code: _code, path: _path, message, params: nested, ...params } = issue as unknown as Record<string, unknown> & { message: string };
+    (fields[field] ??= []).push({ key: message, params: { ...params, ...(nested as Record<string, unknown> | undefined) } });
   }
   throw new AppError('validation_failed', { fields });
 }

@@ -57,7 +57,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 
 function flattenParams(params: unknown): Record<string, unknown> {
   if (!params || typeof params !== 'object') return {};
-  const out: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  const raw = params as Record<string, unknown>;
+  // A custom issue carries its interpolation values under `params`.
+  const nested = raw.params && typeof raw.params === 'object' ? (raw.params as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = { ...raw, ...nested };
   if (Array.isArray(out.keys)) out.keys = out.keys.join(', ');
   return out;
 }

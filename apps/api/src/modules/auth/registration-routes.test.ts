@@ -120,6 +120,10 @@ describe('registration with a one-time code', () => {
     expect(errors.name).toEqual(['At least 3 characters']);
     expect(errors.password).toEqual(['At least 8 characters']);
     expect(errors.mail_or_phone).toEqual(['Enter a valid e-mail address or a phone number in international format']);
+    const shortPhone = await post('/api/register', { name: 'Kabamba', mail_or_phone: '+24381234567', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2026' });
+    expect(shortPhone.json().errors.mail_or_phone).toEqual(['Pour ce pays, le numéro doit contenir exactement 9 chiffres']);
+    const belgian = await post('/api/register', { name: 'Kabamba', mail_or_phone: '+321234567890', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2026' }, { 'x-locale': 'en' });
+    expect(belgian.json().errors.mail_or_phone).toEqual(['For this country, the number must have between 8 and 9 digits']);
     const mismatch = await post('/api/register', { name: 'Kabamba', mail_or_phone: 'k@example.cd', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2027' });
     expect(mismatch.json().errors.password_confirmation).toEqual(['La confirmation ne correspond pas au mot de passe']);
   });
