@@ -68,6 +68,10 @@ export const APP_ROUTES = [
     requirement: { allPermissions: ['users.list', 'users.create', 'users.edit'], section: 'users' },
   },
   { path: '/settings', access: 'auth', requirement: { anyRole: ['root', 'admin'] } },
+  /** Ours: the audit log of accounts and signatures (root only, like GET /audit-log). */
+  { path: '/audit-log', access: 'auth', requirement: { anyRole: ['root'] } },
+  /** Ours: the development outbox (what e-mails and SMS would have been sent); the API has it outside production only. */
+  { path: '/dev/outbox', access: 'public' },
 ] as const satisfies readonly AppRoute[];
 
 /** Route names on which the header is hidden (spec section 2, layout rules). */

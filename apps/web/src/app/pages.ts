@@ -39,6 +39,8 @@ export const ROUTE_PAGES = {
   '/validated': () => import('@/features/validations/validated-page').then((m) => m.ValidatedPage),
   '/role-access': () => import('@/features/users/role-access-page').then((m) => m.RoleAccessPage),
   '/settings': () => import('@/features/signatures/settings-page').then((m) => m.SettingsPage),
+  '/audit-log': () => import('@/features/audit/audit-log-page').then((m) => m.AuditLogPage),
+  '/dev/outbox': () => import('@/features/messaging/outbox-page').then((m) => m.OutboxPage),
 } as const satisfies Record<RoutePath, PageModule>;
 
 export const loadNotFoundPage: PageModule = () =>

@@ -30,6 +30,7 @@ describe('layout rules', () => {
       '/direct-auth',
       '/phone-test',
       '/permission-test',
+      '/dev/outbox',
     ]);
     expect(isFooterHidden(NOT_FOUND_HANDLE)).toBe(true);
   });

@@ -10,6 +10,7 @@ const CARDS = [
   { path: '/validated', key: 'validated' },
   { path: '/role-access', key: 'roleAccess' },
   { path: '/settings', key: 'settings' },
+  { path: '/audit-log', key: 'auditLog' },
   { path: '/permission-test', key: 'permissionTest' },
 ] as const satisfies readonly { path: AppRoute['path']; key: string }[];
 
