@@ -76,8 +76,8 @@ describe('the platform killed with -9', () => {
       const res = await fetch(`${base}/register/getOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mail_or_phone: contact }) });
       expect(res.status).toBe(200);
     }
-    const outbox = await fetch(`${base}/dev/outbox?limit=200`).then((r) => r.json());
-    const reached = new Set(outbox.data.map((m: { to: string }) => m.to));
+    const outbox = (await fetch(`${base}/dev/outbox?limit=200`).then((r) => r.json())) as { data: { to: string }[] };
+    const reached = new Set(outbox.data.map((m) => m.to));
     for (const contact of contacts) expect(reached.has(contact), contact).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 export * from './api.ts';
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './generations.ts';
 export * from './permissions.ts';
 export * from './phone.ts';
 export * from './accounts.ts';
