@@ -1,0 +1,11 @@
+/** base45 (RFC 9285) through @digitalbazaar/base45. */
+import { decode, encode } from '@digitalbazaar/base45';
+
+export function toBase45(bytes: Uint8Array): string {
+  // The library reads `bytes.buffer` from offset 0: hand it a fresh, unshared copy.
+  return encode(bytes.slice());
+}
+
+export function fromBase45(text: string): Uint8Array {
+  return decode(text);
+}

@@ -1,0 +1,56 @@
+/** Byte helpers shared by the package: Uint8Array only, so the same code runs in Node and browsers. */
+import { base64urlnopad } from '@scure/base';
+import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+
+export { bytesToHex, randomBytes, utf8ToBytes };
+
+const HEX = /^(?:[0-9a-f]{2})*$/;
+
+/** Lowercase hex only: one spelling per byte string, so documents compare as text. */
+export function hexToBytesStrict(hex: string, length?: number): Uint8Array {
+  if (typeof hex !== 'string' || !HEX.test(hex)) throw new Error('not lowercase hex');
+  const bytes = hexToBytes(hex);
+  if (length !== undefined && bytes.length !== length) {
+    throw new Error(`expected ${length} bytes, got ${bytes.length}`);
+  }
+  return bytes;
+}
+
+export function isLowerHex(value: unknown, length: number): value is string {
+  return typeof value === 'string' && value.length === length * 2 && HEX.test(value);
+}
+
+/** base64url without padding; decoding refuses non-canonical spellings (stray padding bits). */
+export function toBase64url(bytes: Uint8Array): string {
+  return base64urlnopad.encode(bytes);
+}
+
+export function fromBase64url(text: string): Uint8Array {
+  const bytes = base64urlnopad.decode(text);
+  if (base64urlnopad.encode(bytes) !== text) throw new Error('non-canonical base64url');
+  return bytes;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return a.length - b.length;
+}
+
+export function u32be(n: number): Uint8Array {
+  return new Uint8Array([(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+}
+
+const textDecoder = new TextDecoder('utf-8', { fatal: true });
+export function bytesToUtf8(bytes: Uint8Array): string {
+  return textDecoder.decode(bytes);
+}

@@ -1,0 +1,365 @@
+/**
+ * The signed credential document: the JSON a PDF embeds and a holder can upload (README.md has
+ * the format). Integrity here is pure computation; chain, revocation and key checks need I/O and
+ * belong to callers, which get from `verifyDocument` what they need (targetHash, merkleRoot).
+ */
+import { z } from 'zod';
+import { bytesToHex, hexToBytesStrict, randomBytes, toBase64url, utf8ToBytes, fromBase64url } from './bytes.ts';
+import { computeTargetHash, hashField, SALT_BYTES } from './hashing.ts';
+import { findJwk, kidBytes, verifyEs256, type Es256Signer, type Jwks } from './keys.ts';
+import { buildMerkleTree, computeMerkleRoot, MAX_PROOF_LENGTH } from './merkle.ts';
+import {
+  canonicalText,
+  diplomaRecordSchema,
+  isPercentage,
+  issuerIdSchema,
+  RECORD_FIELDS,
+  REQUIRED_DISCLOSED_FIELDS,
+  type DiplomaRecord,
+  type DiplomaRecordInput,
+  type RecordField,
+} from './record.ts';
+
+export const DOCUMENT_VERSION = 'sceau-credential/1';
+
+/** The issuer block's hashed fields (its `id` is the record's `issuer`, hashed there). */
+export const ISSUER_FIELDS = [
+  'issuer.name',
+  'issuer.jwks_url',
+  'issuer.registry.chain_id',
+  'issuer.registry.contract',
+] as const;
+export type IssuerField = (typeof ISSUER_FIELDS)[number];
+export type HashedField = RecordField | IssuerField;
+/** Every field that goes into a targetHash, 25 in version 1. */
+export const HASHED_FIELDS: readonly HashedField[] = [...RECORD_FIELDS, ...ISSUER_FIELDS];
+
+export interface IssuerInfo {
+  /** The ministry's DNS name, e.g. "minepst.gouv.cd"; equal to the record's `issuer`. */
+  id: string;
+  name: string;
+  /** Where the ES256 keys are published, e.g. "https://minepst.gouv.cd/.well-known/jwks.json". */
+  jwks_url: string;
+  /** The DiplomaRegistry contract the batch root is anchored in. */
+  registry: { chain_id: number; contract: string };
+}
+
+export const issuerInfoSchema = z.strictObject({
+  id: issuerIdSchema,
+  name: z.string().transform(canonicalText).pipe(z.string().min(1).max(200)),
+  jwks_url: z.string().regex(/^https?:\/\/[^\s]+$/, 'jwks_url: an http(s) URL'),
+  registry: z.strictObject({
+    chain_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    contract: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'contract: 0x and 40 hex digits')
+      .transform((s) => s.toLowerCase()),
+  }),
+});
+
+/** ES256 signature of the batch's Merkle root by the ministry key (lets a JSON be checked offline). */
+export interface IssuerSignature {
+  alg: 'ES256';
+  /** base64url of the key id bytes (the short key id: 8 bytes of the JWK thumbprint). */
+  kid: string;
+  /** base64url of r ‖ s (64 bytes) over "sceau:root:v1" 0x00 ‖ merkleRoot (32 bytes). */
+  value: string;
+}
+
+export interface MerkleProofSignature {
+  type: 'MerkleProof';
+  targetHash: string;
+  proof: string[];
+  merkleRoot: string;
+  issuerSignature?: IssuerSignature;
+}
+
+export type DisclosedRecord = Partial<DiplomaRecord>;
+
+export interface CredentialDocument {
+  version: typeof DOCUMENT_VERSION;
+  /** Disclosed record values, canonical. */
+  record: DisclosedRecord;
+  issuer: IssuerInfo;
+  /** Salt (16 bytes, hex) of every disclosed hashed field, keyed by field name. */
+  salts: Partial<Record<HashedField, string>>;
+  /** Field hashes (hex) of hidden record fields, sorted. */
+  obfuscated: string[];
+  signature: MerkleProofSignature;
+}
+
+export interface WrapOptions {
+  issuer: IssuerInfo;
+  /** Salt source, for test vectors only; default 16 random bytes per field. */
+  salt?: (recordIndex: number, field: HashedField) => Uint8Array;
+}
+
+export interface WrappedBatch {
+  merkleRoot: string;
+  /** One per input record, same order. */
+  documents: CredentialDocument[];
+}
+
+/** The string a field value is hashed as: text as is, integers and percentages in shortest decimal. */
+export function canonicalFieldValue(field: HashedField, value: unknown): string {
+  if (field === 'percentage') {
+    if (!isPercentage(value)) throw new Error('percentage: 0 to 100, at most one decimal');
+    return String(value);
+  }
+  if (field === 'session_year' || field === 'issuer.registry.chain_id') {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Error(`${field}: an integer`);
+    return String(value);
+  }
+  if (typeof value !== 'string') throw new Error(`${field}: a string`);
+  return value;
+}
+
+function issuerFieldValue(issuer: IssuerInfo, field: IssuerField): unknown {
+  switch (field) {
+    case 'issuer.name':
+      return issuer.name;
+    case 'issuer.jwks_url':
+      return issuer.jwks_url;
+    case 'issuer.registry.chain_id':
+      return issuer.registry.chain_id;
+    case 'issuer.registry.contract':
+      return issuer.registry.contract;
+  }
+}
+
+function isIssuerField(field: string): field is IssuerField {
+  return (ISSUER_FIELDS as readonly string[]).includes(field);
+}
+
+function fieldValue(doc: Pick<CredentialDocument, 'record' | 'issuer'>, field: HashedField): unknown {
+  return isIssuerField(field) ? issuerFieldValue(doc.issuer, field) : doc.record[field];
+}
+
+/**
+ * Canonicalises and salts each record, computes targetHashes and the batch's Merkle tree, and
+ * returns one document per record (with its proof) and the root to anchor. Throws on an invalid
+ * record (ZodError naming the field), an issuer mismatch or a repeated diploma id.
+ */
+export function wrapBatch(records: readonly DiplomaRecordInput[], options: WrapOptions): WrappedBatch {
+  if (records.length === 0) throw new Error('wrapBatch: no records');
+  const issuer = issuerInfoSchema.parse(options.issuer);
+  const ids = new Set<string>();
+  const targets: Uint8Array[] = [];
+  const partial = records.map((input, index) => {
+    const record = diplomaRecordSchema.parse(input);
+    if (record.issuer !== issuer.id) throw new Error(`record ${index}: issuer ${record.issuer} is not ${issuer.id}`);
+    if (ids.has(record.diploma_id)) throw new Error(`record ${index}: diploma_id ${record.diploma_id} repeated`);
+    ids.add(record.diploma_id);
+    const pool = options.salt ? undefined : randomBytes(SALT_BYTES * HASHED_FIELDS.length);
+    const salts: Partial<Record<HashedField, string>> = {};
+    const hashes = HASHED_FIELDS.map((field, i) => {
+      const salt = options.salt
+        ? options.salt(index, field)
+        : pool!.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES);
+      salts[field] = bytesToHex(salt);
+      return hashField(salt, field, canonicalFieldValue(field, fieldValue({ record, issuer }, field)));
+    });
+    const targetHash = computeTargetHash(hashes);
+    targets.push(targetHash);
+    return { record, salts, targetHash };
+  });
+  const tree = buildMerkleTree(targets);
+  const merkleRoot = bytesToHex(tree.root);
+  const documents = partial.map(({ record, salts, targetHash }, index): CredentialDocument => ({
+    version: DOCUMENT_VERSION,
+    record,
+    issuer,
+    salts,
+    obfuscated: [],
+    signature: {
+      type: 'MerkleProof',
+      targetHash: bytesToHex(targetHash),
+      proof: tree.proof(index).map(bytesToHex),
+      merkleRoot,
+    },
+  }));
+  return { merkleRoot, documents };
+}
+
+const ROOT_TAG = utf8ToBytes('sceau:root:v1\u0000');
+
+function rootMessage(merkleRoot: string): Uint8Array {
+  const root = hexToBytesStrict(merkleRoot, 32);
+  const message = new Uint8Array(ROOT_TAG.length + root.length);
+  message.set(ROOT_TAG);
+  message.set(root, ROOT_TAG.length);
+  return message;
+}
+
+export async function signMerkleRoot(merkleRoot: string, signer: Es256Signer): Promise<IssuerSignature> {
+  const signature = await signer.sign(rootMessage(merkleRoot));
+  if (signature.length !== 64) throw new Error('ES256 signer must return the raw 64-byte r ‖ s signature');
+  return { alg: 'ES256', kid: toBase64url(kidBytes(signer.kid)), value: toBase64url(signature) };
+}
+
+/** Signs the batch root once and puts the signature in every document of the batch. */
+export async function signBatch(batch: WrappedBatch, signer: Es256Signer): Promise<WrappedBatch> {
+  const issuerSignature = await signMerkleRoot(batch.merkleRoot, signer);
+  return {
+    merkleRoot: batch.merkleRoot,
+    documents: batch.documents.map((doc) => ({ ...doc, signature: { ...doc.signature, issuerSignature } })),
+  };
+}
+
+export type SignatureStatus = 'valid' | 'unknown-key' | 'bad-signature' | 'absent';
+
+/** Checks an issuer signature over a Merkle root against the ministry's JWKS. Never throws. */
+export function verifyIssuerSignature(
+  merkleRoot: string,
+  signature: IssuerSignature | undefined,
+  jwks: Jwks,
+): SignatureStatus {
+  if (!signature) return 'absent';
+  try {
+    const jwk = findJwk(jwks, fromBase64url(signature.kid));
+    if (!jwk) return 'unknown-key';
+    return verifyEs256(jwk, rootMessage(merkleRoot), fromBase64url(signature.value)) ? 'valid' : 'bad-signature';
+  } catch {
+    return 'bad-signature';
+  }
+}
+
+const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `${bytes} bytes, lowercase hex`);
+const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
+
+const documentSchema = z.strictObject({
+  version: z.literal(DOCUMENT_VERSION),
+  record: z.record(z.string(), z.union([z.string(), z.number()])),
+  issuer: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    jwks_url: z.string(),
+    registry: z.strictObject({
+      chain_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      contract: z.string().regex(/^0x[0-9a-f]{40}$/, 'contract: 0x and 40 lowercase hex digits'),
+    }),
+  }),
+  salts: z.record(z.string(), hex(SALT_BYTES)),
+  obfuscated: z.array(hex(32)).max(RECORD_FIELDS.length),
+  signature: z.strictObject({
+    type: z.literal('MerkleProof'),
+    targetHash: hex(32),
+    proof: z.array(hex(32)).max(MAX_PROOF_LENGTH),
+    merkleRoot: hex(32),
+    issuerSignature: z.strictObject({ alg: z.literal('ES256'), kid: base64url, value: base64url }).optional(),
+  }),
+});
+
+export type DocumentVerification =
+  | {
+      integrity: 'ok';
+      /** Recomputed from the disclosed values, their salts and the hidden fields' hashes. */
+      targetHash: string;
+      /** Recomputed from targetHash and the proof: the root to look up on chain. */
+      merkleRoot: string;
+      diplomaId: string;
+      issuer: IssuerInfo;
+      record: DisclosedRecord;
+      hiddenFields: RecordField[];
+      issuerSignature?: IssuerSignature;
+    }
+  | {
+      integrity: 'failed';
+      /** malformed: not our format; target-hash: a value, salt or hidden hash was changed;
+       *  merkle-proof: the proof or the root was changed. */
+      reason: 'malformed' | 'target-hash' | 'merkle-proof';
+      error: string;
+    };
+
+/** Recomputes the targetHash and the Merkle root of a document (parsed JSON or JSON text). Never throws. */
+export function verifyDocument(input: unknown): DocumentVerification {
+  const fail = (reason: 'malformed' | 'target-hash' | 'merkle-proof', error: string): DocumentVerification => ({
+    integrity: 'failed',
+    reason,
+    error,
+  });
+  let raw = input;
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      return fail('malformed', 'not JSON');
+    }
+  }
+  const parsed = documentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail('malformed', `${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const doc = parsed.data as unknown as CredentialDocument;
+
+  const disclosed = Object.keys(doc.record);
+  for (const key of disclosed) {
+    if (!(RECORD_FIELDS as readonly string[]).includes(key)) return fail('malformed', `record.${key}: not a field`);
+  }
+  for (const field of REQUIRED_DISCLOSED_FIELDS) {
+    if (!(field in doc.record)) return fail('malformed', `record.${field}: may not be hidden`);
+  }
+  if (doc.issuer.id !== doc.record.issuer) return fail('malformed', 'issuer.id differs from record.issuer');
+  const hiddenFields = RECORD_FIELDS.filter((f) => !(f in doc.record));
+  if (doc.obfuscated.length !== hiddenFields.length) {
+    return fail('malformed', `obfuscated: ${doc.obfuscated.length} hashes for ${hiddenFields.length} hidden fields`);
+  }
+  if (new Set(doc.obfuscated).size !== doc.obfuscated.length) return fail('malformed', 'obfuscated: repeated hash');
+  const expectedSalts = HASHED_FIELDS.filter((f) => isIssuerField(f) || f in doc.record);
+  const saltKeys = Object.keys(doc.salts);
+  if (saltKeys.length !== expectedSalts.length || !expectedSalts.every((f) => f in doc.salts)) {
+    return fail('malformed', 'salts: one per disclosed field, no others');
+  }
+
+  const hashes: Uint8Array[] = [];
+  try {
+    for (const field of expectedSalts) {
+      const salt = hexToBytesStrict(doc.salts[field]!, SALT_BYTES);
+      hashes.push(hashField(salt, field, canonicalFieldValue(field, fieldValue(doc, field))));
+    }
+  } catch (error) {
+    return fail('malformed', (error as Error).message);
+  }
+  for (const h of doc.obfuscated) hashes.push(hexToBytesStrict(h, 32));
+
+  const targetHash = bytesToHex(computeTargetHash(hashes));
+  if (targetHash !== doc.signature.targetHash) {
+    return fail('target-hash', 'the recomputed targetHash differs: a value, a salt or a hidden field was changed');
+  }
+  const proof = doc.signature.proof.map((h) => hexToBytesStrict(h, 32));
+  const merkleRoot = bytesToHex(computeMerkleRoot(hexToBytesStrict(targetHash, 32), proof));
+  if (merkleRoot !== doc.signature.merkleRoot) {
+    return fail('merkle-proof', 'the proof does not lead from the targetHash to the merkleRoot');
+  }
+  return {
+    integrity: 'ok',
+    targetHash,
+    merkleRoot,
+    diplomaId: doc.record.diploma_id!,
+    issuer: doc.issuer,
+    record: doc.record,
+    hiddenFields,
+    ...(doc.signature.issuerSignature ? { issuerSignature: doc.signature.issuerSignature } : {}),
+  };
+}
+
+/**
+ * Selective disclosure: a copy of the document without the given record fields' values and
+ * salts, their hashes moved to `obfuscated`. The targetHash, proof and root are unchanged.
+ */
+export function hideFields(doc: CredentialDocument, fields: readonly RecordField[]): CredentialDocument {
+  const record: DisclosedRecord = { ...doc.record };
+  const salts = { ...doc.salts };
+  const obfuscated = [...doc.obfuscated];
+  for (const field of fields) {
+    if ((REQUIRED_DISCLOSED_FIELDS as readonly string[]).includes(field)) throw new Error(`${field} may not be hidden`);
+    if (!(field in record)) continue;
+    const salt = hexToBytesStrict(salts[field] ?? '', SALT_BYTES);
+    obfuscated.push(bytesToHex(hashField(salt, field, canonicalFieldValue(field, record[field]))));
+    delete record[field];
+    delete salts[field];
+  }
+  obfuscated.sort();
+  return { ...doc, record, salts, obfuscated };
+}

@@ -1,0 +1,128 @@
+/**
+ * The canonical record of a diploma: the fields that are salted and hashed into its targetHash.
+ * `diplomaRecordSchema` turns loose input (trailing spaces, decomposed accents) into the one
+ * canonical form; everything downstream hashes that form and nothing else.
+ */
+import { z } from 'zod';
+import { fromBase64url } from './bytes.ts';
+
+/** Record fields, in the order they are listed in documents and vectors. */
+export const RECORD_FIELDS = [
+  'diploma_id',
+  'candidate_code',
+  'last_name',
+  'middle_name',
+  'first_name',
+  'birth_date',
+  'birth_place',
+  'gender',
+  'option',
+  'option_code',
+  'school',
+  'school_code',
+  'centre',
+  'centre_code',
+  'educ_province',
+  'educ_province_code',
+  'session',
+  'session_year',
+  'percentage',
+  'issue_date',
+  'issuer',
+] as const;
+export type RecordField = (typeof RECORD_FIELDS)[number];
+
+/** Fields a holder may not hide: without them nobody can look the diploma up or know its issuer. */
+export const REQUIRED_DISCLOSED_FIELDS = ['diploma_id', 'issuer'] as const satisfies readonly RecordField[];
+
+/** NFC, trimmed, inner runs of white space collapsed to one space. */
+export function canonicalText(value: string): string {
+  return value.normalize('NFC').trim().replace(/\s+/gu, ' ');
+}
+
+const text = (max: number) =>
+  z
+    .string()
+    .transform(canonicalText)
+    .pipe(z.string().min(1).max(max));
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .transform(canonicalText)
+    .pipe(z.string().max(max));
+
+/** Codes are short identifiers (school, centre, option, province); they appear in the QR. */
+export const codeSchema = z.string().regex(/^[A-Za-z0-9._-]{1,24}$/, 'code: 1-24 of A-Z a-z 0-9 . _ -');
+
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+export const dateSchema = z.string().refine(isCalendarDate, 'date: YYYY-MM-DD, a real calendar day');
+
+/** Ministry identifier: its DNS name (optionally with a port for development), lowercase. */
+export const issuerIdSchema = z
+  .string()
+  .regex(/^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/, 'issuer: a lowercase DNS name');
+
+export function isDiplomaId(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(value)) return false;
+  try {
+    return fromBase64url(value).length === 16;
+  } catch {
+    return false;
+  }
+}
+
+export const diplomaIdSchema = z.string().refine(isDiplomaId, 'diploma_id: 128 bits, base64url, 22 characters');
+
+/** At most one decimal: 67.5 is fine, 67.55 is not. */
+export function isPercentage(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= 0 &&
+    value <= 100 &&
+    Math.round(value * 10) / 10 === value
+  );
+}
+
+export const diplomaRecordSchema = z.strictObject({
+  diploma_id: diplomaIdSchema,
+  candidate_code: z.string().regex(/^\d{14}$/, 'candidate_code: exactly 14 digits'),
+  last_name: text(100),
+  middle_name: optionalText(100),
+  first_name: text(100),
+  birth_date: dateSchema,
+  birth_place: text(100),
+  gender: z.enum(['M', 'F']),
+  option: text(150),
+  option_code: codeSchema,
+  school: text(200),
+  school_code: codeSchema,
+  centre: text(200),
+  centre_code: codeSchema,
+  educ_province: text(100),
+  educ_province_code: codeSchema,
+  session: text(50),
+  session_year: z.number().int().min(1900).max(2999),
+  percentage: z.number().refine(isPercentage, 'percentage: 0 to 100, at most one decimal'),
+  issue_date: dateSchema,
+  issuer: issuerIdSchema,
+});
+
+/** A record as given (may be loosely spelled). */
+export type DiplomaRecordInput = z.input<typeof diplomaRecordSchema>;
+/** A canonical record. */
+export type DiplomaRecord = z.output<typeof diplomaRecordSchema>;
+
+/** Validates and canonicalises; throws a ZodError naming every bad field. */
+export function parseDiplomaRecord(input: unknown): DiplomaRecord {
+  return diplomaRecordSchema.parse(input);
+}
+
