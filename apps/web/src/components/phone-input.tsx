@@ -92,7 +92,6 @@ export function PhoneInput({ id, label, hint, defaultValue, error, showError = f
   const [refusedKey, setRefusedKey] = useState(false);
 
   const isOther = country === OTHER_COUNTRY;
-  const dialCode = isOther ? otherDial : phoneCountry(country).dialCode;
 
   function stateOf(next: { country?: string; otherDial?: string; typed?: string; focused?: boolean }): PhoneInputState {
     const c = next.country ?? country;
@@ -204,11 +203,7 @@ export function PhoneInput({ id, label, hint, defaultValue, error, showError = f
               onChange={(event) => update({ otherDial: event.target.value.replace(/\D/g, '').slice(0, 3) })}
             />
           </>
-        ) : (
-          <span className="phone-input__prefix" aria-hidden="true">
-            +{dialCode}
-          </span>
-        )}
+        ) : null}
         <input
           id={id}
           ref={inputRef}

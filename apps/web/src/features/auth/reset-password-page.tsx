@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PASSWORD_MIN_LENGTH } from '@sceau/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,7 @@ export function ResetPasswordPage() {
   useDocumentTitle(t('resetPassword.title'));
   const navigate = useNavigate();
   const session = useSessionStore();
+  const queryClient = useQueryClient();
   const flash = useFlashStore();
   const { profile } = useSession();
   const errorText = useFieldErrorText();
@@ -35,6 +37,12 @@ export function ResetPasswordPage() {
     resolver: zodResolver(resetSchema),
     defaultValues: { mail_or_phone: contacts[0] ?? '', password: '', password_confirmation: '' },
   });
+
+  async function logout() {
+    await session.logout();
+    queryClient.clear();
+    await navigate('/', { replace: true });
+  }
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -112,6 +120,11 @@ export function ResetPasswordPage() {
         <button type="submit" className="button button--block" disabled={isSubmitting} aria-busy={isSubmitting}>
           {isSubmitting ? t('resetPassword.submitting') : t('resetPassword.submit')}
         </button>
+        <p className="form__footer">
+          <button type="button" className="button button--ghost button--small" onClick={() => void logout()}>
+            {t('header.logout')}
+          </button>
+        </p>
       </form>
     </AuthShell>
   );

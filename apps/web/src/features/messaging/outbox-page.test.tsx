@@ -1,10 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { OutboxMessage } from '@/features/messaging/outbox-page';
 import { jsonResponse } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
-const message = {
+const message: OutboxMessage = {
   id: 'm1',
   channel: 'sms',
   to: '+243812345678',
@@ -16,7 +17,7 @@ const message = {
 
 describe('development outbox page', () => {
   it('lists the messages, filters by address and refreshes', async () => {
-    let served = [message];
+    let served: OutboxMessage[] = [message];
     const { calls } = renderApp({ path: '/dev/outbox', routes: { 'GET /api/dev/outbox': () => jsonResponse({ data: served }) } });
     const user = userEvent.setup();
     const item = await screen.findByTestId('outbox-m1');

@@ -272,7 +272,7 @@ export function RoleAccessPage() {
                               setResetting(user);
                             }}
                           >
-                            {t('users.resetPassword')}
+                            {t('users.reset')}
                           </button>
                         </Can>
                       ) : null}
