@@ -174,3 +174,41 @@ describe('users and roles page', () => {
     expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/users/11/reset')).toBe(true);
   });
 });
+
+describe('editing a user', () => {
+  it('reads the user again, then saves the changes with PUT', async () => {
+    const fresh = userView({ name: 'Kabila-Lunda', phone: '+243812345678' });
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes(),
+        'GET /api/users/11': () => jsonResponse({ data: fresh }),
+        'PUT /api/users/11': (_url, init) => jsonResponse({ data: { ...fresh, ...JSON.parse(String(init.body)) } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Modifier Jean Kabila' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'utilisateur" });
+    const name = await within(dialog).findByLabelText('Nom');
+    expect(name).toHaveValue('Kabila-Lunda');
+    expect(within(dialog).getByLabelText('Téléphone')).toHaveValue('812345678');
+    expect(within(dialog).getByLabelText('Validateur')).toBeChecked();
+    await user.clear(name);
+    await user.type(name, 'Kabila');
+    await user.click(within(dialog).getByLabelText('Administrateur'));
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Compte de Jean Kabila mis à jour.')).toBeInTheDocument();
+    const call = calls.find((c) => c.method === 'PUT')!;
+    expect(JSON.parse(String(call.init.body))).toEqual({
+      name: 'Kabila',
+      first_name: 'Jean',
+      email: 'jean@example.cd',
+      phone: '+243812345678',
+      roles: [3, 2],
+      province_id: 2,
+      centre_id: null,
+      institution_id: null,
+    });
+  });
+});

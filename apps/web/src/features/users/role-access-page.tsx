@@ -7,7 +7,7 @@ import { Pagination } from '@/components/pagination';
 import { Can } from '@/components/permission-gate';
 import { useEducProvinces } from '@/features/reference-data/queries';
 import { UserForm } from '@/features/users/user-form';
-import { useArchiveUsers, useResetUserPassword, useRoles, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
+import { useArchiveUsers, useResetUserPassword, useRoles, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
 import { useGrants } from '@/lib/session-context';
@@ -22,6 +22,15 @@ function fullName(user: Pick<UserView, 'first_name' | 'name'>): string {
 
 function messageOf(error: unknown, fallback: string): string {
   return isApiError(error) ? error.message : fallback;
+}
+
+/** The form, once the user to edit has been read again (GET /users/{id}). */
+function EditUser({ id, roles, onDone, onCancel }: { id: number; roles: RoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const user = useUser(id);
+  if (user.isError) return <ErrorAlert error={user.error} onRetry={() => void user.refetch()} />;
+  if (!user.data) return <p role="status">{t('common.loading')}</p>;
+  return <UserForm user={user.data} roles={roles} onDone={onDone} onCancel={onCancel} />;
 }
 
 /** Staff accounts: list, filter, add, edit, reset a password, archive (spec section 2, /role-access). */
@@ -83,6 +92,12 @@ export function RoleAccessPage() {
   /** A root account is changed by root only. */
   function mayEdit(user: UserView): boolean {
     return !user.archived && (isRoot || !user.roles.some((r) => r.name === 'root'));
+  }
+
+  function onSaved(saved: UserView) {
+    const key = editing?.kind === 'edit' ? 'users.updated' : 'users.created';
+    flash.pushText(t(key, { name: fullName(saved) }), 'success');
+    setEditing(null);
   }
 
   async function confirmReset() {
@@ -293,19 +308,10 @@ export function RoleAccessPage() {
         title={editing?.kind === 'edit' ? t('users.form.editTitle') : t('users.form.addTitle')}
         onClose={() => setEditing(null)}
       >
-        {editing ? (
-          <UserForm
-            user={editing.kind === 'edit' ? editing.user : null}
-            roles={roles.data ?? []}
-            onCancel={() => setEditing(null)}
-            onDone={(saved) => {
-              flash.pushText(
-                editing.kind === 'edit' ? t('users.updated', { name: fullName(saved) }) : t('users.created', { name: fullName(saved) }),
-                'success',
-              );
-              setEditing(null);
-            }}
-          />
+        {editing?.kind === 'edit' ? (
+          <EditUser id={editing.user.id} roles={roles.data ?? []} onCancel={() => setEditing(null)} onDone={onSaved} />
+        ) : editing ? (
+          <UserForm user={null} roles={roles.data ?? []} onCancel={() => setEditing(null)} onDone={onSaved} />
         ) : null}
       </Dialog>
 

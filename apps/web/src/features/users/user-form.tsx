@@ -113,6 +113,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
             id={`${prefix}-name`}
             type="text"
             data-autofocus
+            autoFocus
             aria-invalid={nameError ? true : undefined}
             aria-describedby={describedBy(`${prefix}-name`, { error: !!nameError })}
             {...register('name')}

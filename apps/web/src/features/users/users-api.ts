@@ -82,3 +82,13 @@ export function useArchiveUsers() {
     onSuccess: () => invalidate(),
   });
 }
+
+/** One user afresh before editing (the list may be minutes old). */
+export function useUser(id: number | null) {
+  return useApiQuery({
+    queryKey: ['users', 'one', id],
+    enabled: id !== null,
+    staleTime: 0,
+    queryFn: async () => (await http.get<{ data: UserView }>(`/users/${id}`)).data,
+  });
+}
