@@ -111,6 +111,10 @@ export const userView = z.object({
     institution_id: z.number().int().nullable(),
     centre_id: z.number().int().nullable(),
     province_id: z.number().int().nullable(),
+    /** The names of the above, for display. */
+    institution_name: z.string().nullable(),
+    centre_name: z.string().nullable(),
+    province_name: z.string().nullable(),
   }),
   verified: z.boolean(),
   archived: z.boolean(),

@@ -51,6 +51,9 @@ export const institutionsQuery = z
   .object({ centre: idOrFlag.optional(), center: idOrFlag.optional(), option: z.coerce.number().int().positive().optional() })
   .transform(({ centre, center, option }) => ({ centre: centre ?? center, option }));
 
+/** `GET /centres?province=`: the exam centres of an educational province. */
+export const centresByProvinceQuery = z.object({ province: z.coerce.number().int().positive() });
+
 /** `GET centres/{id}?option`: with the flag, `{id}` is an option and the answer its centres. */
 export const centresQuery = z.object({ option: z.string().optional() });
 

@@ -45,6 +45,10 @@ export async function findCentre(db: Db, id: number) {
   return row ?? null;
 }
 
+export async function listCentresOfProvince(db: Db, provinceId: number) {
+  return db.select(centreColumns).from(centres).where(eq(centres.educProvinceId, provinceId)).orderBy(asc(centres.name));
+}
+
 /** The centres where at least one school presents candidates in the option. */
 export async function listCentresOfferingOption(db: Db, optionId: number) {
   return db

@@ -56,6 +56,11 @@ describe('reference data', () => {
     expect((await get(`/api/institutions/${found!.centre}?center=${found!.centre}&option=${found!.option}`)).body.data).toEqual(schools);
     expect((await get(`/api/institutions/${found!.centre}?centre&option=${found!.option}`)).body.data).toEqual(schools);
 
+    const province = centre.body.data.educ_province_id;
+    const ofProvince = (await get(`/api/centres?province=${province}`)).body.data;
+    expect(ofProvince.map((c: { id: number }) => c.id)).toContain(found!.centre);
+    for (const c of ofProvince) expect(c.educ_province_id).toBe(province);
+
     const school = await get(`/api/institutions/${schools[0].id}`);
     expect(school.body.data).toEqual(schools[0]);
     const congo = (await get('/api/countries')).body.data.data[0];

@@ -1,5 +1,6 @@
 import {
   centreResponse,
+  centresByProvinceQuery,
   centresQuery,
   centresResponse,
   countriesResponse,
@@ -39,6 +40,15 @@ export const referenceDataRoutes: FastifyPluginAsyncZod<AppContext> = async (app
   app.get('/options', { config: { access: 'public' }, schema: { tags, summary: 'Options (study tracks)', response: { 200: optionsResponse } } }, async () => ({
     data: await repo.listOptions(db),
   }));
+
+  app.get(
+    '/centres',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'The exam centres of an educational province', querystring: centresByProvinceQuery, response: { 200: centresResponse } },
+    },
+    async (request) => ({ data: await repo.listCentresOfProvince(db, request.query.province) }),
+  );
 
   app.get(
     '/centres/:id',

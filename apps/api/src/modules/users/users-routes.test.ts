@@ -48,7 +48,8 @@ describe('users and roles', () => {
     });
     expect(res.statusCode).toBe(201);
     const user = res.json().data;
-    expect(user).toMatchObject({ email: 'b.nzuzi@ministere.example', roles: [{ name: 'validateur' }], scope: { province_id: 1 }, verified: true });
+    expect(user).toMatchObject({ email: 'b.nzuzi@ministere.example', roles: [{ name: 'validateur' }], scope: { province_id: 1, centre_id: null }, verified: true });
+    expect(user.scope.province_name).toEqual(expect.any(String));
     const message = await lastMessageTo(ctx, 'b.nzuzi@ministere.example');
     const password = message?.text.match(/temporaire : (\S+)/)?.[1];
     expect(password).toBeTruthy();

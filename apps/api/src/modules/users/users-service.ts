@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { roles, userRoles, users } from '../../db/schema.ts';
+import { centres, educProvinces, institutions, roles, userRoles, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { hashPassword } from '../auth/auth-service.ts';
@@ -210,6 +210,19 @@ export class UsersService {
     await check(users.phone, phone, 'field.phone_taken', 'phone');
   }
 
+  private async scopeNames(rows: UserRow[]) {
+    const ids = (pick: (u: UserRow) => number | null) => [...new Set(rows.map(pick).filter((v): v is number => v !== null))];
+    const lookup = async (table: typeof institutions | typeof centres | typeof educProvinces, wanted: number[]) =>
+      wanted.length === 0
+        ? new Map<number, string>()
+        : new Map((await this.db.select({ id: table.id, name: table.name }).from(table).where(inArray(table.id, wanted))).map((r) => [r.id, r.name]));
+    return {
+      institutions: await lookup(institutions, ids((u) => u.institutionId)),
+      centres: await lookup(centres, ids((u) => u.centreId)),
+      provinces: await lookup(educProvinces, ids((u) => u.educProvinceId)),
+    };
+  }
+
   private async present(rows: UserRow[]): Promise<UserView[]> {
     if (rows.length === 0) return [];
     const links = await this.db
@@ -218,6 +231,7 @@ export class UsersService {
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(inArray(userRoles.userId, rows.map((r) => r.id)))
       .orderBy(asc(roles.name));
+    const names = await this.scopeNames(rows);
     return rows.map((u) => ({
       id: u.id,
       name: u.name,
@@ -225,7 +239,14 @@ export class UsersService {
       email: u.email,
       phone: u.phone,
       roles: links.filter((l) => l.userId === u.id).map(({ id, name }) => ({ id, name })),
-      scope: { institution_id: u.institutionId, centre_id: u.centreId, province_id: u.educProvinceId },
+      scope: {
+        institution_id: u.institutionId,
+        centre_id: u.centreId,
+        province_id: u.educProvinceId,
+        institution_name: u.institutionId === null ? null : (names.institutions.get(u.institutionId) ?? null),
+        centre_name: u.centreId === null ? null : (names.centres.get(u.centreId) ?? null),
+        province_name: u.educProvinceId === null ? null : (names.provinces.get(u.educProvinceId) ?? null),
+      },
       verified: u.verifiedAt !== null,
       archived: u.archivedAt !== null,
       created_at: u.createdAt.toISOString(),

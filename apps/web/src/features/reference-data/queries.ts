@@ -1,5 +1,4 @@
 import type { Centre, Country, EducProvince, ExamSession, Institution, Option } from '@sceau/contracts';
-import { useQueries } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
 
@@ -41,12 +40,11 @@ export function useInstitutionsOfCountry(countryId: number | null) {
   });
 }
 
-/** Several centres by id (there is no list of a province's centres: their ids come from its schools). */
-export function useCentres(ids: number[]) {
-  return useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['reference-data', 'centre', id],
-      queryFn: async () => (await http.get<{ data: Centre }>(`/centres/${id}`)).data,
-    })),
+/** The exam centres of an educational province. */
+export function useCentresOfProvince(provinceId: number | null) {
+  return useApiQuery({
+    queryKey: ['reference-data', 'centres', 'province', provinceId],
+    enabled: provinceId !== null,
+    queryFn: async () => (await http.get<{ data: Centre[] }>(`/centres?province=${provinceId}`)).data,
   });
 }

@@ -13,7 +13,7 @@ function userView(overrides: Partial<UserView> = {}): UserView {
     email: 'jean@example.cd',
     phone: null,
     roles: [{ id: 3, name: 'validateur' }],
-    scope: { institution_id: null, centre_id: null, province_id: 2 },
+    scope: { institution_id: null, centre_id: null, province_id: 2, institution_name: null, centre_name: null, province_name: 'Kinshasa-Funa' },
     verified: true,
     archived: false,
     created_at: '2026-02-01T00:00:00.000Z',
@@ -35,7 +35,7 @@ function routes(list: UserView[] = [userView(), userView({ id: 12, name: 'Tshala
     'GET /api/countries': () => jsonResponse({ data: { data: [{ id: 1, code: 'CD', name: 'RD Congo', dial_code: '243', is_default: true }] } }),
     'GET /api/institutions/country/1': () =>
       jsonResponse({ data: [{ id: 40, code: 'E1', name: 'Lycée Bosangani', city: 'Kinshasa', country_id: 1, centre_id: 30, educ_province_id: 2 }] }),
-    'GET /api/centres/30': () => jsonResponse({ data: { id: 30, code: 'C1', name: 'Centre Gombe', city: 'Kinshasa', educ_province_id: 2 } }),
+    'GET /api/centres': () => jsonResponse({ data: [{ id: 30, code: 'C1', name: 'Centre Gombe', city: 'Kinshasa', educ_province_id: 2 }] }),
   };
 }
 
@@ -47,7 +47,7 @@ describe('users and roles page', () => {
     expect(row).toHaveTextContent('jean@example.cd');
     expect(row).toHaveTextContent('Validateur');
     expect(row).toHaveTextContent('Actif');
-    await waitFor(() => expect(row).toHaveTextContent('Kinshasa-Est'));
+    await waitFor(() => expect(row).toHaveTextContent('Kinshasa-Funa'));
     const other = screen.getByTestId('user-row-12');
     expect(other).toHaveTextContent('+243812345678');
     expect(other).toHaveTextContent('Aucun rôle');

@@ -5,7 +5,6 @@ import { ConfirmDialog, Dialog } from '@/components/dialog';
 import { ErrorAlert } from '@/components/error-alert';
 import { Pagination } from '@/components/pagination';
 import { Can } from '@/components/permission-gate';
-import { useEducProvinces } from '@/features/reference-data/queries';
 import { UserForm } from '@/features/users/user-form';
 import { useArchiveUsers, useResetUserPassword, useRoles, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
@@ -55,7 +54,6 @@ export function RoleAccessPage() {
 
   const users = useUsers(query);
   const roles = useRoles();
-  const provinces = useEducProvinces();
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<Editing>(null);
   const [resetting, setResetting] = useState<UserView | null>(null);
@@ -74,12 +72,9 @@ export function RoleAccessPage() {
 
   function scopeOf(user: UserView): string {
     const parts: string[] = [];
-    if (user.scope.province_id !== null) {
-      const province = provinces.data?.find((p) => p.id === user.scope.province_id);
-      parts.push(province?.name ?? t('users.scope.provinceNumber', { id: user.scope.province_id }));
-    }
-    if (user.scope.centre_id !== null) parts.push(t('users.scope.centreNumber', { id: user.scope.centre_id }));
-    if (user.scope.institution_id !== null) parts.push(t('users.scope.institutionNumber', { id: user.scope.institution_id }));
+    if (user.scope.province_id !== null) parts.push(user.scope.province_name ?? t('users.scope.provinceNumber', { id: user.scope.province_id }));
+    if (user.scope.centre_id !== null) parts.push(user.scope.centre_name ?? t('users.scope.centreNumber', { id: user.scope.centre_id }));
+    if (user.scope.institution_id !== null) parts.push(user.scope.institution_name ?? t('users.scope.institutionNumber', { id: user.scope.institution_id }));
     return parts.length ? parts.join(' · ') : t('users.scope.national');
   }
 

@@ -2,7 +2,7 @@ import type { Institution } from '@sceau/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '@/components/form-field';
-import { useCentres, useCountries, useEducProvinces, useInstitutionsOfCountry } from '@/features/reference-data/queries';
+import { useCentresOfProvince, useCountries, useEducProvinces, useInstitutionsOfCountry } from '@/features/reference-data/queries';
 
 export interface Scope {
   province_id: number | null;
@@ -16,7 +16,7 @@ function toId(value: string): number | null {
 
 /**
  * Where a staff member works (a province, one of its centres, one of its schools), each choice
- * narrowing the next. Schools come from the default country's list; centres from those schools.
+ * narrowing the next. Centres come from the province; schools from the default country's list.
  */
 export function ScopeFields({ idPrefix, value, onChange, errors }: { idPrefix: string; value: Scope; onChange: (next: Scope) => void; errors: Partial<Record<keyof Scope, string | null>> }) {
   const { t } = useTranslation();
@@ -29,8 +29,7 @@ export function ScopeFields({ idPrefix, value, onChange, errors }: { idPrefix: s
     () => (institutions.data ?? []).filter((i) => value.province_id === null || i.educ_province_id === value.province_id),
     [institutions.data, value.province_id],
   );
-  const centreIds = useMemo(() => (value.province_id === null ? [] : [...new Set(inProvince.map((i) => i.centre_id))].sort((a, b) => a - b)), [inProvince, value.province_id]);
-  const centres = useCentres(centreIds);
+  const centres = useCentresOfProvince(value.province_id);
   const schools = inProvince.filter((i) => value.centre_id === null || i.centre_id === value.centre_id);
 
   return (
@@ -59,9 +58,9 @@ export function ScopeFields({ idPrefix, value, onChange, errors }: { idPrefix: s
           onChange={(event) => onChange({ ...value, centre_id: toId(event.target.value), institution_id: null })}
         >
           <option value="">{t('users.scope.anyCentre')}</option>
-          {centreIds.map((id, index) => (
-            <option key={id} value={id}>
-              {centres[index]?.data?.name ?? t('users.scope.centreNumber', { id })}
+          {(value.province_id === null ? [] : (centres.data ?? [])).map((centre) => (
+            <option key={centre.id} value={centre.id}>
+              {centre.name}
             </option>
           ))}
         </select>
