@@ -17,21 +17,25 @@ export type CoseVerification =
   | { status: 'unknown-key' | 'bad-signature'; kid: Uint8Array; payload: Uint8Array }
   | { status: 'malformed'; error: string };
 
-/** Sig_structure = ["Signature1", protected, external_aad = h'', payload]. */
-function sigStructure(protectedHeader: Uint8Array, payload: Uint8Array): Uint8Array {
+/** Sig_structure = ["Signature1", protected, external_aad = h'', payload]: the bytes signed. */
+export function coseSigStructure(protectedHeader: Uint8Array, payload: Uint8Array): Uint8Array {
   return encodeCbor(['Signature1', protectedHeader, new Uint8Array(0), payload]);
 }
 
-export async function signCoseSign1(payload: Uint8Array, signer: Es256Signer): Promise<Uint8Array> {
-  const kid = kidBytes(signer.kid);
+/** The protected header { 1: -7, 4: kid } as its CBOR bytes. */
+export function coseProtectedHeader(kid: Uint8Array): Uint8Array {
   if (kid.length === 0) throw new Error('signer kid is empty');
-  const protectedHeader = encodeCbor(
+  return encodeCbor(
     new Map<number, unknown>([
       [HEADER_ALG, ALG_ES256],
       [HEADER_KID, kid],
     ]),
   );
-  const signature = await signer.sign(sigStructure(protectedHeader, payload));
+}
+
+export async function signCoseSign1(payload: Uint8Array, signer: Es256Signer): Promise<Uint8Array> {
+  const protectedHeader = coseProtectedHeader(kidBytes(signer.kid));
+  const signature = await signer.sign(coseSigStructure(protectedHeader, payload));
   if (!(signature instanceof Uint8Array) || signature.length !== 64) {
     throw new Error('ES256 signer must return the raw 64-byte r ‖ s signature');
   }
@@ -49,7 +53,7 @@ export function verifyCoseSign1(message: Uint8Array, jwks: Jwks): CoseVerificati
   const { protectedHeader, kid, payload, signature } = parts;
   const jwk = findJwk(jwks, kid);
   if (!jwk) return { status: 'unknown-key', kid, payload };
-  const ok = verifyEs256(jwk, sigStructure(protectedHeader, payload), signature);
+  const ok = verifyEs256(jwk, coseSigStructure(protectedHeader, payload), signature);
   return { status: ok ? 'valid' : 'bad-signature', kid, payload };
 }
 

@@ -19,15 +19,14 @@ export function hashField(salt: Uint8Array, name: string, value: string): Uint8A
   if (salt.length !== SALT_BYTES) throw new Error(`salt must be ${SALT_BYTES} bytes`);
   const nameBytes = utf8ToBytes(name);
   const valueBytes = utf8ToBytes(value);
-  return sha256
-    .create()
-    .update(FIELD_TAG)
-    .update(salt)
-    .update(u32be(nameBytes.length))
-    .update(nameBytes)
-    .update(u32be(valueBytes.length))
-    .update(valueBytes)
-    .digest();
+  // One buffer, one hash call: several times faster than streaming six small updates.
+  const buf = new Uint8Array(FIELD_TAG.length + SALT_BYTES + 8 + nameBytes.length + valueBytes.length);
+  let at = 0;
+  for (const part of [FIELD_TAG, salt, u32be(nameBytes.length), nameBytes, u32be(valueBytes.length), valueBytes]) {
+    buf.set(part, at);
+    at += part.length;
+  }
+  return sha256(buf);
 }
 
 /** SHA-256( "sceau:target:v1" 0x00 ‖ field hashes sorted bytewise ascending, concatenated ). */

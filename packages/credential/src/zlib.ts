@@ -20,7 +20,9 @@ export function zlibDecompress(bytes: Uint8Array, maxBytes: number): Uint8Array 
   } catch (error) {
     throw new Error(typeof error === 'string' ? `zlib: ${error}` : (error as Error).message);
   }
-  if (inflator.err) throw new Error(`zlib: ${inflator.msg || 'invalid data'}`);
+  if (inflator.err) {
+    throw new Error(inflator.msg === 'buffer error' ? 'zlib: truncated stream' : `zlib: ${inflator.msg || 'invalid data'}`);
+  }
   if (!inflator.ended) throw new Error('zlib: truncated stream');
   const left = (inflator as unknown as { strm: { avail_in: number } }).strm.avail_in;
   if (left > 0) throw new Error('zlib: bytes after the end of the stream');

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
+import {
+  hideFields,
+  signBatch,
+  verifyDocument,
+  verifyIssuerSignature,
+  wrapBatch,
+  type CredentialDocument,
+} from './document.ts';
+import { createSoftwareSigner, generateEs256Jwk, toPublicJwk } from './keys.ts';
+import { RECORD_FIELDS } from './record.ts';
+
+const batch = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
+const doc = batch.documents[1]!;
+const clone = (d: CredentialDocument): CredentialDocument => JSON.parse(JSON.stringify(d));
+const flipHex = (h: string) => (h[0] === '0' ? '1' : '0') + h.slice(1);
+
+describe('credential document', () => {
+  it('every document of a batch verifies, as an object and as JSON text, to the batch root', () => {
+    for (const d of batch.documents) {
+      const result = verifyDocument(JSON.stringify(d));
+      expect(result).toMatchObject({ integrity: 'ok', merkleRoot: batch.merkleRoot, targetHash: d.signature.targetHash });
+    }
+    expect(verifyDocument(doc)).toMatchObject({ diplomaId: doc.record.diploma_id, hiddenFields: [] });
+  });
+
+  it('salts are fresh per field and per document', () => {
+    const again = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
+    expect(again.merkleRoot).not.toBe(batch.merkleRoot);
+    expect(new Set(Object.values(doc.salts)).size).toBe(25);
+  });
+
+  it('a changed value of any field is caught', () => {
+    for (const field of RECORD_FIELDS) {
+      const d = clone(doc);
+      const v = d.record[field];
+      (d.record as Record<string, unknown>)[field] =
+        typeof v === 'number' ? (v === 100 ? 99 : v + 1) : field === 'issuer' ? v : `${v}x`;
+      if (field === 'issuer') continue; // checked below, with the issuer block
+      expect(verifyDocument(d), field).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    }
+    const moved = clone(doc);
+    moved.record.issuer = 'faux-ministere.cd';
+    moved.issuer.id = 'faux-ministere.cd';
+    expect(verifyDocument(moved)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    const decomposed = clone(doc);
+    decomposed.record.first_name = decomposed.record.first_name!.normalize('NFD');
+    expect(verifyDocument(decomposed)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+  });
+
+  it('a changed issuer block (name, keys URL, chain, contract) is caught', () => {
+    const edits: Array<(d: CredentialDocument) => void> = [
+      (d) => (d.issuer.name += ' '),
+      (d) => (d.issuer.jwks_url = 'https://evil.example/jwks.json'),
+      (d) => (d.issuer.registry.chain_id = 1),
+      (d) => (d.issuer.registry.contract = '0x' + '1'.repeat(40)),
+    ];
+    for (const edit of edits) {
+      const d = clone(doc);
+      edit(d);
+      expect(verifyDocument(d)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    }
+  });
+
+  it('a changed salt, targetHash, proof element or root is caught', () => {
+    for (const field of Object.keys(doc.salts) as Array<keyof typeof doc.salts>) {
+      const d = clone(doc);
+      d.salts[field] = flipHex(d.salts[field]!);
+      expect(verifyDocument(d)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    }
+    const t = clone(doc);
+    t.signature.targetHash = flipHex(t.signature.targetHash);
+    expect(verifyDocument(t)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    expect(doc.signature.proof.length).toBeGreaterThan(0);
+    for (let k = 0; k < doc.signature.proof.length; k++) {
+      const d = clone(doc);
+      d.signature.proof[k] = flipHex(d.signature.proof[k]!);
+      expect(verifyDocument(d)).toMatchObject({ integrity: 'failed', reason: 'merkle-proof' });
+    }
+    const r = clone(doc);
+    r.signature.merkleRoot = flipHex(r.signature.merkleRoot);
+    expect(verifyDocument(r)).toMatchObject({ integrity: 'failed', reason: 'merkle-proof' });
+    const other = clone(doc);
+    other.signature.proof = batch.documents[0]!.signature.proof;
+    expect(verifyDocument(other)).toMatchObject({ integrity: 'failed', reason: 'merkle-proof' });
+  });
+
+  it('hidden fields keep the targetHash; a changed hidden hash is caught', () => {
+    const hidden = hideFields(doc, ['birth_date', 'birth_place', 'percentage', 'middle_name']);
+    expect(hidden.record.birth_date).toBeUndefined();
+    expect(hidden.salts.birth_date).toBeUndefined();
+    expect(hidden.obfuscated).toHaveLength(4);
+    expect(verifyDocument(hidden)).toMatchObject({
+      integrity: 'ok',
+      targetHash: doc.signature.targetHash,
+      hiddenFields: ['middle_name', 'birth_date', 'birth_place', 'percentage'],
+    });
+    expect(verifyDocument(hideFields(hidden, ['gender']))).toMatchObject({ integrity: 'ok' });
+    const bad = clone(hidden);
+    bad.obfuscated[0] = flipHex(bad.obfuscated[0]!);
+    expect(verifyDocument(bad)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    expect(() => hideFields(doc, ['diploma_id'])).toThrow('may not be hidden');
+    expect(() => hideFields(doc, ['issuer'])).toThrow('may not be hidden');
+  });
+
+  it('malformed input gives a clear failure, never an exception', () => {
+    const withoutSalt = clone(doc);
+    delete withoutSalt.salts.gender;
+    const unknownField = clone(doc) as unknown as { record: Record<string, unknown> };
+    unknownField.record.nationality = 'congolaise';
+    const extraTop = { ...clone(doc), comment: 'hi' };
+    const hiddenWithoutHash = clone(doc);
+    delete hiddenWithoutHash.record.gender;
+    delete hiddenWithoutHash.salts.gender;
+    const wrongType = clone(doc) as unknown as { record: Record<string, unknown> };
+    wrongType.record.session_year = '2025';
+    const upperHex = clone(doc);
+    upperHex.signature.targetHash = upperHex.signature.targetHash.toUpperCase();
+    const idHidden = hideFields(doc, []);
+    delete idHidden.record.diploma_id;
+    const cases: Array<[unknown, string]> = [
+      [null, 'document'],
+      [undefined, 'document'],
+      [42, 'document'],
+      ['{not json', 'not JSON'],
+      ['[]', 'document'],
+      [{}, 'version'],
+      [{ ...clone(doc), version: 'sceau-credential/2' }, 'version'],
+      [withoutSalt, 'salts'],
+      [unknownField, 'not a field'],
+      [extraTop, ''],
+      [hiddenWithoutHash, 'obfuscated'],
+      [wrongType, 'session_year'],
+      [upperHex, 'signature.targetHash'],
+      [idHidden, 'diploma_id'],
+      [{ ...clone(doc), signature: { ...doc.signature, proof: Array(65).fill('0'.repeat(64)) } }, 'proof'],
+    ];
+    for (const [input, message] of cases) {
+      const result = verifyDocument(input);
+      expect(result, message).toMatchObject({ integrity: 'failed', reason: 'malformed' });
+      if (result.integrity === 'failed') expect(result.error).toContain(message);
+    }
+  });
+
+  it('wrapBatch refuses bad records, a foreign issuer and repeated ids', () => {
+    expect(() => wrapBatch([], { issuer: TEST_ISSUER })).toThrow('no records');
+    expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, candidate_code: '12' }], { issuer: TEST_ISSUER })).toThrow(
+      'candidate_code',
+    );
+    expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, issuer: 'other.cd' }], { issuer: TEST_ISSUER })).toThrow('issuer');
+    expect(() => wrapBatch([TEST_RECORDS[0]!, TEST_RECORDS[0]!], { issuer: TEST_ISSUER })).toThrow('repeated');
+  });
+
+  it('the issuer signature over the root verifies, and names a foreign key or a forgery', async () => {
+    const signed = await signBatch(batch, createSoftwareSigner(TEST_ONLY_PRIVATE_JWK));
+    const sig = signed.documents[2]!.signature.issuerSignature;
+    const jwks = { keys: [toPublicJwk(TEST_ONLY_PRIVATE_JWK)] };
+    expect(verifyDocument(signed.documents[2])).toMatchObject({ integrity: 'ok', issuerSignature: sig });
+    expect(verifyIssuerSignature(batch.merkleRoot, sig, jwks)).toBe('valid');
+    expect(verifyIssuerSignature(flipHex(batch.merkleRoot), sig, jwks)).toBe('bad-signature');
+    expect(verifyIssuerSignature(batch.merkleRoot, sig, { keys: [toPublicJwk(generateEs256Jwk())] })).toBe('unknown-key');
+    expect(verifyIssuerSignature(batch.merkleRoot, { ...sig!, value: 'AAAA' }, jwks)).toBe('bad-signature');
+    expect(verifyIssuerSignature(batch.merkleRoot, undefined, jwks)).toBe('absent');
+  });
+});
