@@ -25,3 +25,24 @@ export async function signIn(page: Page, email: string, options: { remember?: bo
 export async function chooseLanguage(page: Page, locale: 'fr' | 'en'): Promise<void> {
   await page.getByRole('combobox', { name: /^(Langue|Language)$/ }).first().selectOption(locale);
 }
+
+/** The latest message the platform "sent" to an address (the development outbox), and its code. */
+export async function lastCode(page: Page, to: string): Promise<string> {
+  let text = '';
+  await expect(async () => {
+    const res = await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}&limit=1`);
+    const [message] = (await res.json()).data as { text: string }[];
+    text = message?.text ?? '';
+    expect(text).toMatch(/\b\d{6}\b/);
+  }).toPass({ timeout: 10_000 });
+  return text.match(/\b(\d{6})\b/)![1]!;
+}
+
+/** A confirmed self-registered account, made through the API (for journeys that start from one). */
+export async function registeredAccount(page: Page, email: string, password: string): Promise<void> {
+  const post = (url: string, data: object) => page.request.post(url, { data });
+  expect((await post('/api/register', { name: 'Mwamba', mail_or_phone: email, password, password_confirmation: password })).ok()).toBe(true);
+  expect((await post('/api/register/getOtp', { mail_or_phone: email })).ok()).toBe(true);
+  const otp = await lastCode(page, email);
+  expect((await post('/api/register/validateOtp', { otp, mail_or_phone: email })).ok()).toBe(true);
+}
