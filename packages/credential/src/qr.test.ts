@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
 import { fromBase45, toBase45 } from './base45.ts';
 import { bytesToUtf8, utf8ToBytes } from './bytes.ts';
-import { wrapBatch } from './document.ts';
+import { hideFields, wrapBatch } from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk, type EcPublicJwk, type Es256Signer } from './keys.ts';
 import { createNodeSigner } from './node-signer.ts';
-import { encodeQrPayload, qrFieldsFromRecord, QR_PREFIX, verifyQrPayload } from './qr.ts';
+import { encodeQrPayload, qrFieldsFromDocument, qrFieldsFromRecord, QR_PREFIX, verifyQrPayload } from './qr.ts';
 import { parseDiplomaRecord } from './record.ts';
 import { zlibCompress } from './zlib.ts';
 
@@ -52,6 +52,8 @@ describe('QR payload', () => {
     expect(result).toEqual({ status: 'valid', kid: jwks.keys[0]!.kid, fields });
     expect(fields.last_name).toBe('Mbuyamba-Tshibangu');
     expect(fields.target_hash).toBe(doc.signature.targetHash);
+    expect(qrFieldsFromDocument(doc)).toEqual(fields);
+    expect(() => qrFieldsFromDocument(hideFields(doc, ['percentage']))).toThrow('percentage');
   });
 
   it('reads a zlib-compressed payload as well (a long, repetitive one compresses)', async () => {

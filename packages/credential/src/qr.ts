@@ -11,6 +11,7 @@ import { fromBase45, toBase45 } from './base45.ts';
 import { bytesToHex, fromBase64url, hexToBytesStrict, toBase64url } from './bytes.ts';
 import { decodeCborStrict, encodeCbor } from './cbor.ts';
 import { signCoseSign1, verifyCoseSign1 } from './cose.ts';
+import type { CredentialDocument } from './document.ts';
 import type { Es256Signer, Jwks } from './keys.ts';
 import { codeSchema, isCalendarDate, isDiplomaId, isPercentage, type DiplomaRecord } from './record.ts';
 import { zlibCompress, zlibDecompress } from './zlib.ts';
@@ -78,6 +79,17 @@ export function qrFieldsFromRecord(record: DiplomaRecord, targetHash: string): Q
     target_hash: targetHash,
   };
 }
+
+/** The QR fields of a credential document (all the fields the QR needs must be disclosed). */
+export function qrFieldsFromDocument(doc: CredentialDocument): QrFields {
+  const missing = QR_RECORD_FIELDS.filter((f) => doc.record[f] === undefined);
+  if (missing.length > 0) throw new Error(`QR fields: hidden in the document: ${missing.join(', ')}`);
+  return qrFieldsFromRecord(doc.record as DiplomaRecord, doc.signature.targetHash);
+}
+
+const QR_RECORD_FIELDS = Object.keys(QR_KEYS).filter((k) => k !== 'target_hash') as Array<
+  Exclude<keyof QrFields, 'target_hash'>
+>;
 
 /** The CBOR payload (deterministic: same fields, same bytes). */
 export function encodeQrClaims(fields: QrFields): Uint8Array {
