@@ -1,0 +1,109 @@
+// A development PKI: a CA and a ministry document-signing certificate (ECDSA P-256), for tests and
+// for the API's first start when no ministry certificate is configured. Never for production.
+// @peculiar/x509 needs the Reflect metadata polyfill loaded before it.
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+export interface DevelopmentPki {
+  caCertificateDer: Uint8Array;
+  caCertificatePem: string;
+  caPrivateKeyPem: string;
+  signingCertificateDer: Uint8Array;
+  signingCertificatePem: string;
+  /** PKCS#8 PEM of the signing key, readable by node:crypto's createPrivateKey. */
+  signingPrivateKeyPem: string;
+  /** Leaf first, as the Signer interface wants it. */
+  certificateChainDer: Uint8Array[];
+}
+
+export interface DevelopmentPkiOptions {
+  /** Organisation in both names, e.g. the ministry's name. */
+  organization?: string;
+  country?: string;
+  signerCommonName?: string;
+  /** Validity in years (default 10 for the CA, 3 for the signing certificate). */
+  caYears?: number;
+  signerYears?: number;
+}
+
+const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+// id-kp-documentSigning (RFC 9336) and emailProtection, which older readers look for.
+const DOCUMENT_SIGNING = '1.3.6.1.5.5.7.3.36';
+const EMAIL_PROTECTION = '1.3.6.1.5.5.7.3.4';
+
+function toPem(label: string, der: ArrayBuffer | Uint8Array): string {
+  const base64 = Buffer.from(der instanceof Uint8Array ? der : new Uint8Array(der)).toString('base64');
+  return `-----BEGIN ${label}-----\n${base64.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+}
+
+function escapeName(value: string): string {
+  return value.replace(/([,+"\\<>;=])/g, '\\$1');
+}
+
+function randomSerial(): string {
+  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes[0] = bytes[0]! & 0x7f;
+  return Buffer.from(bytes).toString('hex');
+}
+
+export async function createDevelopmentPki(options: DevelopmentPkiOptions = {}): Promise<DevelopmentPki> {
+  // @peculiar/x509 is typed against the DOM's Crypto; Node's webcrypto is that implementation.
+  const crypto = webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.create>[1] & typeof webcrypto;
+  const organization = escapeName(options.organization ?? "Ministère de l'Éducation nationale (développement)");
+  const country = options.country ?? 'CD';
+  const now = new Date(Date.now() - 60_000);
+  const years = (n: number) => new Date(now.getTime() + n * 365.25 * 24 * 3600 * 1000);
+
+  const caKeys = (await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const ca = await x509.X509CertificateGenerator.createSelfSigned(
+    {
+      serialNumber: randomSerial(),
+      name: `CN=Sceau Development CA, O=${organization}, C=${country}`,
+      notBefore: now,
+      notAfter: years(options.caYears ?? 10),
+      keys: caKeys,
+      signingAlgorithm: algorithm,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey, false, crypto),
+      ],
+    },
+    crypto,
+  );
+
+  const signerKeys = (await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const signer = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: randomSerial(),
+      subject: `CN=${escapeName(options.signerCommonName ?? 'Sceau Diploma Signing (development)')}, O=${organization}, C=${country}`,
+      issuer: ca.subject,
+      notBefore: now,
+      notAfter: years(options.signerYears ?? 3),
+      publicKey: signerKeys.publicKey,
+      signingKey: caKeys.privateKey,
+      signingAlgorithm: algorithm,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
+        new x509.ExtendedKeyUsageExtension([DOCUMENT_SIGNING, EMAIL_PROTECTION], false),
+        await x509.SubjectKeyIdentifierExtension.create(signerKeys.publicKey, false, crypto),
+        await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey, false, crypto),
+      ],
+    },
+    crypto,
+  );
+
+  const caDer = new Uint8Array(ca.rawData);
+  const signerDer = new Uint8Array(signer.rawData);
+  return {
+    caCertificateDer: caDer,
+    caCertificatePem: toPem('CERTIFICATE', caDer),
+    caPrivateKeyPem: toPem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', caKeys.privateKey)),
+    signingCertificateDer: signerDer,
+    signingCertificatePem: toPem('CERTIFICATE', signerDer),
+    signingPrivateKeyPem: toPem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', signerKeys.privateKey)),
+    certificateChainDer: [signerDer, caDer],
+  };
+}
