@@ -2,6 +2,7 @@
 // Type0/CIDFontType2 fonts with a ToUnicode map so text extraction returns the exact accented text.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import type { Font, Glyph } from 'fontkit';
@@ -54,9 +55,54 @@ export const commonCharacters: ReadonlySet<number> = (() => {
   return set;
 })();
 
+/**
+ * Unpacks a WOFF 1.0 file into the TrueType/OpenType file it wraps. fontkit reads WOFF directly but
+ * inflates a table again on every access (with a pure-JS inflater): unpacked once, subsetting and
+ * kerning look-ups run on plain tables, ten times faster.
+ */
+export function woffToSfnt(woff: Uint8Array): Uint8Array {
+  const input = Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength);
+  if (input.toString('latin1', 0, 4) !== 'wOFF') return woff;
+  const numTables = input.readUInt16BE(12);
+  const tables: Array<{ tag: number; checksum: number; data: Buffer }> = [];
+  for (let i = 0; i < numTables; i++) {
+    const entry = 44 + i * 20;
+    const offset = input.readUInt32BE(entry + 4);
+    const compLength = input.readUInt32BE(entry + 8);
+    const origLength = input.readUInt32BE(entry + 12);
+    const stored = input.subarray(offset, offset + compLength);
+    tables.push({
+      tag: input.readUInt32BE(entry),
+      checksum: input.readUInt32BE(entry + 16),
+      data: compLength < origLength ? inflateSync(stored) : stored,
+    });
+  }
+  const headerLength = 12 + 16 * numTables;
+  const total = tables.reduce((sum, t) => sum + ((t.data.length + 3) & ~3), headerLength);
+  const out = Buffer.alloc(total);
+  const entrySelector = Math.floor(Math.log2(numTables));
+  out.writeUInt32BE(input.readUInt32BE(4), 0);
+  out.writeUInt16BE(numTables, 4);
+  out.writeUInt16BE(16 * 2 ** entrySelector, 6);
+  out.writeUInt16BE(entrySelector, 8);
+  out.writeUInt16BE(numTables * 16 - 16 * 2 ** entrySelector, 10);
+  let offset = headerLength;
+  tables.forEach((table, i) => {
+    const record = 12 + 16 * i;
+    out.writeUInt32BE(table.tag, record);
+    out.writeUInt32BE(table.checksum, record + 4);
+    out.writeUInt32BE(offset, record + 8);
+    out.writeUInt32BE(table.data.length, record + 12);
+    table.data.copy(out, offset);
+    offset += (table.data.length + 3) & ~3;
+  });
+  return out;
+}
+
 export class FontFace {
   readonly sources: Font[];
   private readonly kerningCache = new Map<number, number>();
+  private readonly sourceCache = new Map<number, number>();
 
   constructor(
     readonly role: FontRole,
@@ -64,7 +110,8 @@ export class FontFace {
   ) {
     if (files.length === 0) throw new Error(`no font file for ${role}`);
     this.sources = files.map((file) => {
-      const font = fontkit.create(Buffer.from(file.buffer, file.byteOffset, file.byteLength)) as Font;
+      const sfnt = woffToSfnt(file);
+      const font = fontkit.create(Buffer.from(sfnt.buffer, sfnt.byteOffset, sfnt.byteLength)) as Font;
       if (!('unitsPerEm' in font)) throw new Error(`font collections are not supported (${role})`);
       return font;
     });
@@ -72,7 +119,12 @@ export class FontFace {
 
   /** Index of the first source file that has a glyph for the code point, or -1. */
   sourceFor(codePoint: number): number {
-    return this.sources.findIndex((font) => font.hasGlyphForCodePoint(codePoint));
+    let index = this.sourceCache.get(codePoint);
+    if (index === undefined) {
+      index = this.sources.findIndex((font) => font.hasGlyphForCodePoint(codePoint));
+      this.sourceCache.set(codePoint, index);
+    }
+    return index;
   }
 
   /**

@@ -27,8 +27,18 @@ export async function createTestPhoto(seed = 1): Promise<Uint8Array> {
     <path d="M520 880 Q600 930 680 880" stroke="#5a2a25" stroke-width="14" fill="none"/>
   </svg>`;
   const base = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  // Skin, fabric and background texture at a scale that survives the downscale, plus sensor noise.
+  const texture = randomBytes(300 * 400);
   const noise = randomBytes(base.data.length);
-  for (let i = 0; i < base.data.length; i++) base.data[i] = Math.max(0, Math.min(255, base.data[i]! + ((noise[i]! % 13) - 6)));
+  for (let y = 0; y < 1600; y++) {
+    for (let x = 0; x < 1200; x++) {
+      const t = (texture[(y >> 2) * 300 + (x >> 2)]! % 21) - 10;
+      for (let c = 0; c < 3; c++) {
+        const i = (y * 1200 + x) * 3 + c;
+        base.data[i] = Math.max(0, Math.min(255, base.data[i]! + t + ((noise[i]! % 9) - 4)));
+      }
+    }
+  }
   return sharp(base.data, { raw: base.info }).jpeg({ quality: 88 }).toBuffer();
 }
 
