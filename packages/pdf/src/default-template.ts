@@ -12,7 +12,7 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
   version: 1,
   page: { width: 297, height: 210, paper: '#fffdf7' },
   background: [
-    { type: 'rosette', cx: 148.5, cy: 118, radius: 56, lobes: 40, curves: 5, color: '#e3e8f1', lineWidth: 0.35 },
+    { type: 'rosette', cx: 148.5, cy: 118, radius: 56, lobes: 40, curves: 5, color: '#d8dfeb', lineWidth: 0.35 },
     { type: 'rosette', cx: 148.5, cy: 118, radius: 30, lobes: 28, curves: 3, color: '#efe6cf', lineWidth: 0.3 },
     { type: 'border', inset: 7, band: 9, color: navy, accent: gold, waves: 4 },
     { type: 'microtext', text: "RÉPUBLIQUE DÉMOCRATIQUE DU CONGO · DIPLÔME D'ÉTAT", inset: 18.6, size: 2, color: '#7d8aa6' },

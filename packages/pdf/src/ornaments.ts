@@ -133,6 +133,30 @@ function emblem(b: ContentBuilder, ctx: OrnamentContext, cx: number, cy: number,
     b.close();
   };
   b.save();
+  // Behind the shield, crossed: a spear (bottom-left to top-right) and an elephant tusk.
+  const reach = size * 0.5;
+  const spearFrom: [number, number] = [cx - reach, bottom - size * 0.04];
+  const spearTo: [number, number] = [cx + reach * 0.92, top + size * 0.02];
+  b.strokeColor(gold).lineWidth(size * 0.022).moveTo(...spearFrom).lineTo(...spearTo).stroke();
+  const ang = Math.atan2(spearTo[1] - spearFrom[1], spearTo[0] - spearFrom[0]);
+  const ux = Math.cos(ang);
+  const uy = Math.sin(ang);
+  const head = size * 0.16;
+  const halfWidth = size * 0.045;
+  b.fillColor(gold);
+  b.moveTo(spearTo[0] - ux * head * 0.1, spearTo[1] - uy * head * 0.1);
+  b.curveTo(spearTo[0] - uy * halfWidth, spearTo[1] + ux * halfWidth, spearTo[0] + ux * head * 0.6 - uy * halfWidth, spearTo[1] + uy * head * 0.6 + ux * halfWidth, spearTo[0] + ux * head, spearTo[1] + uy * head);
+  b.curveTo(spearTo[0] + ux * head * 0.6 + uy * halfWidth, spearTo[1] + uy * head * 0.6 - ux * halfWidth, spearTo[0] + uy * halfWidth, spearTo[1] - ux * halfWidth, spearTo[0] - ux * head * 0.1, spearTo[1] - uy * head * 0.1);
+  b.fill();
+  // Tusk: a tapering crescent from bottom-right to top-left, ivory with a gold outline.
+  const t0: [number, number] = [cx + reach, bottom - size * 0.02];
+  const t1: [number, number] = [cx - reach * 0.95, top + size * 0.04];
+  const thick = size * 0.055;
+  b.fillColor(parseColor('#f3ead2')).strokeColor(gold).lineWidth(size * 0.008);
+  b.moveTo(t0[0], t0[1] + thick);
+  b.curveTo(cx + reach * 0.2, bottom + size * 0.25, cx - reach * 0.4, top - size * 0.05, t1[0], t1[1]);
+  b.curveTo(cx - reach * 0.4, top - size * 0.15, cx + reach * 0.2, bottom + size * 0.12, t0[0], t0[1] - thick * 0.2);
+  b.close().fillStroke();
   // Gold rim, blue field.
   b.fillColor(gold);
   shield(0);
@@ -174,22 +198,9 @@ function emblem(b: ContentBuilder, ctx: OrnamentContext, cx: number, cy: number,
   b.fillColor(gold);
   star(b, cx - w * 0.2, top - size * 0.2, size * 0.11, size * 0.045);
   b.fill();
-  // Spear and tusk crossed behind the shield's foot.
-  b.strokeColor(gold).lineWidth(size * 0.018);
-  b.moveTo(cx - w * 0.75, bottom - size * 0.02).curveTo(cx - w * 0.3, bottom + size * 0.1, cx + w * 0.2, bottom + size * 0.02, cx + w * 0.78, bottom - size * 0.1).stroke();
-  b.moveTo(cx + w * 0.75, bottom - size * 0.02).lineTo(cx - w * 0.72, bottom - size * 0.12).stroke();
-  b.fillColor(gold);
-  b.polyline(
-    [
-      [cx + w * 0.75, bottom - size * 0.02],
-      [cx + w * 0.6, bottom + size * 0.005],
-      [cx + w * 0.66, bottom - size * 0.055],
-    ],
-    true,
-  ).fill();
   b.restore();
   if (motto) {
-    ctx.drawText(b, motto, cx, bottom - size * 0.26, {
+    ctx.drawText(b, motto, cx, bottom - size * 0.2, {
       font: 'display',
       size: Math.max(4, size * 0.085),
       color,
