@@ -60,6 +60,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54391)),
+      CHAIN_PORT: String(Number(process.env.E2E_CHAIN_PORT ?? 8591)),
       DEMO_DATA: 'true',
       LOG_LEVEL: 'error',
       NODE_ENV: 'development',

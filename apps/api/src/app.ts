@@ -14,6 +14,9 @@ import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { createServices, type Services } from './services.ts';
+import type { OpenChain } from './modules/chain/open-chain.ts';
+import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
+import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/reference-data-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -30,8 +33,14 @@ export interface AppContext {
 
 installValidationMessages();
 
+/** The ministry's keys and chain, when this process issues or publishes (always in `server.ts`). */
+export interface Identity {
+  keys: MinistryKeys;
+  chain: Pick<OpenChain, 'chainId' | 'address'>;
+}
+
 export async function buildApp(
-  base: { db: Db; config: Config; services?: Services },
+  base: { db: Db; config: Config; services?: Services; identity?: Identity },
   options: { loggerInstance?: FastifyBaseLogger } = {},
 ) {
   const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
@@ -92,6 +101,7 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
+  if (base.identity) await app.register(wellKnownRoutes, { config, ...base.identity });
   await app.register(webPlugin, { config });
   return app;
 }

@@ -48,6 +48,32 @@ const envSchema = z.object({
   SMS_SENDER: z.string().default('SCEAU'),
   /** Where Google publishes its sign-in keys (tests point it at a local key set). */
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  /** The chain the registry lives on: unset runs a local Anvil under DATA_DIR/chain (ADR 0021). */
+  CHAIN_RPC_URL: z.string().url().optional(),
+  CHAIN_ID: z.coerce.number().int().positive().optional(),
+  /** The ministry account's key on an external chain (hex). The local chain keeps its own. */
+  CHAIN_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .optional(),
+  REGISTRY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .optional(),
+  CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  /** A transaction's page on a block explorer, `{tx}` replaced by its hash (shown to verifiers). */
+  CHAIN_EXPLORER_TX_URL: z.string().optional(),
+  /** The RPC address published for independent verifiers (default: CHAIN_RPC_URL). */
+  CHAIN_PUBLIC_RPC_URL: z.string().url().optional(),
+  /** The issuer's identity, published at /.well-known/ and written into every credential. */
+  ISSUER_ID: z.string().default('minepst.gouv.cd'),
+  ISSUER_NAME: z.string().default("Ministère de l'Enseignement primaire, secondaire et technique"),
+  /** The ministry's signing key and certificate chain (PEM); unset: a development CA under DATA_DIR/keys. */
+  MINISTRY_KEY_FILE: z.string().optional(),
+  MINISTRY_CERTIFICATE_FILE: z.string().optional(),
+  /** Certificates (PEM files, comma-separated) of earlier ministry keys, still published. */
+  MINISTRY_RETIRED_CERTIFICATE_FILES: z.string().optional(),
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -84,6 +110,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     sms: { gatewayUrl: e.SMS_GATEWAY_URL ?? null, token: e.SMS_GATEWAY_TOKEN ?? null, sender: e.SMS_SENDER },
     google: { clientId: e.GOOGLE_CLIENT_ID || null, jwksUrl: e.GOOGLE_JWKS_URL },
+    chain: {
+      rpcUrl: e.CHAIN_RPC_URL ?? null,
+      chainId: e.CHAIN_ID ?? null,
+      privateKey: (e.CHAIN_PRIVATE_KEY as `0x${string}` | undefined) ?? null,
+      registryAddress: (e.REGISTRY_ADDRESS as `0x${string}` | undefined) ?? null,
+      port: e.CHAIN_PORT,
+      confirmations: e.CHAIN_CONFIRMATIONS,
+      explorerTxUrl: e.CHAIN_EXPLORER_TX_URL ?? null,
+      publicRpcUrl: e.CHAIN_PUBLIC_RPC_URL ?? e.CHAIN_RPC_URL ?? null,
+    },
+    issuer: { id: e.ISSUER_ID, name: e.ISSUER_NAME },
+    keys: {
+      dir: path.join(dataDir, 'keys'),
+      keyFile: e.MINISTRY_KEY_FILE ?? null,
+      certificateFile: e.MINISTRY_CERTIFICATE_FILE ?? null,
+      retiredCertificateFiles: (e.MINISTRY_RETIRED_CERTIFICATE_FILES ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+      organization: e.ISSUER_NAME,
+    },
     outboxDir: path.join(dataDir, 'outbox'),
     filesDir: path.join(dataDir, 'files'),
     trustProxy: e.TRUST_PROXY,

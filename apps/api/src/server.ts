@@ -2,6 +2,8 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
+import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
+import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
 
 const config = loadConfig();
@@ -14,7 +16,18 @@ if (config.demoData) {
   log.info('demo data ready: sign in as root@sceau.example with the password Sceau-Demo-2026 (see README)');
 }
 
-const app = await buildApp({ db: database.db, config }, { loggerInstance: log });
+let keys: MinistryKeys;
+let chain: OpenChain;
+try {
+  keys = await loadMinistryKeys(config.keys, log);
+  chain = await openChain(config, log);
+} catch (error) {
+  log.error({ err: error }, 'could not open the ministry keys or the chain');
+  await database.close();
+  process.exit(1);
+}
+
+const app = await buildApp({ db: database.db, config, identity: { keys, chain } }, { loggerInstance: log });
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -25,6 +38,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close();
+    await chain.close();
     await database.close();
   } finally {
     process.exit(0);
@@ -38,6 +52,7 @@ try {
   log.info(`Sceau is running on ${config.publicUrl}`);
 } catch (error) {
   log.error({ err: error }, 'could not start the server');
+  await chain.close();
   await database.close();
   process.exit(1);
 }

@@ -53,7 +53,7 @@ describe('the platform killed with -9', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-restart-'));
     // mkdtemp makes it private to us; as root, the embedded server runs as another user and must enter it.
     await chmod(dataDir, 0o755);
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), DEMO_DATA: 'true', OTP_RESEND_SECONDS: '0' };
+    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), CHAIN_PORT: String(await freePort()), DEMO_DATA: 'true', OTP_RESEND_SECONDS: '0' };
     const base = `http://127.0.0.1:${env.PORT}/api`;
     const first = await startServer(env);
 

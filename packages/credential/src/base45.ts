@@ -1,3 +1,4 @@
+/// <reference path="./types/digitalbazaar-base45.d.ts" />
 /** base45 (RFC 9285) through @digitalbazaar/base45. */
 import { decode, encode } from '@digitalbazaar/base45';
 

@@ -1,0 +1,70 @@
+import { connectChain, createRegistry } from '@sceau/chain';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let ctx: TestContext;
+let dataDir: string;
+let chain: OpenChain;
+let app: App;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-identity-'));
+  await chmod(dataDir, 0o755);
+  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'https://diplomes.example.cd' });
+  const log = pino({ level: 'silent' });
+  chain = await openChain(ctx.config, log);
+  const keys = await loadMinistryKeys(ctx.config.keys, log);
+  app = await buildApp({ db: ctx.db, config: ctx.config, identity: { keys, chain } });
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await chain?.close();
+  await ctx?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the published identity of the issuer', () => {
+  it('names the registry contract, which is deployed on the chain, and the key set', async () => {
+    const res = await app.inject({ method: 'GET', url: '/.well-known/sceau-issuer.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const doc = res.json();
+    expect(doc).toMatchObject({
+      id: 'minepst.gouv.cd',
+      jwks_uri: 'https://diplomes.example.cd/.well-known/jwks.json',
+      registry: { chain_id: 72328, address: chain.address },
+    });
+    // Anyone can read the registry at that address: it is really there.
+    const reader = createRegistry(connectChain({ rpcUrl: chain.connection.rpcUrl, chainId: doc.registry.chain_id }), doc.registry.address);
+    expect(await reader.isIssued(`0x${'ab'.repeat(32)}`)).toBe(false);
+
+    const jwks = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(doc.active_key);
+  });
+
+  it('keeps the same registry across a restart of the chain', async () => {
+    const address = chain.address;
+    await chain.close();
+    chain = await openChain(ctx.config, pino({ level: 'silent' }));
+    expect(chain.address).toBe(address);
+    expect(chain.action).toBe('existing');
+  });
+});

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
+
+/** Who issues the diplomas, as anyone can check it on the ministry's own domain. */
+export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<OpenChain, 'chainId' | 'address'>) {
+  const base = config.publicUrl.replace(/\/$/, '');
+  return {
+    id: config.issuer.id,
+    name: config.issuer.name,
+    url: base,
+    jwks_uri: `${base}/.well-known/jwks.json`,
+    verify_url: `${base}/verify/{id}`,
+    credential_url: `${base}/api/verify/{id}`,
+    active_key: keys.active.kid,
+    registry: {
+      chain_id: chain.chainId,
+      address: chain.address,
+      rpc_url: config.chain.publicRpcUrl,
+      explorer_tx_url: config.chain.explorerTxUrl,
+    },
+  };
+}
+
+/**
+ * The issuer's published identity: its keys (every key that ever signed, with certificates) and
+ * the registry contract. In production the ministry's domain serves these, and a DNS TXT record
+ * repeats the registry address.
+ */
+export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Config; keys: MinistryKeys; chain: Pick<OpenChain, 'chainId' | 'address'> }) {
+  const cache = (reply: { header(name: string, value: string): unknown }) => {
+    reply.header('cache-control', 'public, max-age=300');
+    reply.header('access-control-allow-origin', '*');
+  };
+  app.get('/.well-known/jwks.json', { config: { access: 'public' } }, async (_, reply) => {
+    cache(reply);
+    return opts.keys.jwks();
+  });
+  app.get('/.well-known/sceau-issuer.json', { config: { access: 'public' } }, async (_, reply) => {
+    cache(reply);
+    return issuerDocument(opts.config, opts.keys, opts.chain);
+  });
+}
