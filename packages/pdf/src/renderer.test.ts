@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import decodeQR from 'qr/decode.js';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractAttachment } from './attachment.ts';
@@ -183,6 +184,20 @@ describe('renderer', () => {
     const pdf = await renderer.renderSigned(testFields(), photo, qr, credential, rsaSigner);
     expect(run('pdfsig', save('rsa.pdf', pdf))).toContain('Signature is Valid.');
     expect(verifyPdfSignature(pdf).intact).toBe(true);
+  });
+});
+
+describe('signature edge cases', () => {
+  it('answers "not intact" without throwing on a malformed signature', () => {
+    expect(verifyPdfSignature(Buffer.from('%PDF-1.7\n/ByteRange [0 10 20 30] /Contents <00>'))).toMatchObject({ intact: false });
+    expect(verifyPdfSignature(Buffer.from('%PDF-1.7\n'))).toMatchObject({ intact: false, problem: 'no signature' });
+  });
+
+  it('refuses to sign a PDF it cannot update safely', async () => {
+    const document = await PDFDocument.create();
+    document.addPage();
+    const withObjectStreams = await document.save({ useObjectStreams: true });
+    await expect(signPdf(withObjectStreams, signer)).rejects.toThrow(/cross-reference streams/);
   });
 });
 
