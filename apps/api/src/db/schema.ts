@@ -360,9 +360,10 @@ export const diplomas = pgTable(
     credential: jsonb('credential').$type<Record<string, unknown>>().notNull(),
     targetHash: varchar('target_hash', { length: 64 }).notNull(),
     qrPayload: text('qr_payload').notNull(),
-    pdfKey: text('pdf_key').notNull(),
-    pdfSha256: varchar('pdf_sha256', { length: 64 }).notNull(),
-    pdfBytes: integer('pdf_bytes').notNull(),
+    /** Set once the signed PDF is rendered and stored (generation writes the credential first). */
+    pdfKey: text('pdf_key'),
+    pdfSha256: varchar('pdf_sha256', { length: 64 }),
+    pdfBytes: integer('pdf_bytes'),
     signingKeyId: varchar('signing_key_id', { length: 64 }).notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -372,6 +373,7 @@ export const diplomas = pgTable(
     downloads: integer('downloads').notNull().default(0),
   },
   (t) => [
+    index('diplomas_pending_pdf_idx').on(t.generationId).where(sql`${t.pdfKey} is null`),
     uniqueIndex('diplomas_item_key').on(t.itemId),
     uniqueIndex('diplomas_target_hash_key').on(t.targetHash),
     index('diplomas_generation_idx').on(t.generationId),

@@ -1,0 +1,80 @@
+import { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+
+/**
+ * A background job: a name, a zod payload and a handler. Handlers must be idempotent: after a
+ * crash, or on a retry, the same job may run again and must neither duplicate nor lose work.
+ */
+export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+  name: string;
+  payload: P;
+  /** Retries after a failure (exponential backoff from `retryDelaySeconds`). */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** How long one run may take before pg-boss considers it lost and runs it again. */
+  expireInSeconds: number;
+  handle(payload: z.infer<P>, job: { id: string }): Promise<void>;
+}
+
+export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
+  return definition;
+}
+
+/**
+ * The durable queue (pg-boss, in the platform's own PostgreSQL): jobs survive restarts and crashes,
+ * several worker processes share them without running one twice at the same time.
+ */
+export class JobQueue {
+  private boss: PgBoss | null = null;
+  private readonly definitions = new Map<string, JobDefinition>();
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Pick<Logger, 'info' | 'warn' | 'error'>,
+  ) {}
+
+  define(...definitions: JobDefinition[]): this {
+    for (const d of definitions) this.definitions.set(d.name, d);
+    return this;
+  }
+
+  /** Creates the queues; with `work`, this process also runs the jobs. */
+  async start(options: { work: boolean; pollingIntervalSeconds?: number }): Promise<void> {
+    const boss = new PgBoss({ connectionString: this.connectionString, schema: 'pgboss', max: 4 });
+    boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+    await boss.start();
+    this.boss = boss;
+    for (const d of this.definitions.values()) {
+      const queue = { retryLimit: d.retryLimit, retryDelay: d.retryDelaySeconds, retryBackoff: true, expireInSeconds: d.expireInSeconds };
+      if (await boss.getQueue(d.name)) await boss.updateQueue(d.name, queue);
+      else await boss.createQueue(d.name, queue);
+      if (!options.work) continue;
+      await boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async ([job]) => {
+        if (!job) return;
+        const payload = d.payload.parse(job.data);
+        try {
+          await d.handle(payload, { id: job.id });
+        } catch (error) {
+          this.log.warn({ err: error, job: d.name, id: job.id }, 'job failed; it will be retried if retries remain');
+          throw error;
+        }
+      });
+    }
+  }
+
+  /** Queues a job. With `singletonKey`, a job with the same key already waiting is not queued twice. */
+  async send<P extends z.ZodType>(definition: JobDefinition<P>, payload: z.infer<P>, options: { singletonKey?: string; startAfterSeconds?: number } = {}): Promise<string | null> {
+    if (!this.boss) throw new Error('the job queue is not started');
+    const data = definition.payload.parse(payload) as object;
+    return this.boss.send(definition.name, data, {
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.boss?.stop({ graceful: true, timeout: 20_000 });
+    this.boss = null;
+  }
+}

@@ -1,0 +1,251 @@
+import {
+  encodeQrPayload,
+  newDiplomaId,
+  qrFieldsFromDocument,
+  signBatch,
+  wrapBatch,
+  type CredentialDocument,
+  type DiplomaRecordInput,
+} from '@sceau/credential';
+import { createDiplomaRenderer, createKeySigner, type DiplomaRenderer, type DiplomaTemplateInput, type SignatureImages, type SignatureRole, type Signer } from '@sceau/pdf';
+import { createHash } from 'node:crypto';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  centres,
+  diplomas,
+  educProvinces,
+  examSessions,
+  generationItems,
+  generations,
+  institutions,
+  officialSignatures,
+  options,
+  templates,
+} from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import { moveGeneration, moveSignature } from './generation-status.ts';
+
+const RENDER_CHUNK = 50;
+const INSERT_CHUNK = 500;
+
+/** The day of issue, as printed and hashed: the date in Kinshasa. */
+function issueDate(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Kinshasa', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+function frenchDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y!, m! - 1, d!)));
+}
+
+/**
+ * Turns a launched batch into signed diplomas and publishes it (architecture section 3):
+ * - `generate`: every validated candidate gets a credential (salted hashes, targetHash), the batch
+ *   its Merkle tree (root signed with the ministry's ES256 key), each diploma its signed QR payload,
+ *   then its PDF (rendered, credential attached, PAdES-signed) → "ready for signature";
+ * - `anchor`: the root written to the registry contract → signature "finished", batch "completed".
+ * Both are idempotent: after a crash they resume where they stopped and issue each diploma once.
+ */
+export class IssuingService {
+  private readonly renderers = new Map<string, Promise<DiplomaRenderer>>();
+  private readonly pdfSigner: Signer;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly keys: MinistryKeys,
+    private readonly storage: FileStorage,
+    private readonly chain: OpenChain,
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+  ) {
+    this.pdfSigner = createKeySigner({ privateKey: keys.active.privateKey, certificateChainDer: keys.active.certificateChainDer });
+  }
+
+  async generate(generationId: number): Promise<void> {
+    const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
+    if (!batch || batch.status !== 'in_progress') return; // done already, or no longer wanted
+    if (!batch.merkleRoot) await this.writeCredentials(generationId);
+    await this.renderPending(generationId);
+    await this.db.transaction((tx) => moveGeneration(tx, generationId, 'ready_for_signature', { changes: { generatedAt: new Date() } }));
+    this.log.info({ generationId }, 'batch generated: ready for signature');
+  }
+
+  /** Phase one, all or nothing: every credential, the tree and the QR payloads, in one transaction. */
+  private async writeCredentials(generationId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
+      if (!locked || locked.merkleRoot) return; // another worker got here first
+      const [session] = await tx.select().from(examSessions).where(eq(examSessions.id, locked.sessionId));
+      const rows = await tx
+        .select({ item: generationItems, option: options, school: institutions, centre: centres, province: educProvinces })
+        .from(generationItems)
+        .innerJoin(options, eq(options.id, generationItems.optionId))
+        .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
+        .innerJoin(centres, eq(centres.id, generationItems.centreId))
+        .innerJoin(educProvinces, eq(educProvinces.id, institutions.educProvinceId))
+        .where(and(eq(generationItems.generationId, generationId), eq(generationItems.rejected, false)))
+        .orderBy(asc(generationItems.id));
+      if (rows.length === 0) throw new AppError('conflict');
+      const day = issueDate();
+      const records: DiplomaRecordInput[] = rows.map(({ item, option, school, centre, province }) => ({
+        diploma_id: newDiplomaId(),
+        candidate_code: item.candidateCode,
+        last_name: item.lastName,
+        middle_name: item.middleName ?? '',
+        first_name: item.firstName ?? '',
+        birth_date: item.birthDate,
+        birth_place: item.birthPlace,
+        gender: item.gender as 'M' | 'F',
+        option: option.name,
+        option_code: option.code,
+        school: school.name,
+        school_code: school.code,
+        centre: centre.name,
+        centre_code: centre.code,
+        educ_province: province.name,
+        educ_province_code: province.code,
+        session: session!.name,
+        session_year: session!.year,
+        percentage: item.percentageTenths / 10,
+        issue_date: day,
+        issuer: this.config.issuer.id,
+      }));
+      const base = this.config.publicUrl.replace(/\/$/, '');
+      const batch = await signBatch(
+        wrapBatch(records, {
+          issuer: {
+            id: this.config.issuer.id,
+            name: this.config.issuer.name,
+            jwks_url: `${base}/.well-known/jwks.json`,
+            registry: { chain_id: this.chain.chainId, contract: this.chain.address.toLowerCase() },
+          },
+        }),
+        this.keys.active.es256,
+      );
+      const values = [];
+      for (const [index, doc] of batch.documents.entries()) {
+        const qr = await encodeQrPayload(qrFieldsFromDocument(doc), this.keys.active.es256);
+        values.push({
+          id: doc.record.diploma_id as string,
+          itemId: rows[index]!.item.id,
+          generationId,
+          candidateCode: rows[index]!.item.candidateCode,
+          credential: doc as unknown as Record<string, unknown>,
+          targetHash: doc.signature.targetHash,
+          qrPayload: qr.text,
+          signingKeyId: this.keys.active.kid,
+        });
+      }
+      for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(diplomas).values(values.slice(i, i + INSERT_CHUNK));
+      await tx
+        .update(generations)
+        .set({ merkleRoot: batch.merkleRoot, progressTotal: values.length, progressDone: 0, updatedAt: new Date() })
+        .where(eq(generations.id, generationId));
+    });
+  }
+
+  /** Phase two, resumable: the PDFs still missing, a chunk at a time. */
+  private async renderPending(generationId: number): Promise<void> {
+    const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
+    const renderer = await this.rendererFor(batch!.templateId);
+    const base = this.config.publicUrl.replace(/\/$/, '');
+    for (;;) {
+      const pending = await this.db
+        .select({ diploma: diplomas, item: generationItems })
+        .from(diplomas)
+        .innerJoin(generationItems, eq(generationItems.id, diplomas.itemId))
+        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey)))
+        .orderBy(asc(diplomas.itemId))
+        .limit(RENDER_CHUNK);
+      if (pending.length === 0) return;
+      for (const { diploma, item } of pending) {
+        const doc = diploma.credential as unknown as CredentialDocument;
+        const record = doc.record as Record<string, string | number>;
+        const photo = item.photoKey ? await this.storage.get(item.photoKey) : null;
+        if (!photo) throw new Error(`candidate ${item.candidateCode} has no photo`);
+        const pdf = await renderer.renderSigned(
+          {
+            name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
+            birthPlace: String(record.birth_place),
+            birthDate: frenchDate(String(record.birth_date)),
+            option: String(record.option),
+            school: String(record.school),
+            centre: String(record.centre),
+            session: String(record.session),
+            percentage: String(record.percentage).replace('.', ','),
+            issueDate: frenchDate(String(record.issue_date)),
+            diplomaNumber: diploma.id,
+            province: String(record.educ_province),
+            issuePlace: 'Kinshasa',
+            candidateCode: String(record.candidate_code),
+          },
+          photo,
+          { verifyUrl: `${base}/verify/${diploma.id}`, offlinePayload: diploma.qrPayload },
+          new TextEncoder().encode(JSON.stringify(doc)),
+          this.pdfSigner,
+        );
+        const key = `diplomas/${generationId}/${diploma.id}.pdf`;
+        await this.storage.put(key, Buffer.from(pdf));
+        await this.db
+          .update(diplomas)
+          .set({ pdfKey: key, pdfSha256: createHash('sha256').update(pdf).digest('hex'), pdfBytes: pdf.length })
+          .where(eq(diplomas.id, diploma.id));
+      }
+      await this.db
+        .update(generations)
+        .set({ progressDone: sql`${generations.progressDone} + ${pending.length}`, updatedAt: new Date() })
+        .where(eq(generations.id, generationId));
+    }
+  }
+
+  /** One renderer per template and set of signature images, reused for every document. */
+  private async rendererFor(templateId: number): Promise<DiplomaRenderer> {
+    const [template] = await this.db.select().from(templates).where(eq(templates.id, templateId));
+    const signatures = await this.db.select().from(officialSignatures);
+    const cacheKey = `${templateId}:${template?.updatedAt.getTime()}:${signatures.map((s) => s.imageSha256).join(',')}`;
+    let renderer = this.renderers.get(cacheKey);
+    if (!renderer) {
+      renderer = (async () => {
+        const images: SignatureImages = {};
+        const role: Record<string, SignatureRole> = { ministry: 'ministry', inspector_general: 'inspectorGeneral', jury: 'juryPresident' };
+        for (const s of signatures) {
+          const bytes = await this.storage.get(s.imageKey);
+          const target = role[s.kind];
+          if (bytes && target) images[target] = bytes;
+        }
+        return createDiplomaRenderer({ template: template!.design as unknown as DiplomaTemplateInput, signatureImages: images });
+      })();
+      this.renderers.set(cacheKey, renderer);
+    }
+    return renderer;
+  }
+
+  /**
+   * Publishes a generated batch: writes its root to the registry. A chain that does not answer
+   * throws (the job is retried) and leaves the signature "in progress": it is "finished" only with
+   * a mined transaction.
+   */
+  async anchor(generationId: number): Promise<void> {
+    const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
+    if (!batch || batch.status !== 'ready_for_signature' || batch.signatureStatus !== 'in_progress' || !batch.merkleRoot) return;
+    const anchor = await this.chain.registry.issueRoot(`0x${batch.merkleRoot}`);
+    await this.db.transaction(async (tx) => {
+      const changes = {
+        anchorChainId: this.chain.chainId,
+        anchorContract: this.chain.address.toLowerCase(),
+        anchorTxHash: anchor.txHash,
+        anchorBlockNumber: anchor.blockNumber,
+        anchoredAt: new Date(anchor.timestamp * 1000),
+      };
+      await moveSignature(tx, generationId, 'finished', { changes });
+      await moveGeneration(tx, generationId, 'completed', { changes: { publishedAt: new Date() } });
+    });
+    this.log.info({ generationId, txHash: anchor.txHash }, 'batch anchored and published');
+  }
+}
