@@ -14,9 +14,7 @@ import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { createServices, type Services } from './services.ts';
-import type { OpenChain } from './modules/chain/open-chain.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
-import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/reference-data-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -33,17 +31,12 @@ export interface AppContext {
 
 installValidationMessages();
 
-/** The ministry's keys and chain, when this process issues or publishes (always in `server.ts`). */
-export interface Identity {
-  keys: MinistryKeys;
-  chain: Pick<OpenChain, 'chainId' | 'address'>;
-}
-
 export async function buildApp(
-  base: { db: Db; config: Config; services?: Services; identity?: Identity },
+  base: { db: Db; config: Config; services?: Services },
   options: { loggerInstance?: FastifyBaseLogger } = {},
 ) {
   const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
+  const identity = context.services.identity;
   const { config } = context;
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: { level: config.logLevel } }),
@@ -101,7 +94,7 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
-  if (base.identity) await app.register(wellKnownRoutes, { config, ...base.identity });
+  if (identity) await app.register(wellKnownRoutes, { config, ...identity });
   await app.register(webPlugin, { config });
   return app;
 }

@@ -74,6 +74,8 @@ const envSchema = z.object({
   MINISTRY_CERTIFICATE_FILE: z.string().optional(),
   /** Certificates (PEM files, comma-separated) of earlier ministry keys, still published. */
   MINISTRY_RETIRED_CERTIFICATE_FILES: z.string().optional(),
+  /** Whether this process also runs background jobs (generation, anchoring). Off for API-only processes. */
+  WORKERS: flag.default(true),
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     outboxDir: path.join(dataDir, 'outbox'),
     filesDir: path.join(dataDir, 'files'),
+    workers: e.WORKERS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST === undefined ? path.resolve(import.meta.dirname, '../../web/dist') : e.WEB_DIST || null,

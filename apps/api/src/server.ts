@@ -5,6 +5,9 @@ import { openDatabase } from './db/open-database.ts';
 import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
 import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
+import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
+import { JobQueue } from './jobs/job-queue.ts';
+import { createServices } from './services.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel });
@@ -27,7 +30,17 @@ try {
   process.exit(1);
 }
 
-const app = await buildApp({ db: database.db, config, identity: { keys, chain } }, { loggerInstance: log });
+const services = createServices(database.db, config, { identity: { keys, chain }, log });
+const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!));
+await jobs.start({ work: config.workers });
+
+await seedCountryTemplate(database.db);
+if (config.demoData) {
+  await seedDemoBatch(database.db, services.storage, services.issuing!);
+  log.info('demo batch issued and anchored: its diplomas verify right away');
+}
+
+const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -38,6 +51,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close();
+    await jobs.stop();
     await chain.close();
     await database.close();
   } finally {

@@ -7,13 +7,32 @@ import { Messenger } from './modules/messaging/messaging-service.ts';
 import { OtpService } from './modules/otp/otp-service.ts';
 import { SignaturesService } from './modules/signatures/signatures-service.ts';
 import { UsersService } from './modules/users/users-service.ts';
+import type { Logger } from 'pino';
+import type { OpenChain } from './modules/chain/open-chain.ts';
+import { issuingJobs } from './modules/generations/issuing-jobs.ts';
+import { IssuingService } from './modules/generations/issuing-service.ts';
+import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
+/** The ministry's keys and chain: present in a process that issues (always in `server.ts`). */
+export interface Identity {
+  keys: MinistryKeys;
+  chain: OpenChain;
+}
+
 /** Builds the services once per process; providers follow the configuration unless a test overrides them. */
-export function createServices(db: Db, config: Config, overrides: { messenger?: Messenger; storage?: FileStorage } = {}) {
+export function createServices(
+  db: Db,
+  config: Config,
+  overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'> } = {},
+) {
   const messenger = overrides.messenger ?? new Messenger(config);
   const storage = overrides.storage ?? new LocalFileStorage(config.filesDir);
+  const identity = overrides.identity ?? null;
+  const issuing = identity
+    ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} })
+    : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
   return {
@@ -23,5 +42,8 @@ export function createServices(db: Db, config: Config, overrides: { messenger?: 
     registration: new RegistrationService(db, config, otp, messenger, google),
     users: new UsersService(db, messenger),
     signatures: new SignaturesService(db, storage),
+    identity,
+    issuing,
+    jobs: issuing ? issuingJobs(issuing) : null,
   };
 }

@@ -12,6 +12,8 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   /** Retries after a failure (exponential backoff from `retryDelaySeconds`). */
   retryLimit: number;
   retryDelaySeconds: number;
+  /** Ceiling of the backoff between retries (default 10 minutes). */
+  retryDelayMaxSeconds?: number;
   /** How long one run may take before pg-boss considers it lost and runs it again. */
   expireInSeconds: number;
   handle(payload: z.infer<P>, job: { id: string }): Promise<void>;
@@ -46,7 +48,13 @@ export class JobQueue {
     await boss.start();
     this.boss = boss;
     for (const d of this.definitions.values()) {
-      const queue = { retryLimit: d.retryLimit, retryDelay: d.retryDelaySeconds, retryBackoff: true, expireInSeconds: d.expireInSeconds };
+      const queue = {
+        retryLimit: d.retryLimit,
+        retryDelay: d.retryDelaySeconds,
+        retryBackoff: true,
+        retryDelayMax: d.retryDelayMaxSeconds ?? 600,
+        expireInSeconds: d.expireInSeconds,
+      };
       if (await boss.getQueue(d.name)) await boss.updateQueue(d.name, queue);
       else await boss.createQueue(d.name, queue);
       if (!options.work) continue;

@@ -25,11 +25,13 @@ import {
   options,
   templates,
 } from '../../db/schema.ts';
-import { AppError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
+
+/** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
+export class BatchDataError extends Error {}
 
 const RENDER_CHUNK = 50;
 const INSERT_CHUNK = 500;
@@ -70,8 +72,15 @@ export class IssuingService {
   async generate(generationId: number): Promise<void> {
     const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
     if (!batch || batch.status !== 'in_progress') return; // done already, or no longer wanted
-    if (!batch.merkleRoot) await this.writeCredentials(generationId);
-    await this.renderPending(generationId);
+    try {
+      if (!batch.merkleRoot) await this.writeCredentials(generationId);
+      await this.renderPending(generationId);
+    } catch (error) {
+      if (!(error instanceof BatchDataError)) throw error; // the job is retried
+      await this.db.transaction((tx) => moveGeneration(tx, generationId, 'failed', { changes: { lastError: error.message }, reason: error.message }));
+      this.log.warn({ generationId, reason: error.message }, 'batch generation failed');
+      return;
+    }
     await this.db.transaction((tx) => moveGeneration(tx, generationId, 'ready_for_signature', { changes: { generatedAt: new Date() } }));
     this.log.info({ generationId }, 'batch generated: ready for signature');
   }
@@ -91,7 +100,7 @@ export class IssuingService {
         .innerJoin(educProvinces, eq(educProvinces.id, institutions.educProvinceId))
         .where(and(eq(generationItems.generationId, generationId), eq(generationItems.rejected, false)))
         .orderBy(asc(generationItems.id));
-      if (rows.length === 0) throw new AppError('conflict');
+      if (rows.length === 0) throw new BatchDataError('no candidate to issue a diploma to');
       const day = issueDate();
       const records: DiplomaRecordInput[] = rows.map(({ item, option, school, centre, province }) => ({
         diploma_id: newDiplomaId(),
@@ -168,7 +177,7 @@ export class IssuingService {
         const doc = diploma.credential as unknown as CredentialDocument;
         const record = doc.record as Record<string, string | number>;
         const photo = item.photoKey ? await this.storage.get(item.photoKey) : null;
-        if (!photo) throw new Error(`candidate ${item.candidateCode} has no photo`);
+        if (!photo) throw new BatchDataError(`candidate ${item.candidateCode} has no photo`);
         const pdf = await renderer.renderSigned(
           {
             name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
@@ -177,7 +186,8 @@ export class IssuingService {
             option: String(record.option),
             school: String(record.school),
             centre: String(record.centre),
-            session: String(record.session),
+            // The template prints "Session {session}".
+            session: String(record.session_year),
             percentage: String(record.percentage).replace('.', ','),
             issueDate: frenchDate(String(record.issue_date)),
             diplomaNumber: diploma.id,
@@ -219,7 +229,14 @@ export class IssuingService {
           const target = role[s.kind];
           if (bytes && target) images[target] = bytes;
         }
-        return createDiplomaRenderer({ template: template!.design as unknown as DiplomaTemplateInput, signatureImages: images });
+        // The signers printed under each signature are those of the settings page.
+        const design = structuredClone(template!.design) as unknown as DiplomaTemplateInput & { signatures?: { role: string; title: string; signerName: string }[] };
+        for (const box of design.signatures ?? []) {
+          const kind = Object.entries(role).find(([, r]) => r === box.role)?.[0];
+          const signer = signatures.find((s) => s.kind === kind);
+          if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
+        }
+        return createDiplomaRenderer({ template: design, signatureImages: images });
       })();
       this.renderers.set(cacheKey, renderer);
     }

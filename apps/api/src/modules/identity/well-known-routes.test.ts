@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
+import { createServices } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const log = pino({ level: 'silent' });
   chain = await openChain(ctx.config, log);
   const keys = await loadMinistryKeys(ctx.config.keys, log);
-  app = await buildApp({ db: ctx.db, config: ctx.config, identity: { keys, chain } });
+  app = await buildApp({ db: ctx.db, config: ctx.config, services: createServices(ctx.db, ctx.config, { identity: { keys, chain } }) });
   await app.ready();
 });
 afterAll(async () => {
