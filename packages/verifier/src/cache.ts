@@ -1,0 +1,87 @@
+// A small cache of verification answers for the API (results day: many look-ups of the same ids).
+// Entries are indexed by the hashes they depend on, so a Revoked event (watchRevocations) or a
+// newly anchored root clears exactly the answers it changes.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { VerificationInput, VerificationResult } from './types.ts';
+
+export interface VerificationCacheOptions {
+  /** How long an answer is kept (default 10 minutes). */
+  ttlMs?: number;
+  /** How many answers are kept (default 10,000). */
+  max?: number;
+}
+
+export interface VerificationCache {
+  get(input: VerificationInput): VerificationResult | undefined;
+  /** Keeps a conclusive answer; 'incomplete' answers (a check could not be made) are never kept. */
+  set(input: VerificationInput, result: VerificationResult): void;
+  /** The cached answer, or `compute()`'s, kept if conclusive. */
+  getOrVerify(input: VerificationInput, compute: () => Promise<VerificationResult>): Promise<VerificationResult>;
+  /** Forgets every answer that depends on this targetHash or Merkle root (0x-prefixed or not). */
+  invalidate(hash: string): number;
+  clear(): void;
+  readonly size: number;
+}
+
+const normalise = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
+
+/** The cache key of an input: the diploma id, the QR text, or a SHA-256 of the file. */
+export function verificationCacheKey(input: VerificationInput): string {
+  const digest = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
+  if ('pdf' in input) return `pdf:${digest(input.pdf)}`;
+  if ('credential' in input) return `json:${digest(typeof input.credential === 'string' ? input.credential : JSON.stringify(input.credential) ?? '')}`;
+  if ('qr' in input) return `qr:${input.qr.length > 200 ? digest(input.qr) : input.qr}`;
+  return `id:${input.diplomaId}`;
+}
+
+export function createVerificationCache(options: VerificationCacheOptions = {}): VerificationCache {
+  const byHash = new Map<string, Set<string>>();
+  const unindex = (key: string, result: VerificationResult) => {
+    for (const hash of hashesOf(result)) {
+      const keys = byHash.get(hash);
+      keys?.delete(key);
+      if (keys?.size === 0) byHash.delete(hash);
+    }
+  };
+  const lru = new LRUCache<string, VerificationResult>({
+    max: options.max ?? 10_000,
+    ttl: options.ttlMs ?? 10 * 60_000,
+    dispose: (value, key) => unindex(key, value),
+  });
+
+  const cache: VerificationCache = {
+    get: (input) => lru.get(verificationCacheKey(input)),
+    set(input, result) {
+      if (result.verdict === 'incomplete') return;
+      const key = verificationCacheKey(input);
+      lru.set(key, result);
+      for (const hash of hashesOf(result)) {
+        if (!byHash.has(hash)) byHash.set(hash, new Set());
+        byHash.get(hash)!.add(key);
+      }
+    },
+    async getOrVerify(input, compute) {
+      const cached = cache.get(input);
+      if (cached) return cached;
+      const result = await compute();
+      cache.set(input, result);
+      return result;
+    },
+    invalidate(hash) {
+      const keys = [...(byHash.get(normalise(hash)) ?? [])];
+      for (const key of keys) lru.delete(key);
+      return keys.length;
+    },
+    clear: () => lru.clear(),
+    get size() {
+      return lru.size;
+    },
+  };
+  return cache;
+}
+
+function hashesOf(result: VerificationResult): string[] {
+  const { targetHash, merkleRoot } = result.hashes ?? {};
+  return [targetHash, merkleRoot].filter((h): h is string => typeof h === 'string').map(normalise);
+}

@@ -1,0 +1,21 @@
+export { verify, compareQrFields, keysServedByIssuer, CREDENTIAL_ATTACHMENT } from './verify.ts';
+export { decideVerdict } from './verdict.ts';
+export { registryPort, connectRegistryPort, type ReadOnlyChainOptions } from './chain-port.ts';
+export { createVerificationCache, verificationCacheKey, type VerificationCache, type VerificationCacheOptions } from './cache.ts';
+export { readPdfQrCodes } from './pdf-qr.ts';
+export { CHECK_CODES } from './types.ts';
+export type {
+  Check,
+  CheckCode,
+  CheckName,
+  CheckStatus,
+  PublicDiploma,
+  RegistryPort,
+  RegistryRef,
+  TrustedIssuer,
+  Verdict,
+  VerificationContext,
+  VerificationInput,
+  VerificationResult,
+  VerificationSource,
+} from './types.ts';

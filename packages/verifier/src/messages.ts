@@ -1,0 +1,143 @@
+// English and French texts of the checks, codes and verdicts: the independent verifier prints them,
+// and the API and web catalogues take the same wording (README.md lists them with their keys).
+import type { CheckCode, CheckName, CheckStatus, Verdict } from './types.ts';
+
+export type Lang = 'en' | 'fr';
+type Text = Record<Lang, string>;
+
+export const CHECK_TITLES: Record<CheckName, Text> = {
+  integrity: { en: 'Integrity', fr: 'Intégrité' },
+  issuer_signature: { en: 'Ministry signature', fr: 'Signature du ministère' },
+  issuer_identity: { en: 'Issuer identity', fr: "Identité de l'émetteur" },
+  anchored: { en: 'Recorded on the blockchain', fr: 'Inscrit sur la blockchain' },
+  not_revoked: { en: 'Not revoked', fr: 'Non révoqué' },
+  pdf_signature: { en: 'PDF signature', fr: 'Signature du PDF' },
+};
+
+export const STATUS_TEXTS: Record<CheckStatus, Text> = {
+  passed: { en: 'passed', fr: 'réussi' },
+  failed: { en: 'FAILED', fr: 'ÉCHEC' },
+  'not-checked': { en: 'not checked', fr: 'non vérifié' },
+};
+
+export const CODE_TEXTS: Record<CheckCode, Text> = {
+  hashes_match: {
+    en: "The diploma's data match its fingerprint (targetHash) and its proof leads to the batch root.",
+    fr: "Les données du diplôme correspondent à son empreinte (targetHash) et sa preuve mène à la racine du lot.",
+  },
+  target_hash_mismatch: {
+    en: "A value of the diploma was changed: its data no longer match its fingerprint.",
+    fr: "Une valeur du diplôme a été modifiée : ses données ne correspondent plus à son empreinte.",
+  },
+  merkle_proof_mismatch: {
+    en: 'The proof linking the diploma to its batch was changed.',
+    fr: 'La preuve qui rattache le diplôme à son lot a été modifiée.',
+  },
+  malformed_credential: {
+    en: "The diploma's data are damaged or not in the expected format.",
+    fr: 'Les données du diplôme sont endommagées ou ne sont pas au format attendu.',
+  },
+  credential_missing: {
+    en: "The PDF does not contain the diploma's data.",
+    fr: 'Le PDF ne contient pas les données du diplôme.',
+  },
+  qr_credential_mismatch: {
+    en: "The QR code and the diploma's data do not describe the same diploma.",
+    fr: 'Le code QR et les données du diplôme ne décrivent pas le même diplôme.',
+  },
+  not_a_diploma: {
+    en: 'This is not a diploma issued by the platform.',
+    fr: "Ce document n'est pas un diplôme émis par la plateforme.",
+  },
+  diploma_not_found: { en: 'No diploma has this number.', fr: 'Aucun diplôme ne porte ce numéro.' },
+  credential_unavailable: {
+    en: "The diploma's full data could not be obtained: its fingerprint could not be recomputed.",
+    fr: "Les données complètes du diplôme n'ont pas pu être obtenues : son empreinte n'a pas pu être recalculée.",
+  },
+  signature_valid: { en: "Signed with the ministry's key.", fr: 'Signé avec la clé du ministère.' },
+  unknown_key: {
+    en: 'Signed with a key the ministry does not publish.',
+    fr: 'Signé avec une clé que le ministère ne publie pas.',
+  },
+  bad_signature: {
+    en: "The ministry's signature does not match: the content was changed or forged.",
+    fr: 'La signature du ministère ne correspond pas : le contenu a été modifié ou contrefait.',
+  },
+  qr_malformed: { en: 'The QR code is damaged or was tampered with.', fr: 'Le code QR est endommagé ou a été modifié.' },
+  jwks_unavailable: {
+    en: "The ministry's published keys could not be obtained.",
+    fr: "Les clés publiées du ministère n'ont pas pu être obtenues.",
+  },
+  signature_absent: {
+    en: "The diploma's data carry no ministry signature.",
+    fr: 'Les données du diplôme ne portent pas de signature du ministère.',
+  },
+  skipped_after_failure: {
+    en: 'Not checked: another check already failed or could not be made.',
+    fr: "Non vérifié : une autre vérification a déjà échoué ou n'a pas pu être faite.",
+  },
+  issuer_matches: {
+    en: "Issued by the expected ministry, in the ministry's blockchain registry.",
+    fr: 'Émis par le ministère attendu, dans le registre du ministère sur la blockchain.',
+  },
+  issuer_key: { en: 'Signed with a key the ministry publishes.', fr: 'Signé avec une clé publiée par le ministère.' },
+  issuer_mismatch: { en: 'Issued in the name of another issuer.', fr: "Émis au nom d'un autre émetteur." },
+  jwks_url_mismatch: {
+    en: "Refers to keys other than the ministry's.",
+    fr: "Renvoie à d'autres clés que celles du ministère.",
+  },
+  registry_mismatch: {
+    en: "Refers to a blockchain registry other than the ministry's.",
+    fr: 'Renvoie à un autre registre sur la blockchain que celui du ministère.',
+  },
+  jwks_url_off_domain: {
+    en: "The issuer's keys are not served securely from the issuer's own domain.",
+    fr: "Les clés de l'émetteur ne sont pas servies de façon sûre par son propre domaine.",
+  },
+  root_issued: { en: "The diploma's batch is recorded on the blockchain.", fr: 'Le lot du diplôme est inscrit sur la blockchain.' },
+  root_not_issued: {
+    en: "The diploma's batch is not recorded on the blockchain.",
+    fr: "Le lot du diplôme n'est pas inscrit sur la blockchain.",
+  },
+  not_yet_published: {
+    en: 'Not yet published: its batch has not been signed yet.',
+    fr: "Pas encore publié : son lot n'a pas encore été signé.",
+  },
+  chain_unreachable: { en: 'The blockchain could not be reached.', fr: "La blockchain n'a pas pu être jointe." },
+  chain_error: { en: 'The blockchain could not be queried.', fr: "La blockchain n'a pas pu être interrogée." },
+  proof_unavailable: {
+    en: 'The proof needed to find the diploma on the blockchain is not available.',
+    fr: "La preuve nécessaire pour retrouver le diplôme sur la blockchain n'est pas disponible.",
+  },
+  registry_unknown: {
+    en: 'No blockchain registry is known to look the diploma up.',
+    fr: "Aucun registre sur la blockchain n'est connu pour y chercher le diplôme.",
+  },
+  not_revoked: { en: 'The diploma has not been revoked.', fr: "Le diplôme n'a pas été révoqué." },
+  diploma_revoked: { en: 'This diploma has been revoked.', fr: 'Ce diplôme a été révoqué.' },
+  batch_revoked: { en: "The diploma's whole batch has been revoked.", fr: 'Tout le lot du diplôme a été révoqué.' },
+  pdf_signature_valid: {
+    en: "The PDF carries the ministry's signature and has not changed since it was signed.",
+    fr: "Le PDF porte la signature du ministère et n'a pas changé depuis sa signature.",
+  },
+  pdf_unsigned: { en: 'The PDF is not signed.', fr: "Le PDF n'est pas signé." },
+  pdf_modified: { en: 'The PDF was changed after it was signed.', fr: 'Le PDF a été modifié après sa signature.' },
+  pdf_changed_after_signing: {
+    en: 'Content was added to the PDF after it was signed.',
+    fr: 'Du contenu a été ajouté au PDF après sa signature.',
+  },
+  pdf_bad_signature: { en: "The PDF's signature is invalid.", fr: 'La signature du PDF est invalide.' },
+  pdf_unknown_signer: {
+    en: 'The PDF was signed by someone other than the ministry.',
+    fr: "Le PDF a été signé par quelqu'un d'autre que le ministère.",
+  },
+};
+
+export const VERDICT_TEXTS: Record<Verdict, Text> = {
+  authentic: { en: 'Authentic', fr: 'Authentique' },
+  revoked: { en: 'Revoked', fr: 'Révoqué' },
+  altered: { en: 'Altered or forged', fr: 'Modifié ou contrefait' },
+  unknown: { en: 'Unknown diploma', fr: 'Diplôme inconnu' },
+  unpublished: { en: 'Not yet published', fr: 'Pas encore publié' },
+  incomplete: { en: 'Could not be fully checked', fr: "N'a pas pu être entièrement vérifié" },
+};

@@ -1,0 +1,137 @@
+import type { Jwks } from '@sceau/credential';
+
+/** What is being verified. */
+export type VerificationInput =
+  /** Our diploma PDF: embedded credential, PAdES signature, and its two QR codes when readable. */
+  | { pdf: Uint8Array }
+  /** The credential document (parsed JSON or JSON text). */
+  | { credential: unknown }
+  /** The content of either QR code: the signed "SC1:…" payload, or the `/verify/{id}` link. */
+  | { qr: string }
+  /** A diploma id, from a `/verify/{id}` link. */
+  | { diplomaId: string };
+
+export type VerificationSource = 'pdf' | 'credential' | 'qr' | 'link';
+
+export type CheckName = 'integrity' | 'issuer_signature' | 'issuer_identity' | 'anchored' | 'not_revoked' | 'pdf_signature';
+export type CheckStatus = 'passed' | 'failed' | 'not-checked';
+export type Verdict = 'authentic' | 'revoked' | 'altered' | 'unknown' | 'unpublished' | 'incomplete';
+
+/** Every reason code, per check (README.md has their English and French texts). */
+export const CHECK_CODES = {
+  integrity: {
+    passed: ['hashes_match'],
+    failed: ['target_hash_mismatch', 'merkle_proof_mismatch', 'malformed_credential', 'credential_missing', 'qr_credential_mismatch'],
+    'not-checked': ['not_a_diploma', 'diploma_not_found', 'credential_unavailable'],
+  },
+  issuer_signature: {
+    passed: ['signature_valid'],
+    failed: ['unknown_key', 'bad_signature', 'qr_malformed'],
+    'not-checked': ['jwks_unavailable', 'signature_absent', 'skipped_after_failure'],
+  },
+  issuer_identity: {
+    passed: ['issuer_matches', 'issuer_key'],
+    failed: ['issuer_mismatch', 'jwks_url_mismatch', 'registry_mismatch', 'jwks_url_off_domain'],
+    'not-checked': ['skipped_after_failure'],
+  },
+  anchored: {
+    passed: ['root_issued'],
+    failed: ['root_not_issued', 'not_yet_published'],
+    'not-checked': ['chain_unreachable', 'chain_error', 'proof_unavailable', 'skipped_after_failure'],
+  },
+  not_revoked: {
+    passed: ['not_revoked'],
+    failed: ['diploma_revoked', 'batch_revoked'],
+    'not-checked': ['chain_unreachable', 'chain_error', 'registry_unknown', 'skipped_after_failure'],
+  },
+  pdf_signature: {
+    passed: ['pdf_signature_valid'],
+    failed: ['pdf_unsigned', 'pdf_modified', 'pdf_changed_after_signing', 'pdf_bad_signature', 'pdf_unknown_signer'],
+    'not-checked': ['jwks_unavailable'],
+  },
+} as const satisfies Record<CheckName, Record<CheckStatus, readonly string[]>>;
+
+type CodesOf<N extends CheckName> = (typeof CHECK_CODES)[N][CheckStatus][number];
+export type CheckCode = { [N in CheckName]: CodesOf<N> }[CheckName];
+
+export type Check = {
+  [N in CheckName]: {
+    name: N;
+    status: CheckStatus;
+    /** Stable reason code; the API and the web translate it (no message in the engine). */
+    code: CodesOf<N>;
+    /** Facts behind the outcome, e.g. for `anchored`: chainId, contract, root, txHash, blockNumber, timestamp. */
+    details?: Record<string, unknown>;
+  };
+}[CheckName];
+
+/** The diploma's public fields, shown beside the verdict; present only if no check failed. */
+export interface PublicDiploma {
+  id: string;
+  last_name?: string;
+  middle_name?: string;
+  first_name?: string;
+  birth_date?: string;
+  option?: string;
+  option_code?: string;
+  school?: string;
+  school_code?: string;
+  centre?: string;
+  centre_code?: string;
+  session?: string;
+  session_year?: number;
+  percentage?: number;
+  issue_date?: string;
+  issuer?: { id: string; name: string };
+  /** Record fields the holder hid (selective disclosure). */
+  hidden_fields?: string[];
+}
+
+export interface VerificationResult {
+  verdict: Verdict;
+  checks: Check[];
+  diploma?: PublicDiploma;
+  source: VerificationSource;
+  /** The hashes this answer depends on (a cache drops it when either is revoked or anchored). */
+  hashes?: { targetHash: string; merkleRoot?: string };
+}
+
+export type Hex = `0x${string}`;
+
+/** Read-only view of the DiplomaRegistry (`registryPort()` adapts @sceau/chain's client). */
+export interface RegistryPort {
+  chainId: number;
+  /** Contract address, 0x-prefixed (any case). */
+  address: string;
+  isIssued(root: Hex): Promise<boolean>;
+  isRevoked(hash: Hex): Promise<boolean>;
+  findIssuance(root: Hex): Promise<{ txHash: string | null; blockNumber: number; timestamp: number } | null>;
+  /** Optional: adds the revocation's transaction and reason to `not_revoked`'s details. */
+  findRevocation?(hash: Hex): Promise<{ txHash: string | null; blockNumber: number; timestamp: number; reason: string | null } | null>;
+}
+
+export interface RegistryRef {
+  chainId: number;
+  address: string;
+}
+
+/**
+ * Who we trust. `configured` (the API): a credential must name exactly this issuer, key URL and
+ * registry. `declared` (the independent verifier): the credential's own issuer block is taken,
+ * provided its keys are served from the issuer's own domain; any field given here pins it.
+ */
+export type TrustedIssuer =
+  | { basis?: 'configured'; id: string; name?: string; jwksUrl: string; registry: RegistryRef }
+  | { basis: 'declared'; id?: string; jwksUrl?: string; registry?: RegistryRef };
+
+export interface VerificationContext {
+  /** The issuer's published keys, retired ones included. May throw: the signature is then not-checked. */
+  jwks(issuer: { id: string; jwksUrl: string } | null): Promise<Jwks>;
+  /** The chain, or a factory for the registry a credential names (independent verifier). */
+  registry: RegistryPort | ((ref: RegistryRef) => RegistryPort);
+  issuer: TrustedIssuer;
+  /** The full credential of a diploma (the API: its database; the verifier: the public API). null: unknown. */
+  findCredential?(diplomaId: string): Promise<unknown | null>;
+  /** true for a diploma the caller knows whose batch is not anchored yet: verdict 'unpublished'. */
+  knownUnpublished?(diplomaId: string): boolean | Promise<boolean>;
+}

@@ -1,0 +1,327 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qrFieldsFromDocument, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
+import { connectRegistryPort } from './chain-port.ts';
+import {
+  apiContext,
+  createMinistryKeys,
+  createPdfFactory,
+  freePort,
+  issueBatch,
+  issuerFor,
+  signQr,
+  startTestChain,
+  type Batch,
+  type MinistryKeys,
+  type PdfFactory,
+  type TestChain,
+} from './test-support.ts';
+import type { Check, CheckName, VerificationContext, VerificationResult } from './types.ts';
+import { verify } from './verify.ts';
+
+let chain: TestChain;
+let ministry: MinistryKeys;
+let issuer: IssuerInfo;
+let batch: Batch;
+let pdfs: PdfFactory;
+let pdf0: Uint8Array;
+const credentials = new Map<string, CredentialDocument>();
+let context: VerificationContext;
+const tempFiles: string[] = [];
+
+beforeAll(async () => {
+  [chain, ministry] = await Promise.all([startTestChain(), createMinistryKeys()]);
+  issuer = issuerFor({ chainId: chain.chain.chainId, address: chain.registry.address });
+  batch = await issueBatch(issuer, ministry.es256);
+  await chain.registry.issueRoot(`0x${batch.merkleRoot}`);
+  for (const doc of batch.documents) credentials.set(doc.record.diploma_id!, doc);
+  context = apiContext(issuer, ministry.jwks, chain.port, credentials);
+  pdfs = await createPdfFactory(ministry.pdfSigner);
+  pdf0 = await pdfs.render(batch.documents[0]!, batch.qr[0]!);
+});
+
+afterAll(async () => {
+  await chain?.stop();
+  await Promise.all(tempFiles.map((f) => fs.rm(f, { recursive: true, force: true })));
+});
+
+const byName = (result: VerificationResult) => Object.fromEntries(result.checks.map((c) => [c.name, c])) as Record<CheckName, Check>;
+const statusOf = (result: VerificationResult) => Object.fromEntries(result.checks.map((c) => [c.name, `${c.status}:${c.code}`]));
+const copy = <T>(value: T): T => structuredClone(value);
+
+function expectAuthentic(result: VerificationResult) {
+  expect(result.checks.filter((c) => c.status !== 'passed')).toEqual([]);
+  expect(result.verdict).toBe('authentic');
+}
+
+describe('authentic diplomas, by every path', () => {
+  it('by PDF: embedded credential, PAdES signature, and both QR codes read back and matched', async () => {
+    const result = await verify({ pdf: pdf0 }, context);
+    expectAuthentic(result);
+    expect(result.source).toBe('pdf');
+    const checks = byName(result);
+    expect(Object.keys(checks).sort()).toEqual(['anchored', 'integrity', 'issuer_identity', 'issuer_signature', 'not_revoked', 'pdf_signature']);
+    expect(checks.integrity.details).toMatchObject({ qr: 'matches', targetHash: batch.documents[0]!.signature.targetHash });
+    expect(checks.issuer_signature.details).toMatchObject({ signed: ['root', 'qr'] });
+    expect(checks.pdf_signature.details).toMatchObject({ kid: ministry.jwks.keys[0]!.kid });
+    expect(checks.anchored.details).toMatchObject({
+      chainId: chain.chain.chainId,
+      contract: chain.registry.address.toLowerCase(),
+      root: `0x${batch.merkleRoot}`,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      blockNumber: expect.any(Number),
+      timestamp: expect.any(Number),
+    });
+    expect(result.diploma).toMatchObject({ id: batch.documents[0]!.record.diploma_id, last_name: 'Mbuyamba-Tshibangu', percentage: 67.5, school: 'Complexe Scolaire Mgr Kabangu' });
+    expect(result.diploma).not.toHaveProperty('candidate_code');
+    expect(result.hashes).toEqual({ targetHash: batch.documents[0]!.signature.targetHash, merkleRoot: batch.merkleRoot });
+  });
+
+  it('by credential JSON, as an object and as text', async () => {
+    expectAuthentic(await verify({ credential: batch.documents[1] }, context));
+    const result = await verify({ credential: JSON.stringify(batch.documents[1]) }, context);
+    expectAuthentic(result);
+    expect(result.source).toBe('credential');
+    expect(result.checks.map((c) => c.name)).not.toContain('pdf_signature');
+  });
+
+  it('by the signed QR payload, with the full credential found by its id', async () => {
+    const result = await verify({ qr: batch.qr[2]! }, context);
+    expectAuthentic(result);
+    expect(result.source).toBe('qr');
+    expect(byName(result).issuer_signature.details).toMatchObject({ signed: ['root', 'qr'] });
+  });
+
+  it('by the QR payload alone (no credential to give the proof): signature and revocation checked, incomplete', async () => {
+    const { findCredential: _, ...offline } = context;
+    const result = await verify({ qr: batch.qr[2]! }, offline);
+    expect(statusOf(result)).toEqual({
+      integrity: 'not-checked:credential_unavailable',
+      issuer_signature: 'passed:signature_valid',
+      issuer_identity: 'passed:issuer_key',
+      anchored: 'not-checked:proof_unavailable',
+      not_revoked: 'passed:not_revoked',
+    });
+    expect(result.verdict).toBe('incomplete');
+    expect(result.diploma).toMatchObject({ id: batch.documents[2]!.record.diploma_id, first_name: 'Béatrice', school_code: '3201045' });
+  });
+
+  it('by id (a /verify/{id} link) and by the link QR', async () => {
+    const id = batch.documents[0]!.record.diploma_id!;
+    const byId = await verify({ diplomaId: id }, context);
+    expectAuthentic(byId);
+    expect(byId.source).toBe('link');
+    const byLinkQr = await verify({ qr: `https://minepst.gouv.cd/verify/${id}` }, context);
+    expectAuthentic(byLinkQr);
+    expect(byLinkQr.source).toBe('qr');
+  });
+});
+
+describe('tampering is caught and named by its check', () => {
+  it('one changed byte in the PDF: pdf_signature failed, altered', async () => {
+    const tampered = pdf0.slice();
+    const at = Buffer.from(tampered).indexOf('/Producer (Sceau)', 0, 'latin1') + '/Producer (Scea'.length;
+    expect(at).toBeGreaterThan(100);
+    tampered[at] = 'v'.charCodeAt(0);
+    const result = await verify({ pdf: tampered }, context);
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_modified' });
+    expect(result.verdict).toBe('altered');
+    expect(result.diploma).toBeUndefined();
+  });
+
+  it('bytes appended after signing (an incremental update): pdf_signature failed', async () => {
+    const appended = Buffer.concat([pdf0, Buffer.from('\n% appended\n')]);
+    const result = await verify({ pdf: new Uint8Array(appended) }, context);
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_changed_after_signing' });
+    expect(result.verdict).toBe('altered');
+  });
+
+  it('one changed field in the credential: integrity failed, altered', async () => {
+    const doc = copy(batch.documents[0]!);
+    doc.record.percentage = 97.5;
+    const result = await verify({ credential: doc }, context);
+    expect(byName(result).integrity).toMatchObject({ status: 'failed', code: 'target_hash_mismatch' });
+    expect(result.verdict).toBe('altered');
+    expect(result.diploma).toBeUndefined();
+
+    const proof = copy(batch.documents[0]!);
+    proof.signature.proof[0] = proof.signature.proof[0]!.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    expect(byName(await verify({ credential: proof }, context)).integrity).toMatchObject({ status: 'failed', code: 'merkle_proof_mismatch' });
+  });
+
+  it('a QR re-signed with another key: issuer_signature failed (unknown key), altered', async () => {
+    const stranger = await createMinistryKeys('Faussaire');
+    const forged = await signQr({ ...qrFieldsFromDocument(batch.documents[0]!), percentage: 99 }, stranger.es256);
+    const result = await verify({ qr: forged }, context);
+    expect(byName(result).issuer_signature).toMatchObject({ status: 'failed', code: 'unknown_key' });
+    expect(result.verdict).toBe('altered');
+  });
+
+  it('a QR with a flipped character: issuer_signature failed, altered', async () => {
+    const qr = batch.qr[0]!;
+    const at = qr.length - 7;
+    const flipped = qr.slice(0, at) + (qr[at] === '0' ? '1' : '0') + qr.slice(at + 1);
+    const result = await verify({ qr: flipped }, context);
+    expect(byName(result).issuer_signature.status).toBe('failed');
+    expect(['bad_signature', 'qr_malformed']).toContain(byName(result).issuer_signature.code);
+    expect(result.verdict).toBe('altered');
+  });
+
+  it("another person's credential in a PDF signed by the ministry: the QR does not match, altered", async () => {
+    const mixed = await pdfs.render(batch.documents[0]!, batch.qr[0]!, { attached: batch.documents[1]! });
+    const result = await verify({ pdf: mixed }, context);
+    expect(byName(result).pdf_signature.status).toBe('passed');
+    expect(byName(result).integrity).toMatchObject({ status: 'failed', code: 'qr_credential_mismatch' });
+    expect(byName(result).integrity.details?.fields).toEqual(expect.arrayContaining(['link.diploma_id', 'qr.target_hash', 'qr.last_name']));
+    expect(result.verdict).toBe('altered');
+  });
+
+  it("another person's credential in a PDF re-signed by someone else: PDF signer unknown, altered", async () => {
+    const stranger = await createMinistryKeys('Faussaire');
+    const forged = await pdfs.render(batch.documents[0]!, batch.qr[0]!, { attached: batch.documents[1]!, signer: stranger.pdfSigner });
+    const result = await verify({ pdf: forged }, context);
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_unknown_signer' });
+    expect(byName(result).integrity).toMatchObject({ status: 'failed', code: 'qr_credential_mismatch' });
+    expect(result.verdict).toBe('altered');
+  });
+
+  it('a credential from another issuer or registry: issuer_identity failed, altered', async () => {
+    const other = await issueBatch(issuerFor({ chainId: chain.chain.chainId, address: chain.registry.address }, 'autre.gouv.cd'), ministry.es256, 1);
+    await chain.registry.issueRoot(`0x${other.merkleRoot}`);
+    const result = await verify({ credential: other.documents[0] }, context);
+    expect(byName(result).issuer_identity).toMatchObject({ status: 'failed', code: 'issuer_mismatch' });
+    expect(result.verdict).toBe('altered');
+
+    const elsewhere = await issueBatch({ ...issuer, registry: { chain_id: issuer.registry.chain_id, contract: '0x' + '11'.repeat(20) } }, ministry.es256, 1);
+    const moved = await verify({ credential: elsewhere.documents[0] }, context);
+    expect(byName(moved).issuer_identity).toMatchObject({ status: 'failed', code: 'registry_mismatch' });
+    expect(moved.verdict).toBe('altered');
+  });
+});
+
+describe('chain answers', () => {
+  it('a revoked diploma hash, and a revoked batch root: revoked', async () => {
+    const revocable = await issueBatch(issuer, ministry.es256, 2);
+    await chain.registry.issueRoot(`0x${revocable.merkleRoot}`);
+    await chain.registry.revoke(`0x${revocable.documents[0]!.signature.targetHash}`, 'fraude constatée');
+    const one = await verify({ credential: revocable.documents[0] }, context);
+    expect(byName(one).not_revoked).toMatchObject({ status: 'failed', code: 'diploma_revoked', details: { reason: 'fraude constatée' } });
+    expect(byName(one).anchored.status).toBe('passed');
+    expect(one.verdict).toBe('revoked');
+    expect(one.diploma?.id).toBe(revocable.documents[0]!.record.diploma_id);
+    expectAuthentic(await verify({ credential: revocable.documents[1] }, context));
+    // The QR alone carries the targetHash: its revocation shows without the credential.
+    const { findCredential: _, ...offline } = context;
+    const qrOnly = await verify({ qr: revocable.qr[0]! }, offline);
+    expect(qrOnly.verdict).toBe('revoked');
+
+    await chain.registry.revoke(`0x${revocable.merkleRoot}`, 'lot annulé');
+    const whole = await verify({ credential: revocable.documents[1] }, context);
+    expect(byName(whole).not_revoked).toMatchObject({ status: 'failed', code: 'batch_revoked' });
+    expect(whole.verdict).toBe('revoked');
+  });
+
+  it('a root never anchored: unknown, or unpublished when the caller knows the diploma', async () => {
+    const unsigned = await issueBatch(issuer, ministry.es256, 1);
+    const result = await verify({ credential: unsigned.documents[0] }, context);
+    expect(byName(result).anchored).toMatchObject({ status: 'failed', code: 'root_not_issued' });
+    expect(result.verdict).toBe('unknown');
+
+    const id = unsigned.documents[0]!.record.diploma_id!;
+    const known = { ...context, knownUnpublished: (d: string) => d === id, findCredential: async (d: string) => (d === id ? unsigned.documents[0]! : null) };
+    const pending = await verify({ diplomaId: id }, known);
+    expect(byName(pending).anchored).toMatchObject({ status: 'failed', code: 'not_yet_published' });
+    expect(pending.verdict).toBe('unpublished');
+  });
+
+  it('an RPC endpoint that refuses: anchored and not_revoked not-checked, incomplete, never authentic', async () => {
+    const refused = connectRegistryPort({ chainId: chain.chain.chainId, address: chain.registry.address }, { rpcUrl: `http://127.0.0.1:${await freePort()}` });
+    const down = { ...context, registry: refused };
+    for (const input of [{ pdf: pdf0 }, { credential: batch.documents[0] }, { qr: batch.qr[0]! }]) {
+      const result = await verify(input, down);
+      expect(byName(result).anchored).toMatchObject({ status: 'not-checked', code: 'chain_unreachable' });
+      expect(byName(result).not_revoked).toMatchObject({ status: 'not-checked', code: 'chain_unreachable' });
+      expect(result.verdict).toBe('incomplete');
+    }
+  });
+
+  it('keys that cannot be fetched: signatures not-checked, incomplete', async () => {
+    const noKeys = { ...context, jwks: async () => Promise.reject(new Error('offline')) };
+    const result = await verify({ pdf: pdf0 }, noKeys);
+    expect(byName(result).issuer_signature).toMatchObject({ status: 'not-checked', code: 'jwks_unavailable' });
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'not-checked', code: 'jwks_unavailable' });
+    expect(result.verdict).toBe('incomplete');
+  });
+});
+
+describe('inputs that are not diplomas', () => {
+  it('an unknown id, text that is not ours, JSON that is not a credential: unknown', async () => {
+    const unknownId = await verify({ diplomaId: 'AAAAAAAAAAAAAAAAAAAAAA' }, context);
+    expect(byName(unknownId).integrity).toMatchObject({ status: 'not-checked', code: 'diploma_not_found' });
+    expect(unknownId.verdict).toBe('unknown');
+    for (const input of [{ qr: 'hello' }, { credential: { hello: 'world' } }, { diplomaId: '../etc/passwd' }]) {
+      const result = await verify(input, context);
+      expect(byName(result).integrity.code).toBe('not_a_diploma');
+      expect(result.verdict).toBe('unknown');
+    }
+  });
+
+  it('a credential-looking JSON that is damaged: altered', async () => {
+    const { salts: _, ...broken } = copy(batch.documents[0]!);
+    const result = await verify({ credential: broken }, context);
+    expect(byName(result).integrity).toMatchObject({ status: 'failed', code: 'malformed_credential' });
+    expect(result.verdict).toBe('altered');
+  });
+});
+
+describe('independent verifier (CLI)', () => {
+  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+  const run = async (args: string[]) => {
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, CHAIN_RPC_URL: '' }, timeout: 30_000 });
+      return { code: 0, stdout };
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: e.code ?? -1, stdout: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    }
+  };
+
+  it('verifies a generated PDF with public information only (exit 0), then reports tampering (exit 1)', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sceau-verifier-cli-'));
+    tempFiles.push(dir);
+    const pdfFile = path.join(dir, 'diplome.pdf');
+    const jwksFile = path.join(dir, 'jwks.json');
+    await fs.writeFile(pdfFile, pdf0);
+    await fs.writeFile(jwksFile, JSON.stringify(ministry.jwks));
+    const rpc = chain.chain.rpcUrl;
+
+    const ok = await run([pdfFile, '--rpc', rpc, '--jwks', jwksFile]);
+    expect(ok.stdout).toContain('Verdict: AUTHENTIC');
+    expect(ok.stdout).toContain(`contract ${chain.registry.address.toLowerCase()}`);
+    expect(ok.code).toBe(0);
+
+    const fr = await run([pdfFile, '--rpc', rpc, '--jwks', jwksFile, '--lang', 'fr', '--json']);
+    expect(JSON.parse(fr.stdout).verdict).toBe('authentic');
+
+    const tampered = Buffer.from(pdf0);
+    const at = tampered.indexOf('/Producer (Sceau)', 0, 'latin1') + '/Producer (Scea'.length;
+    tampered[at] = 'v'.charCodeAt(0);
+    await fs.writeFile(pdfFile, tampered);
+    const bad = await run([pdfFile, '--rpc', rpc, '--jwks', jwksFile, '--lang', 'fr']);
+    expect(bad.stdout).toContain('Le PDF a été modifié après sa signature.');
+    expect(bad.stdout).toContain('MODIFIÉ OU CONTREFAIT');
+    expect(bad.code).toBe(1);
+
+    const noChain = await run([pdfFile.replace('diplome.pdf', 'credential.json'), '--jwks', jwksFile]);
+    expect(noChain.code).toBe(2); // no such file: usage
+    await fs.writeFile(path.join(dir, 'credential.json'), JSON.stringify(batch.documents[0]));
+    const offline = await run([path.join(dir, 'credential.json'), '--jwks', jwksFile]);
+    expect(offline.stdout).toContain('chain_unreachable');
+    expect(offline.code).toBe(2);
+  });
+});

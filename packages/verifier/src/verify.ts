@@ -1,0 +1,427 @@
+/**
+ * The verification engine, shared by the API and the independent verifier. It has no I/O of its
+ * own: keys, chain and database come through the context's ports. Each check reports passed,
+ * failed or not-checked with a stable code; decideVerdict turns them into one verdict.
+ */
+import {
+  isDiplomaId,
+  verifyDocument,
+  verifyIssuerSignature,
+  verifyQrPayload,
+  type DocumentVerification,
+  type Jwks,
+  type QrFields,
+  type QrVerification,
+} from '@sceau/credential';
+import { extractAttachment } from '@sceau/pdf/attachment';
+import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
+import { readPdfQrCodes } from './pdf-qr.ts';
+import { certificateSubject, findSignerKey } from './pdf-signer.ts';
+import type {
+  Check,
+  CheckName,
+  Hex,
+  PublicDiploma,
+  RegistryPort,
+  RegistryRef,
+  VerificationContext,
+  VerificationInput,
+  VerificationResult,
+  VerificationSource,
+} from './types.ts';
+import { decideVerdict } from './verdict.ts';
+
+/** Name of the credential attachment in our PDFs (@sceau/pdf CREDENTIAL_ATTACHMENT_NAME). */
+export const CREDENTIAL_ATTACHMENT = 'credential.json';
+export const QR_PREFIX = 'SC1:';
+const VERIFY_LINK = /\/verify\/([A-Za-z0-9_-]{22})(?:[/?#]|$)/;
+
+type Verified = Extract<DocumentVerification, { integrity: 'ok' }>;
+
+/** What else came with the credential and must agree with it. */
+interface Companions {
+  source: VerificationSource;
+  /** The offline QR payload: its text (PDF) or its verification already made (QR input). */
+  qrText?: string;
+  qrVerified?: QrVerification;
+  /** The diploma id of a `/verify/{id}` link (the link QR, or the link the user followed). */
+  linkId?: string;
+  pdf?: PdfSignatureCheck;
+}
+
+const check = <N extends CheckName>(name: N, status: Check['status'], code: Extract<Check, { name: N }>['code'], details?: Record<string, unknown>) =>
+  ({ name, status, code, ...(details ? { details } : {}) }) as Check;
+
+const skipped = (...names: CheckName[]) => names.map((name) => check(name, 'not-checked', 'skipped_after_failure' as never));
+
+const hex0x = (hash: string): Hex => `0x${hash.replace(/^0x/, '').toLowerCase()}`;
+
+function result(source: VerificationSource, checks: Check[], extra: Partial<VerificationResult> = {}): VerificationResult {
+  const order: CheckName[] = ['integrity', 'issuer_signature', 'issuer_identity', 'anchored', 'not_revoked', 'pdf_signature'];
+  const sorted = [...checks].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  const verdict = decideVerdict(sorted, source);
+  const forged = sorted.some((c) => c.status === 'failed' && c.name !== 'anchored' && c.name !== 'not_revoked');
+  const { diploma, ...rest } = extra;
+  return { verdict, checks: sorted, ...(diploma && !forged ? { diploma } : {}), source, ...rest };
+}
+
+export async function verify(input: VerificationInput, context: VerificationContext): Promise<VerificationResult> {
+  if ('pdf' in input) return verifyPdf(input.pdf, context);
+  if ('credential' in input) return verifyCredential(input.credential, context, { source: 'credential' });
+  if ('qr' in input) return verifyQr(input.qr, context);
+  if ('diplomaId' in input) return verifyId(input.diplomaId, context, { source: 'link', linkId: input.diplomaId });
+  throw new TypeError('verify: input must have one of pdf, credential, qr, diplomaId');
+}
+
+// -------------------------------------------------------------------------------------------
+// Inputs
+// -------------------------------------------------------------------------------------------
+
+function notADiploma(source: VerificationSource, extra: Check[] = []): VerificationResult {
+  const names: CheckName[] = ['issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'];
+  return result(source, [check('integrity', 'not-checked', 'not_a_diploma'), ...names.map((n) => check(n, 'not-checked', 'skipped_after_failure' as never)), ...extra]);
+}
+
+async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise<VerificationResult> {
+  const signature = verifyPdfSignature(pdf);
+  const [attachment, codes] = await Promise.all([extractAttachment(pdf, CREDENTIAL_ATTACHMENT), readPdfQrCodes(pdf)]);
+  const qrText = codes.find((c) => c.startsWith(QR_PREFIX));
+  const linkId = codes.map((c) => VERIFY_LINK.exec(c)?.[1]).find(Boolean);
+  const companions: Companions = { source: 'pdf', pdf: signature, ...(qrText ? { qrText } : {}), ...(linkId ? { linkId } : {}) };
+  if (attachment) return verifyCredential(new TextDecoder().decode(attachment), context, companions);
+
+  // No credential inside: a PDF that never was one of ours, or one whose attachment was removed.
+  const pdfCheck = await checkPdfSignature(signature, () => jwksOf(context, trustedKeysHint(context)));
+  if (signature.problem === 'no signature') return notADiploma('pdf', [pdfCheck]);
+  return result('pdf', [
+    check('integrity', 'failed', 'credential_missing'),
+    ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
+    pdfCheck,
+  ]);
+}
+
+async function verifyQr(text: string, context: VerificationContext): Promise<VerificationResult> {
+  const input = typeof text === 'string' ? text.trim() : '';
+  const link = VERIFY_LINK.exec(input);
+  if (link && /^https?:\/\//i.test(input)) return verifyId(link[1]!, context, { source: 'qr', linkId: link[1]! });
+  if (!input.startsWith(QR_PREFIX)) return notADiploma('qr');
+
+  const jwks = await jwksOf(context, trustedKeysHint(context));
+  if (!jwks) {
+    return result('qr', [
+      check('integrity', 'not-checked', 'credential_unavailable'),
+      check('issuer_signature', 'not-checked', 'jwks_unavailable'),
+      ...skipped('issuer_identity', 'anchored', 'not_revoked'),
+    ]);
+  }
+  const qr = verifyQrPayload(input, jwks);
+  if (qr.status !== 'valid') {
+    return result('qr', [
+      check('integrity', 'not-checked', 'credential_unavailable'),
+      qrSignatureFailure(qr),
+      ...skipped('issuer_identity', 'anchored', 'not_revoked'),
+    ]);
+  }
+
+  // The QR carries the targetHash but not the Merkle proof: the full credential is needed to
+  // find the anchored root. Without it, report what the QR alone proves.
+  const companions: Companions = { source: 'qr', qrText: input, qrVerified: qr };
+  const found = await findCredential(context, qr.fields.diploma_id);
+  if (found.credential) return verifyCredential(found.credential, context, companions);
+
+  // A signed QR whose id the caller does not know stays 'incomplete', not 'unknown': it is signed, only unproven.
+  const checks: Check[] = [
+    check('integrity', 'not-checked', 'credential_unavailable', found.missing ? { reason: 'diploma_not_found' } : undefined),
+    check('issuer_signature', 'passed', 'signature_valid', { kid: qr.kid, signed: 'qr' }),
+    check('issuer_identity', 'passed', 'issuer_key', { kid: qr.kid, basis: context.issuer.basis ?? 'configured' }),
+    check('anchored', 'not-checked', 'proof_unavailable'),
+  ];
+  const registryRef = trustedRegistry(context);
+  const targetHash = qr.fields.target_hash;
+  checks.push(registryRef ? await checkRevocation(portFor(context, registryRef), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'));
+  return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash } });
+}
+
+async function verifyId(id: string, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
+  if (!isDiplomaId(id)) return notADiploma(companions.source);
+  const found = await findCredential(context, id);
+  if (found.credential) return verifyCredential(found.credential, context, companions);
+  if (found.missing) {
+    const unpublished = (await context.knownUnpublished?.(id)) === true;
+    return result(companions.source, [
+      check('integrity', 'not-checked', 'diploma_not_found', { unpublished }),
+      ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
+    ]);
+  }
+  return result(companions.source, [
+    check('integrity', 'not-checked', 'credential_unavailable'),
+    check('issuer_signature', 'not-checked', 'skipped_after_failure'),
+    check('issuer_identity', 'not-checked', 'skipped_after_failure'),
+    check('anchored', 'not-checked', 'proof_unavailable'),
+    check('not_revoked', 'not-checked', 'skipped_after_failure'),
+  ]);
+}
+
+async function findCredential(context: VerificationContext, id: string): Promise<{ credential?: unknown; missing?: boolean }> {
+  if (!context.findCredential) return {};
+  try {
+    const credential = await context.findCredential(id);
+    return credential === null || credential === undefined ? { missing: true } : { credential };
+  } catch {
+    return {};
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// The credential and what came with it
+// -------------------------------------------------------------------------------------------
+
+async function verifyCredential(raw: unknown, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
+  const { source } = companions;
+  const pdfCheck = (jwks: () => Promise<Jwks | null>) => (companions.pdf ? checkPdfSignature(companions.pdf, jwks) : undefined);
+  const doc = verifyDocument(raw);
+
+  if (doc.integrity === 'failed') {
+    if (doc.reason === 'malformed' && source === 'credential' && !claimsToBeCredential(raw)) return notADiploma(source);
+    const code = doc.reason === 'target-hash' ? 'target_hash_mismatch' : doc.reason === 'merkle-proof' ? 'merkle_proof_mismatch' : 'malformed_credential';
+    const pdf = await pdfCheck(() => jwksOf(context, trustedKeysHint(context)));
+    return result(source, [
+      check('integrity', 'failed', code, { problem: doc.error }),
+      ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
+      ...(pdf ? [pdf] : []),
+    ]);
+  }
+
+  const hashes = { targetHash: doc.targetHash, merkleRoot: doc.merkleRoot };
+  const diploma = diplomaFromRecord(doc);
+  const identity = checkIdentity(doc, context);
+  const trust = { id: doc.issuer.id, jwksUrl: doc.issuer.jwks_url };
+  const jwksOnce = once(() => jwksOf(context, trust));
+
+  if (identity.status === 'failed') {
+    const pdf = await pdfCheck(() => jwksOf(context, trustedKeysHint(context)));
+    return result(source, [integrityCheck(doc, companions), ...skipped('issuer_signature', 'anchored', 'not_revoked'), identity, ...(pdf ? [pdf] : [])], { diploma, hashes });
+  }
+
+  const registryRef = { chainId: doc.issuer.registry.chain_id, address: doc.issuer.registry.contract };
+  const port = portFor(context, registryRef);
+  const [jwks, anchored, notRevoked, pdf] = await Promise.all([
+    jwksOnce(),
+    checkAnchoring(port, registryRef, doc.merkleRoot),
+    checkRevocation(port, doc.targetHash, doc.merkleRoot),
+    pdfCheck(jwksOnce),
+  ]);
+
+  let anchoredCheck = anchored;
+  if (anchored.status === 'failed' && (await context.knownUnpublished?.(doc.diplomaId)) === true) {
+    anchoredCheck = check('anchored', 'failed', 'not_yet_published', anchored.details);
+  }
+  const signature = checkSignatures(doc, companions, jwks);
+  const checks = [integrityCheck(doc, companions, signature.qrFields), signature.check, identity, anchoredCheck, notRevoked];
+  if (pdf) checks.push(pdf);
+  return result(source, checks, { diploma, hashes });
+}
+
+function claimsToBeCredential(raw: unknown): boolean {
+  let value = raw;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return false;
+    }
+  }
+  return typeof value === 'object' && value !== null && typeof (value as { version?: unknown }).version === 'string' && (value as { version: string }).version.startsWith('sceau-credential/');
+}
+
+/** Integrity passed the hashes; the QR and link that came with the credential must name the same diploma. */
+function integrityCheck(doc: Verified, companions: Companions, qrFields?: QrFields): Check {
+  const mismatches: string[] = [];
+  if (companions.linkId !== undefined && companions.linkId !== doc.diplomaId) mismatches.push('link.diploma_id');
+  if (qrFields) mismatches.push(...compareQrFields(qrFields, doc).map((f) => `qr.${f}`));
+  if (mismatches.length) return check('integrity', 'failed', 'qr_credential_mismatch', { fields: mismatches, targetHash: doc.targetHash });
+  return check('integrity', 'passed', 'hashes_match', {
+    targetHash: doc.targetHash,
+    merkleRoot: doc.merkleRoot,
+    hiddenFields: doc.hiddenFields,
+    qr: qrFields ? 'matches' : companions.source === 'pdf' ? 'not-read' : 'absent',
+  });
+}
+
+/** Fields on which the QR and the credential disagree (hidden fields of the credential are skipped). */
+export function compareQrFields(fields: QrFields, doc: Pick<Verified, 'record' | 'targetHash' | 'diplomaId'>): string[] {
+  const differ: string[] = [];
+  if (fields.target_hash !== doc.targetHash) differ.push('target_hash');
+  if (fields.diploma_id !== doc.diplomaId) differ.push('diploma_id');
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'target_hash' || key === 'diploma_id') continue;
+    const recorded = (doc.record as Record<string, unknown>)[key];
+    if (recorded !== undefined && recorded !== value) differ.push(key);
+  }
+  return differ;
+}
+
+function checkIdentity(doc: Verified, context: VerificationContext): Check {
+  const trust = context.issuer;
+  const issuer = doc.issuer;
+  const details = { issuer: issuer.id, name: issuer.name, jwksUrl: issuer.jwks_url, chainId: issuer.registry.chain_id, contract: issuer.registry.contract, basis: trust.basis ?? 'configured' };
+  if (trust.id !== undefined && issuer.id !== trust.id) return check('issuer_identity', 'failed', 'issuer_mismatch', { ...details, expected: trust.id });
+  if (trust.jwksUrl !== undefined && issuer.jwks_url !== trust.jwksUrl) return check('issuer_identity', 'failed', 'jwks_url_mismatch', { ...details, expected: trust.jwksUrl });
+  if (trust.registry && !sameRegistry(trust.registry, { chainId: issuer.registry.chain_id, address: issuer.registry.contract })) {
+    return check('issuer_identity', 'failed', 'registry_mismatch', { ...details, expected: { chainId: trust.registry.chainId, contract: trust.registry.address.toLowerCase() } });
+  }
+  if (trust.basis === 'declared' && !keysServedByIssuer(issuer.jwks_url, issuer.id)) return check('issuer_identity', 'failed', 'jwks_url_off_domain', details);
+  return check('issuer_identity', 'passed', 'issuer_matches', details);
+}
+
+/**
+ * A declared issuer is believed only if its keys are served over HTTPS from its own domain (or a
+ * subdomain): the domain's owner is then who signed. Plain HTTP is accepted for localhost only.
+ */
+export function keysServedByIssuer(jwksUrl: string, issuerId: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(jwksUrl);
+  } catch {
+    return false;
+  }
+  const host = issuerId.includes(':') ? url.host : url.hostname;
+  const onDomain = host === issuerId || host.endsWith(`.${issuerId}`);
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname.endsWith('.localhost');
+  return onDomain && (url.protocol === 'https:' || (url.protocol === 'http:' && local));
+}
+
+function sameRegistry(a: RegistryRef, b: RegistryRef): boolean {
+  return a.chainId === b.chainId && a.address.toLowerCase() === b.address.toLowerCase();
+}
+
+function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | null): { check: Check; qrFields?: QrFields } {
+  if (!jwks) return { check: check('issuer_signature', 'not-checked', 'jwks_unavailable') };
+  const root = verifyIssuerSignature(doc.merkleRoot, doc.issuerSignature, jwks);
+  if (root === 'unknown-key') return { check: check('issuer_signature', 'failed', 'unknown_key', { signed: 'root', kid: doc.issuerSignature?.kid }) };
+  if (root === 'bad-signature') return { check: check('issuer_signature', 'failed', 'bad_signature', { signed: 'root', kid: doc.issuerSignature?.kid }) };
+
+  let qrFields: QrFields | undefined;
+  const qr = companions.qrVerified ?? (companions.qrText !== undefined ? verifyQrPayload(companions.qrText, jwks) : undefined);
+  if (qr) {
+    if (qr.status !== 'valid') return { check: qrSignatureFailure(qr) };
+    qrFields = qr.fields;
+  }
+  const signed = [root === 'valid' ? 'root' : null, qr ? 'qr' : null].filter(Boolean);
+  const details = { signed, kid: doc.issuerSignature?.kid ?? (qr?.status === 'valid' ? qr.kid : undefined) };
+  if (root === 'absent') return { check: check('issuer_signature', 'not-checked', 'signature_absent', details), ...(qrFields ? { qrFields } : {}) };
+  return { check: check('issuer_signature', 'passed', 'signature_valid', details), ...(qrFields ? { qrFields } : {}) };
+}
+
+function qrSignatureFailure(qr: Exclude<QrVerification, { status: 'valid' }>): Check {
+  if (qr.status === 'malformed') return check('issuer_signature', 'failed', 'qr_malformed', { signed: 'qr', problem: qr.error });
+  return check('issuer_signature', 'failed', qr.status === 'unknown-key' ? 'unknown_key' : 'bad_signature', { signed: 'qr', kid: qr.kid });
+}
+
+async function checkPdfSignature(signature: PdfSignatureCheck, jwks: () => Promise<Jwks | null>): Promise<Check> {
+  const problem = signature.problem;
+  if (problem === 'no signature') return check('pdf_signature', 'failed', 'pdf_unsigned');
+  if (!signature.intact) {
+    return check('pdf_signature', 'failed', signature.digestOk ? 'pdf_bad_signature' : 'pdf_modified', { problem });
+  }
+  if (!signature.coversWholeFile) return check('pdf_signature', 'failed', 'pdf_changed_after_signing');
+  const keys = await jwks();
+  if (!keys) return check('pdf_signature', 'not-checked', 'jwks_unavailable');
+  const signer = signature.signerCertificateDer ? findSignerKey(signature.signerCertificateDer, keys) : null;
+  if (!signer) return check('pdf_signature', 'failed', 'pdf_unknown_signer', { subject: certificateSubject(signature.signerCertificateDer) });
+  return check('pdf_signature', 'passed', 'pdf_signature_valid', { kid: signer.kid, subject: signer.subject });
+}
+
+// -------------------------------------------------------------------------------------------
+// Chain
+// -------------------------------------------------------------------------------------------
+
+function trustedRegistry(context: VerificationContext): RegistryRef | undefined {
+  if (context.issuer.registry) return context.issuer.registry;
+  return typeof context.registry === 'function' ? undefined : { chainId: context.registry.chainId, address: context.registry.address };
+}
+
+function portFor(context: VerificationContext, ref: RegistryRef): RegistryPort {
+  return typeof context.registry === 'function' ? context.registry(ref) : context.registry;
+}
+
+function chainFailure(name: 'anchored' | 'not_revoked', error: unknown): Check {
+  const kind = (error as { kind?: unknown })?.kind;
+  const message = error instanceof Error ? error.message : String(error);
+  if (kind === 'unreachable' || kind === 'pending') return check(name, 'not-checked', 'chain_unreachable', { problem: message });
+  return check(name, 'not-checked', 'chain_error', { problem: message, ...(typeof kind === 'string' ? { kind } : {}) });
+}
+
+async function checkAnchoring(port: RegistryPort, ref: RegistryRef, merkleRoot: string): Promise<Check> {
+  const where = { chainId: ref.chainId, contract: ref.address.toLowerCase(), root: hex0x(merkleRoot) };
+  if (!sameRegistry(port, ref)) return check('anchored', 'not-checked', 'chain_error', { ...where, problem: `the chain port reads ${port.address} on chain ${port.chainId}` });
+  try {
+    const issuance = await port.findIssuance(hex0x(merkleRoot));
+    if (!issuance) return check('anchored', 'failed', 'root_not_issued', where);
+    return check('anchored', 'passed', 'root_issued', { ...where, txHash: issuance.txHash, blockNumber: issuance.blockNumber, timestamp: issuance.timestamp });
+  } catch (error) {
+    return chainFailure('anchored', error);
+  }
+}
+
+async function checkRevocation(port: RegistryPort, targetHash: string, merkleRoot: string | null): Promise<Check> {
+  const hashes = [hex0x(targetHash), ...(merkleRoot ? [hex0x(merkleRoot)] : [])];
+  try {
+    const revoked = await Promise.all(hashes.map((h) => port.isRevoked(h)));
+    const index = revoked.indexOf(true);
+    if (index < 0) return check('not_revoked', 'passed', 'not_revoked', { checked: hashes });
+    const hash = hashes[index]!;
+    const revocation = await port.findRevocation?.(hash).catch(() => null);
+    const details = { hash, ...(revocation ? { txHash: revocation.txHash, blockNumber: revocation.blockNumber, timestamp: revocation.timestamp, reason: revocation.reason } : {}) };
+    return check('not_revoked', 'failed', index === 0 ? 'diploma_revoked' : 'batch_revoked', details);
+  } catch (error) {
+    return chainFailure('not_revoked', error);
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// Keys
+// -------------------------------------------------------------------------------------------
+
+/** The issuer whose keys to ask for before a credential names one (a PDF without one, a bare QR). */
+function trustedKeysHint(context: VerificationContext): { id: string; jwksUrl: string } | null {
+  const { id, jwksUrl } = context.issuer;
+  return id !== undefined && jwksUrl !== undefined ? { id, jwksUrl } : null;
+}
+
+async function jwksOf(context: VerificationContext, issuer: { id: string; jwksUrl: string } | null): Promise<Jwks | null> {
+  try {
+    const jwks = await context.jwks(issuer);
+    return jwks && Array.isArray(jwks.keys) ? jwks : null;
+  } catch {
+    return null;
+  }
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= fn());
+}
+
+// -------------------------------------------------------------------------------------------
+// Public fields
+// -------------------------------------------------------------------------------------------
+
+const PUBLIC_RECORD_FIELDS = [
+  'last_name', 'middle_name', 'first_name', 'birth_date', 'option', 'option_code', 'school', 'school_code',
+  'centre', 'centre_code', 'session', 'session_year', 'percentage', 'issue_date',
+] as const;
+
+function diplomaFromRecord(doc: Verified): PublicDiploma {
+  const diploma: PublicDiploma = { id: doc.diplomaId };
+  const record = doc.record as Record<string, unknown>;
+  for (const field of PUBLIC_RECORD_FIELDS) if (record[field] !== undefined) (diploma as unknown as Record<string, unknown>)[field] = record[field];
+  diploma.issuer = { id: doc.issuer.id, name: doc.issuer.name };
+  if (doc.hiddenFields.length) diploma.hidden_fields = [...doc.hiddenFields];
+  return diploma;
+}
+
+function diplomaFromQr(fields: QrFields): PublicDiploma {
+  const { diploma_id, last_name, middle_name, first_name, birth_date, option_code, school_code, centre_code, session_year, percentage, issue_date } = fields;
+  return { id: diploma_id, last_name, middle_name, first_name, birth_date, option_code, school_code, centre_code, session_year, percentage, issue_date };
+}
