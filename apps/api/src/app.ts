@@ -10,6 +10,7 @@ import { APP_VERSION } from './lib/version.ts';
 import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { registrationRoutes } from './modules/auth/registration-routes.ts';
+import { generationsRoutes } from './modules/generations/generations-routes.ts';
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp(
       await api.register(usersRoutes, context);
       await api.register(signaturesRoutes, context);
       await api.register(auditRoutes, context);
+      await api.register(generationsRoutes, context);
       await api.register(outboxRoutes, context);
     },
     { prefix: '/api' },

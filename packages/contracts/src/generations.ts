@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { envelope, pageMeta, pageQuery } from './api.ts';
+
 /**
  * Generation batches (spec sections 3 and 4): their statuses, the signature statuses, and the only
  * transitions allowed between them. The server refuses any other move; the web app reads the same
@@ -65,3 +68,74 @@ export type ItemValidationState = (typeof ITEM_VALIDATION_STATES)[number];
 
 export const GENERATION_TYPES = ['diplome_etat', 'attestation_reussite'] as const;
 export type GenerationType = (typeof GENERATION_TYPES)[number];
+
+// ---------------------------------------------------------------- API shapes
+
+const named = z.object({ id: z.number().int(), name: z.string() });
+
+export const generationView = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  title: z.string().nullable(),
+  template_id: z.number().int(),
+  session: named,
+  province: named,
+  institution: named.nullable(),
+  centre: named.nullable(),
+  option: named.nullable(),
+  status: z.enum(GENERATION_STATUSES),
+  signature_status: z.enum(SIGNATURE_STATUSES),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  counts: z.object({ items: z.number().int(), rejected: z.number().int(), diplomas: z.number().int() }),
+  merkle_root: z.string().nullable(),
+  anchor: z
+    .object({ chain_id: z.number().int(), contract: z.string(), tx_hash: z.string(), block_number: z.number().int(), anchored_at: z.string() })
+    .nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  published_at: z.string().nullable(),
+});
+export type GenerationView = z.infer<typeof generationView>;
+
+export const generationItemView = z.object({
+  id: z.number().int(),
+  candidate_code: z.string(),
+  last_name: z.string(),
+  middle_name: z.string().nullable(),
+  first_name: z.string().nullable(),
+  birth_date: z.string(),
+  birth_place: z.string(),
+  gender: z.enum(['M', 'F']),
+  option: named,
+  institution: named,
+  centre: named,
+  percentage: z.number(),
+  photo_status: z.enum(ITEM_VALIDATION_STATES),
+  data_status: z.enum(ITEM_VALIDATION_STATES),
+  rejected: z.boolean(),
+  rejection_reason: z.string().nullable(),
+  diploma: z.object({ id: z.string(), has_pdf: z.boolean(), revoked: z.boolean(), downloads: z.number().int() }).nullable(),
+});
+export type GenerationItemView = z.infer<typeof generationItemView>;
+
+export const generationsByUserQuery = pageQuery.extend({
+  search: z.string().trim().max(120).optional(),
+  session: z.coerce.number().int().positive().optional(),
+});
+export const generationsResponse = z.object({ data: z.array(generationView), meta: pageMeta });
+
+/** Both spellings of the spec: `centre` and `center`. */
+export const generationItemsQuery = pageQuery
+  .extend({
+    search: z.string().trim().max(120).optional(),
+    institution: z.coerce.number().int().positive().optional(),
+    centre: z.coerce.number().int().positive().optional(),
+    center: z.coerce.number().int().positive().optional(),
+  })
+  .transform(({ center, centre, ...rest }) => ({ ...rest, centre: centre ?? center }));
+
+export const generationDetailResponse = z.object({
+  data: generationView.extend({ items: z.array(generationItemView) }),
+  meta: pageMeta,
+});
+export const generationResponse = envelope(generationView);

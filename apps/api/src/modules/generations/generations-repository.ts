@@ -1,0 +1,163 @@
+import type { GenerationItemView, GenerationView } from '@sceau/contracts';
+import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
+
+/** Where a user may look: staff tied to a school, a centre or a province see only that. */
+export interface Scope {
+  institutionId: number | null;
+  centreId: number | null;
+  educProvinceId: number | null;
+}
+
+export async function scopeOf(db: Db, userId: number): Promise<Scope> {
+  const [u] = await db
+    .select({ institutionId: users.institutionId, centreId: users.centreId, educProvinceId: users.educProvinceId })
+    .from(users)
+    .where(eq(users.id, userId));
+  return u ?? { institutionId: null, centreId: null, educProvinceId: null };
+}
+
+export function generationScopeCondition(scope: Scope): SQL | undefined {
+  const parts: SQL[] = [];
+  if (scope.institutionId !== null) parts.push(eq(generations.institutionId, scope.institutionId));
+  if (scope.centreId !== null) parts.push(eq(generations.centreId, scope.centreId));
+  if (scope.educProvinceId !== null) parts.push(eq(generations.educProvinceId, scope.educProvinceId));
+  return parts.length ? and(...parts) : undefined;
+}
+
+const batchInstitution = aliasedTable(institutions, 'batch_institution');
+const batchCentre = aliasedTable(centres, 'batch_centre');
+const batchOption = aliasedTable(options, 'batch_option');
+
+export async function listGenerations(db: Db, where: SQL | undefined, page: number, perPage: number) {
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generations).where(where);
+  const rows = await db
+    .select({ id: generations.id })
+    .from(generations)
+    .where(where)
+    .orderBy(desc(generations.createdAt), desc(generations.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return { views: await presentGenerations(db, rows.map((r) => r.id)), total };
+}
+
+export async function presentGenerations(db: Db, ids: number[]): Promise<GenerationView[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      g: generations,
+      session: { id: examSessions.id, name: examSessions.name },
+      province: { id: educProvinces.id, name: educProvinces.name },
+      institution: { id: batchInstitution.id, name: batchInstitution.name },
+      centre: { id: batchCentre.id, name: batchCentre.name },
+      option: { id: batchOption.id, name: batchOption.name },
+    })
+    .from(generations)
+    .innerJoin(examSessions, eq(examSessions.id, generations.sessionId))
+    .innerJoin(educProvinces, eq(educProvinces.id, generations.educProvinceId))
+    .leftJoin(batchInstitution, eq(batchInstitution.id, generations.institutionId))
+    .leftJoin(batchCentre, eq(batchCentre.id, generations.centreId))
+    .leftJoin(batchOption, eq(batchOption.id, generations.optionId))
+    .where(inArray(generations.id, ids));
+  const itemCounts = await db
+    .select({
+      generationId: generationItems.generationId,
+      items: count(),
+      rejected: sql<number>`count(*) filter (where ${generationItems.rejected})`.mapWith(Number),
+    })
+    .from(generationItems)
+    .where(inArray(generationItems.generationId, ids))
+    .groupBy(generationItems.generationId);
+  const diplomaCounts = await db
+    .select({ generationId: diplomas.generationId, n: count() })
+    .from(diplomas)
+    .where(inArray(diplomas.generationId, ids))
+    .groupBy(diplomas.generationId);
+  const byId = new Map(
+    rows.map(({ g, session, province, institution, centre, option }) => {
+      const c = itemCounts.find((x) => x.generationId === g.id);
+      const view: GenerationView = {
+        id: g.id,
+        type: g.type,
+        title: g.title,
+        template_id: g.templateId,
+        session,
+        province,
+        institution: institution?.id ? institution : null,
+        centre: centre?.id ? centre : null,
+        option: option?.id ? option : null,
+        status: g.status as GenerationView['status'],
+        signature_status: g.signatureStatus as GenerationView['signature_status'],
+        progress: { done: g.progressDone, total: g.progressTotal },
+        counts: { items: c?.items ?? 0, rejected: c?.rejected ?? 0, diplomas: diplomaCounts.find((x) => x.generationId === g.id)?.n ?? 0 },
+        merkle_root: g.merkleRoot,
+        anchor:
+          g.anchorTxHash && g.anchorChainId && g.anchorContract && g.anchorBlockNumber !== null && g.anchoredAt
+            ? { chain_id: g.anchorChainId, contract: g.anchorContract, tx_hash: g.anchorTxHash, block_number: g.anchorBlockNumber, anchored_at: g.anchoredAt.toISOString() }
+            : null,
+        last_error: g.lastError,
+        created_at: g.createdAt.toISOString(),
+        published_at: g.publishedAt?.toISOString() ?? null,
+      };
+      return [g.id, view] as const;
+    }),
+  );
+  return ids.map((id) => byId.get(id)).filter((v): v is GenerationView => v !== undefined);
+}
+
+export async function listItems(
+  db: Db,
+  generationId: number,
+  filter: { page: number; perPage: number; search?: string; institution?: number; centre?: number },
+): Promise<{ items: GenerationItemView[]; total: number }> {
+  const conditions: SQL[] = [eq(generationItems.generationId, generationId)];
+  if (filter.institution) conditions.push(eq(generationItems.institutionId, filter.institution));
+  if (filter.centre) conditions.push(eq(generationItems.centreId, filter.centre));
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      or(
+        ilike(generationItems.lastName, pattern),
+        ilike(generationItems.middleName, pattern),
+        ilike(generationItems.firstName, pattern),
+        ilike(generationItems.candidateCode, pattern),
+      )!,
+    );
+  }
+  const where = and(...conditions);
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
+  const rows = await db
+    .select({ item: generationItems, option: { id: options.id, name: options.name }, institution: { id: institutions.id, name: institutions.name }, centre: { id: centres.id, name: centres.name }, diploma: diplomas })
+    .from(generationItems)
+    .innerJoin(options, eq(options.id, generationItems.optionId))
+    .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
+    .innerJoin(centres, eq(centres.id, generationItems.centreId))
+    .leftJoin(diplomas, eq(diplomas.itemId, generationItems.id))
+    .where(where)
+    .orderBy(asc(generationItems.lastName), asc(generationItems.id))
+    .limit(filter.perPage)
+    .offset((filter.page - 1) * filter.perPage);
+  return {
+    total,
+    items: rows.map(({ item, option, institution, centre, diploma }) => ({
+      id: item.id,
+      candidate_code: item.candidateCode,
+      last_name: item.lastName,
+      middle_name: item.middleName,
+      first_name: item.firstName,
+      birth_date: item.birthDate,
+      birth_place: item.birthPlace,
+      gender: item.gender as 'M' | 'F',
+      option,
+      institution,
+      centre,
+      percentage: item.percentageTenths / 10,
+      photo_status: item.photoStatus as GenerationItemView['photo_status'],
+      data_status: item.dataStatus as GenerationItemView['data_status'],
+      rejected: item.rejected,
+      rejection_reason: item.rejectionReason,
+      diploma: diploma ? { id: diploma.id, has_pdf: diploma.pdfKey !== null, revoked: diploma.revokedAt !== null, downloads: diploma.downloads } : null,
+    })),
+  };
+}

@@ -1,0 +1,82 @@
+import { generationDetailResponse, generationItemsQuery, generationsByUserQuery, generationsResponse, idParam } from '@sceau/contracts';
+import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app.ts';
+import { diplomas, generationItems, generations } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import { generationScopeCondition, listGenerations, listItems, presentGenerations, scopeOf } from './generations-repository.ts';
+
+const tags = ['generations'];
+
+export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
+  /** The batch, if it exists and lies within the user's scope (else 404: its existence is not disclosed). */
+  async function visibleBatch(userId: number, id: number) {
+    const scope = generationScopeCondition(await scopeOf(db, userId));
+    const [row] = await db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.id, id), scope));
+    if (!row) throw new AppError('not_found');
+    return row.id;
+  }
+
+  app.get(
+    '/generations/by-user',
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: "The signed-in user's batches (the dashboard), newest first", querystring: generationsByUserQuery, response: { 200: generationsResponse } },
+    },
+    async (request) => {
+      const { page, per_page: perPage = 10, search, session } = request.query;
+      const conditions: SQL[] = [eq(generations.createdBy, request.user!.id)];
+      if (search) conditions.push(ilike(generations.title, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+      if (session) conditions.push(eq(generations.sessionId, session));
+      const { views, total } = await listGenerations(db, and(...conditions), page, perPage);
+      return { data: views, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
+    },
+  );
+
+  app.get(
+    '/generations/:id',
+    {
+      config: { access: { anyPermission: ['generation.view'], section: 'generation' } },
+      schema: { tags, summary: 'A batch and a page of its candidates', params: idParam, querystring: generationItemsQuery, response: { 200: generationDetailResponse } },
+    },
+    async (request) => {
+      const id = await visibleBatch(request.user!.id, request.params.id);
+      const { page, per_page: perPage = 20, search, institution, centre } = request.query;
+      const [view] = await presentGenerations(db, [id]);
+      const { items, total } = await listItems(db, id, { page, perPage, search, institution, centre });
+      return { data: { ...view!, items }, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
+    },
+  );
+
+  app.get(
+    '/items/:id',
+    {
+      config: { access: { anyPermission: ['generation.download.one'] } },
+      schema: { tags, summary: "A candidate's signed diploma (PDF)", params: idParam },
+    },
+    async (request, reply) => {
+      const [row] = await db
+        .select({ diploma: diplomas, generationId: generationItems.generationId })
+        .from(generationItems)
+        .innerJoin(diplomas, eq(diplomas.itemId, generationItems.id))
+        .where(eq(generationItems.id, request.params.id));
+      if (!row || !row.diploma.pdfKey) throw new AppError('not_found');
+      await visibleBatch(request.user!.id, row.generationId);
+      const pdf = await services.storage.get(row.diploma.pdfKey);
+      if (!pdf) throw new AppError('not_found');
+      await db.transaction(async (tx) => {
+        await tx.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(eq(diplomas.id, row.diploma.id));
+        await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id }, request);
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="diplome-${row.diploma.candidateCode}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+};

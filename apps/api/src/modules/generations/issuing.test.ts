@@ -1,0 +1,132 @@
+import { connectChain, createRegistry } from '@sceau/chain';
+import { verifyDocument } from '@sceau/credential';
+import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas, generations } from '../../db/schema.ts';
+import { DEMO_BATCH_TITLE, seedDemoBatch } from '../../seed/demo-batch.ts';
+import { createServices, type Services } from '../../services.ts';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+import { moveSignature } from './generation-status.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let ctx: TestContext;
+let dataDir: string;
+let chain: OpenChain;
+let services: Services;
+let app: App;
+let batchId: number;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-issuing-'));
+  await chmod(dataDir, 0o755);
+  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()) });
+  const log = pino({ level: 'silent' });
+  chain = await openChain(ctx.config, log);
+  const keys = await loadMinistryKeys(ctx.config.keys, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await chain?.close();
+  await ctx?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('issuing a batch', () => {
+  it('generates every diploma, anchors the root on the chain, and publishes the batch', async () => {
+    const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
+    expect(batch).toMatchObject({ status: 'completed', signatureStatus: 'finished', progressDone: 12, progressTotal: 12 });
+    expect(batch!.anchorTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const reader = createRegistry(connectChain({ rpcUrl: chain.connection.rpcUrl, chainId: chain.chainId }), chain.address);
+    expect(await reader.isIssued(`0x${batch!.merkleRoot}`)).toBe(true);
+  });
+
+  it('gives each diploma a random 22-character id, a credential that verifies, and a signed PDF carrying it', async () => {
+    const rows = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
+    expect(rows).toHaveLength(12);
+    for (const row of rows) expect(row.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const [first] = rows;
+    const check = verifyDocument(first!.credential);
+    expect(check.integrity).toBe('ok');
+    const pdf = (await services.storage.get(first!.pdfKey!))!;
+    expect(pdf.length).toBeLessThan(150 * 1024);
+    expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+    const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
+    expect(attached.signature.targetHash).toBe(first!.targetHash);
+    // An independent tool agrees.
+    const file = path.join(dataDir, 'check.pdf');
+    await writeFile(file, pdf);
+    expect(execFileSync('pdfsig', [file], { encoding: 'utf8' })).toContain('Signature is Valid.');
+  });
+
+  it('does nothing more when its jobs run again (idempotent)', async () => {
+    await services.issuing!.generate(batchId);
+    await services.issuing!.anchor(batchId);
+    expect(await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId))).toHaveLength(12);
+  });
+
+  it('lists the batch for its creator, shows its candidates, and serves a PDF to who may download it', async () => {
+    const root = { authorization: `Bearer ${await signIn(ctx, 'root@sceau.example')}` };
+    const mine = (await app.inject({ method: 'GET', url: '/api/generations/by-user', headers: root })).json();
+    expect(mine.data.map((g: { title: string }) => g.title)).toContain(DEMO_BATCH_TITLE);
+    const detail = await app.inject({ method: 'GET', url: `/api/generations/${batchId}?page=1&search=kabamba`, headers: root });
+    expect(detail.statusCode).toBe(200);
+    const body = detail.json();
+    expect(body.data).toMatchObject({ status: 'completed', signature_status: 'finished', counts: { items: 12, diplomas: 12 } });
+    expect(body.data.anchor.tx_hash).toMatch(/^0x/);
+    expect(body.data.items.map((i: { last_name: string }) => i.last_name)).toEqual(['Ngalula']);
+    const itemId = body.data.items[0].id;
+
+    const download = await app.inject({ method: 'GET', url: `/api/items/${itemId}`, headers: root });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };
+    expect((await app.inject({ method: 'GET', url: `/api/items/${itemId}`, headers: validateur })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/api/generations/${batchId}`, headers: validateur })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/generations/999999', headers: root })).statusCode).toBe(404);
+  });
+
+  it('hides a batch outside the scope of a scoped member of staff', async () => {
+    const token = await signIn(ctx, 'controleur@sceau.example');
+    await ctx.db.$client.query(`update users set educ_province_id = (select id from educ_provinces where code = 'NK-1') where email = 'controleur@sceau.example'`);
+    const res = await app.inject({ method: 'GET', url: `/api/generations/${batchId}`, headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('never finishes a signature without a mined transaction: a chain that is down leaves it in progress', async () => {
+    const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
+    // A second batch, generated, waiting for its anchoring, when the chain goes away.
+    const [copy] = await ctx.db
+      .insert(generations)
+      .values({ type: batch!.type, templateId: batch!.templateId, sessionId: batch!.sessionId, educProvinceId: batch!.educProvinceId, status: 'ready_for_signature', merkleRoot: 'cd'.repeat(32) })
+      .returning();
+    await ctx.db.transaction((tx) => moveSignature(tx, copy!.id, 'in_progress'));
+    await chain.local!.stop();
+    await expect(services.issuing!.anchor(copy!.id)).rejects.toThrow();
+    const [after] = await ctx.db.select().from(generations).where(eq(generations.id, copy!.id));
+    expect(after).toMatchObject({ status: 'ready_for_signature', signatureStatus: 'in_progress', anchorTxHash: null });
+  });
+});
