@@ -21,8 +21,10 @@ Verifies a Sceau diploma with public information only: the issuer's published ke
                         (a file holding that text works too)
 
 Options:
-  --rpc URL             chain JSON-RPC endpoint (default: $CHAIN_RPC_URL)
-  --jwks FILE|URL       the issuer's published keys (default: the credential's issuer.jwks_url)
+  --rpc URL             chain JSON-RPC endpoint (default: $CHAIN_RPC_URL, else the rpc_url the
+                        issuer publishes in /.well-known/sceau-issuer.json beside its keys)
+  --jwks FILE|URL       the issuer's keys, trusted as given (default: the credential's
+                        issuer.jwks_url, trusted if it is on the issuer's own domain over HTTPS)
   --platform URL        the platform's public address, to fetch a diploma's credential and keys
                         for a bare QR payload (default: $SCEAU_PUBLIC_URL, or the link's origin)
   --issuer ID           only accept this issuer (e.g. minepst.gouv.cd)
@@ -79,7 +81,7 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const linkOrigin = 'qr' in input && /^https?:\/\//i.test(input.qr.trim()) ? new URL(input.qr.trim()).origin : undefined;
   const platform = (options.platform ?? io.env.SCEAU_PUBLIC_URL ?? linkOrigin)?.replace(/\/+$/, '');
-  const rpcUrl = options.rpc ?? io.env.CHAIN_RPC_URL;
+  const rpcUrl = options.rpc ?? (io.env.CHAIN_RPC_URL || undefined);
 
   const jwksCache = new Map<string, Promise<Jwks>>();
   const loadJwks = (source: string) => {
@@ -99,11 +101,52 @@ export async function runCli(io: CliIo): Promise<number> {
     return jwksCache.get(source)!;
   };
 
-  const ports = new Map<string, RegistryPort>();
+  // The chain endpoint: --rpc, CHAIN_RPC_URL, or the one the issuer publishes for verifiers in
+  // /.well-known/sceau-issuer.json beside its keys (used only if it names the same registry).
+  const issuerDocuments = new Map<string, Promise<string | undefined>>();
+  const publishedRpc = (jwksUrl: string, ref: RegistryRef) => {
+    const origin = new URL(jwksUrl).origin;
+    if (!issuerDocuments.has(origin)) {
+      issuerDocuments.set(
+        origin,
+        getJson(`${origin}/.well-known/sceau-issuer.json`).then(
+          ({ body }) => {
+            const registry = (body as { registry?: { chain_id?: unknown; address?: unknown; rpc_url?: unknown } } | null)?.registry;
+            const same = registry?.chain_id === ref.chainId && typeof registry.address === 'string' && registry.address.toLowerCase() === ref.address.toLowerCase();
+            return same && typeof registry.rpc_url === 'string' ? registry.rpc_url : undefined;
+          },
+          () => undefined,
+        ),
+      );
+    }
+    return issuerDocuments.get(origin)!;
+  };
+  const ports = new Map<string, Promise<RegistryPort>>();
   const connect = io.connectRegistry ?? ((ref: RegistryRef, url: string) => connectRegistryPort(ref, { rpcUrl: url }));
+  const portFor = (ref: RegistryRef, issuer: { jwksUrl: string } | null) => {
+    const key = `${ref.chainId}:${ref.address.toLowerCase()}`;
+    if (!ports.has(key)) {
+      ports.set(
+        key,
+        (async () => {
+          const url = rpcUrl || (issuer && /^https?:/i.test(issuer.jwksUrl) ? await publishedRpc(issuer.jwksUrl, ref) : undefined);
+          return url ? connect(ref, url) : unreachablePort(ref);
+        })(),
+      );
+    }
+    return ports.get(key)!;
+  };
+  const lazyPort = (ref: RegistryRef, issuer: { jwksUrl: string } | null): RegistryPort => ({
+    ...ref,
+    isIssued: async (root) => (await portFor(ref, issuer)).isIssued(root),
+    isRevoked: async (hash) => (await portFor(ref, issuer)).isRevoked(hash),
+    findIssuance: async (root) => (await portFor(ref, issuer)).findIssuance(root),
+    findRevocation: async (hash) => (await (await portFor(ref, issuer)).findRevocation?.(hash)) ?? null,
+  });
   const context: VerificationContext = {
     issuer: {
       basis: 'declared',
+      keysPinned: options.jwks !== undefined,
       ...(options.issuer ? { id: options.issuer } : {}),
       ...(options.registry ? { registry: options.registry } : {}),
     } as TrustedIssuer,
@@ -113,11 +156,7 @@ export async function runCli(io: CliIo): Promise<number> {
       if (platform) return loadJwks(`${platform}/.well-known/jwks.json`);
       throw new Error('no keys: pass --jwks or --platform');
     },
-    registry(ref) {
-      const key = `${ref.chainId}:${ref.address.toLowerCase()}`;
-      if (!ports.has(key)) ports.set(key, rpcUrl ? connect(ref, rpcUrl) : unreachablePort(ref));
-      return ports.get(key)!;
-    },
+    registry: lazyPort,
     ...(platform
       ? {
           async findCredential(id: string) {

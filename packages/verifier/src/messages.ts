@@ -90,9 +90,9 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
     en: "Refers to a blockchain registry other than the ministry's.",
     fr: 'Renvoie à un autre registre sur la blockchain que celui du ministère.',
   },
-  jwks_url_off_domain: {
-    en: "The issuer's keys are not served securely from the issuer's own domain.",
-    fr: "Les clés de l'émetteur ne sont pas servies de façon sûre par son propre domaine.",
+  issuer_unconfirmed: {
+    en: "The keys are not published on the issuer's own domain: pass the issuer's keys (--jwks) to trust them.",
+    fr: "Les clés ne sont pas publiées sur le domaine de l'émetteur : indiquez ses clés (--jwks) pour leur faire confiance.",
   },
   root_issued: { en: "The diploma's batch is recorded on the blockchain.", fr: 'Le lot du diplôme est inscrit sur la blockchain.' },
   root_not_issued: {

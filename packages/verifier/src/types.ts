@@ -31,8 +31,8 @@ export const CHECK_CODES = {
   },
   issuer_identity: {
     passed: ['issuer_matches', 'issuer_key'],
-    failed: ['issuer_mismatch', 'jwks_url_mismatch', 'registry_mismatch', 'jwks_url_off_domain'],
-    'not-checked': ['skipped_after_failure'],
+    failed: ['issuer_mismatch', 'jwks_url_mismatch', 'registry_mismatch'],
+    'not-checked': ['issuer_unconfirmed', 'skipped_after_failure'],
   },
   anchored: {
     passed: ['root_issued'],
@@ -118,17 +118,18 @@ export interface RegistryRef {
 /**
  * Who we trust. `configured` (the API): a credential must name exactly this issuer, key URL and
  * registry. `declared` (the independent verifier): the credential's own issuer block is taken,
- * provided its keys are served from the issuer's own domain; any field given here pins it.
+ * and confirmed if its keys are served over HTTPS from the issuer's own domain, or if the user
+ * supplied the keys (`keysPinned`); otherwise issuer_identity is not-checked. Any field given pins it.
  */
 export type TrustedIssuer =
   | { basis?: 'configured'; id: string; name?: string; jwksUrl: string; registry: RegistryRef }
-  | { basis: 'declared'; id?: string; jwksUrl?: string; registry?: RegistryRef };
+  | { basis: 'declared'; id?: string; jwksUrl?: string; registry?: RegistryRef; keysPinned?: boolean };
 
 export interface VerificationContext {
   /** The issuer's published keys, retired ones included. May throw: the signature is then not-checked. */
   jwks(issuer: { id: string; jwksUrl: string } | null): Promise<Jwks>;
   /** The chain, or a factory for the registry a credential names (independent verifier). */
-  registry: RegistryPort | ((ref: RegistryRef) => RegistryPort);
+  registry: RegistryPort | ((ref: RegistryRef, issuer: { id: string; jwksUrl: string } | null) => RegistryPort);
   issuer: TrustedIssuer;
   /** The full credential of a diploma (the API: its database; the verifier: the public API). null: unknown. */
   findCredential?(diplomaId: string): Promise<unknown | null>;

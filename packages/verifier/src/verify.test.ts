@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qrFieldsFromDocument, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
 import { connectRegistryPort } from './chain-port.ts';
+import { runCli } from './cli-run.ts';
 import {
   apiContext,
   createMinistryKeys,
@@ -317,11 +318,70 @@ describe('independent verifier (CLI)', () => {
     expect(bad.stdout).toContain('MODIFIÉ OU CONTREFAIT');
     expect(bad.code).toBe(1);
 
-    const noChain = await run([pdfFile.replace('diplome.pdf', 'credential.json'), '--jwks', jwksFile]);
-    expect(noChain.code).toBe(2); // no such file: usage
-    await fs.writeFile(path.join(dir, 'credential.json'), JSON.stringify(batch.documents[0]));
-    const offline = await run([path.join(dir, 'credential.json'), '--jwks', jwksFile]);
-    expect(offline.stdout).toContain('chain_unreachable');
+    const missing = await run([path.join(dir, 'missing.json'), '--jwks', jwksFile]);
+    expect(missing.code).toBe(2); // usage: no such file
+  });
+
+  // In-process runs, with the platform's public endpoints served by a stand-in for `fetch`.
+  const serve = (routes: Record<string, unknown>) =>
+    (async (url: string | URL | Request) => {
+      const body = routes[String(url)];
+      return body === undefined ? new Response('not found', { status: 404 }) : new Response(JSON.stringify(body), { status: 200 });
+    }) as typeof fetch;
+  const runIn = async (argv: string[], fetchImpl: typeof fetch) => {
+    let stdout = '';
+    const code = await runCli({ argv, env: {}, stdout: (t) => (stdout += t), stderr: (t) => (stdout += t), fetch: fetchImpl });
+    return { code, stdout };
+  };
+
+  it('a development diploma (keys on localhost, not on the issuer domain): unconfirmed issuer unless its keys are given', async () => {
+    const base = 'http://localhost:3999';
+    const devIssuer = { ...issuer, jwks_url: `${base}/.well-known/jwks.json` };
+    const dev = await issueBatch(devIssuer, ministry.es256, 1);
+    await chain.registry.issueRoot(`0x${dev.merkleRoot}`);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sceau-verifier-cli-'));
+    tempFiles.push(dir);
+    const file = path.join(dir, 'credential.json');
+    await fs.writeFile(file, JSON.stringify(dev.documents[0]));
+    const platform = serve({
+      [`${base}/.well-known/jwks.json`]: ministry.jwks,
+      // The RPC address comes from the issuer document when neither --rpc nor CHAIN_RPC_URL is set.
+      [`${base}/.well-known/sceau-issuer.json`]: { id: issuer.id, registry: { chain_id: chain.chain.chainId, address: chain.registry.address, rpc_url: chain.chain.rpcUrl } },
+    });
+
+    const declared = await runIn([file, '--json'], platform);
+    expect(statusOf(JSON.parse(declared.stdout))).toMatchObject({ issuer_identity: 'not-checked:issuer_unconfirmed', anchored: 'passed:root_issued' });
+    expect(declared.code).toBe(2);
+
+    const pinned = await runIn([file, '--jwks', `${base}/.well-known/jwks.json`], platform);
+    expect(pinned.stdout).toContain('Verdict: AUTHENTIC');
+    expect(pinned.code).toBe(0);
+
+    const offline = await runIn([file, '--jwks', `${base}/.well-known/jwks.json`, '--json'], serve({ [`${base}/.well-known/jwks.json`]: ministry.jwks }));
+    expect(statusOf(JSON.parse(offline.stdout))).toMatchObject({ anchored: 'not-checked:chain_unreachable', not_revoked: 'not-checked:chain_unreachable' });
     expect(offline.code).toBe(2);
+  });
+
+  it('a bare QR payload: the credential is fetched from the platform public API', async () => {
+    const doc = batch.documents[1]!;
+    const platformUrl = 'https://minepst.gouv.cd';
+    const platform = serve({
+      [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks,
+      [`${platformUrl}/api/verify/${doc.record.diploma_id}`]: { data: { credential: doc, verdict: 'authentic' } },
+    });
+    const full = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl], platform);
+    expect(full.stdout).toContain('Verdict: AUTHENTIC');
+    expect(full.code).toBe(0);
+
+    const link = await runIn([`${platformUrl}/verify/${doc.record.diploma_id}`, '--rpc', chain.chain.rpcUrl, '--json'], platform);
+    expect(JSON.parse(link.stdout).verdict).toBe('authentic');
+
+    // Platform API down: the QR's signature is checked, and with --registry its revocation too.
+    const registry = `${chain.chain.chainId}:${chain.registry.address}`;
+    const keysOnly = serve({ [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks });
+    const unreachable = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--registry', registry, '--json'], keysOnly);
+    const result = JSON.parse(unreachable.stdout) as VerificationResult;
+    expect(statusOf(result)).toMatchObject({ issuer_signature: 'passed:signature_valid', anchored: 'not-checked:proof_unavailable', not_revoked: 'passed:not_revoked' });
+    expect(unreachable.code).toBe(2);
   });
 });

@@ -138,7 +138,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   ];
   const registryRef = trustedRegistry(context);
   const targetHash = qr.fields.target_hash;
-  checks.push(registryRef ? await checkRevocation(portFor(context, registryRef), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'));
+  checks.push(registryRef ? await checkRevocation(portFor(context, registryRef, trustedKeysHint(context)), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'));
   return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash } });
 }
 
@@ -204,7 +204,7 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
   }
 
   const registryRef = { chainId: doc.issuer.registry.chain_id, address: doc.issuer.registry.contract };
-  const port = portFor(context, registryRef);
+  const port = portFor(context, registryRef, trust);
   const [jwks, anchored, notRevoked, pdf] = await Promise.all([
     jwksOnce(),
     checkAnchoring(port, registryRef, doc.merkleRoot),
@@ -270,13 +270,17 @@ function checkIdentity(doc: Verified, context: VerificationContext): Check {
   if (trust.registry && !sameRegistry(trust.registry, { chainId: issuer.registry.chain_id, address: issuer.registry.contract })) {
     return check('issuer_identity', 'failed', 'registry_mismatch', { ...details, expected: { chainId: trust.registry.chainId, contract: trust.registry.address.toLowerCase() } });
   }
-  if (trust.basis === 'declared' && !keysServedByIssuer(issuer.jwks_url, issuer.id)) return check('issuer_identity', 'failed', 'jwks_url_off_domain', details);
+  if (trust.basis === 'declared') {
+    if (keysServedByIssuer(issuer.jwks_url, issuer.id)) return check('issuer_identity', 'passed', 'issuer_matches', { ...details, basis: 'issuer-domain' });
+    if (trust.keysPinned) return check('issuer_identity', 'passed', 'issuer_matches', { ...details, basis: 'pinned-keys' });
+    return check('issuer_identity', 'not-checked', 'issuer_unconfirmed', details);
+  }
   return check('issuer_identity', 'passed', 'issuer_matches', details);
 }
 
 /**
- * A declared issuer is believed only if its keys are served over HTTPS from its own domain (or a
- * subdomain): the domain's owner is then who signed. Plain HTTP is accepted for localhost only.
+ * Whether a declared issuer's keys are served over HTTPS from its own domain (or a subdomain): the
+ * domain's owner is then who signed. Plain HTTP counts for localhost only.
  */
 export function keysServedByIssuer(jwksUrl: string, issuerId: string): boolean {
   let url: URL;
@@ -341,8 +345,8 @@ function trustedRegistry(context: VerificationContext): RegistryRef | undefined 
   return typeof context.registry === 'function' ? undefined : { chainId: context.registry.chainId, address: context.registry.address };
 }
 
-function portFor(context: VerificationContext, ref: RegistryRef): RegistryPort {
-  return typeof context.registry === 'function' ? context.registry(ref) : context.registry;
+function portFor(context: VerificationContext, ref: RegistryRef, issuer: { id: string; jwksUrl: string } | null): RegistryPort {
+  return typeof context.registry === 'function' ? context.registry(ref, issuer) : context.registry;
 }
 
 function chainFailure(name: 'anchored' | 'not_revoked', error: unknown): Check {
