@@ -1,5 +1,5 @@
 import { connectChain, createRegistry } from '@sceau/chain';
-import { verifyDocument } from '@sceau/credential';
+import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -78,6 +78,16 @@ describe('issuing a batch', () => {
     const file = path.join(dataDir, 'check.pdf');
     await writeFile(file, pdf);
     expect(execFileSync('pdfsig', [file], { encoding: 'utf8' })).toContain('Signature is Valid.');
+  });
+
+  it('prints on each diploma an offline QR payload that the published keys verify', async () => {
+    const rows = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
+    const jwks = services.identity!.keys.jwks();
+    for (const row of rows) {
+      const checked = verifyQrPayload(row.qrPayload, jwks);
+      expect(checked.status, row.id).toBe('valid');
+      if (checked.status === 'valid') expect(checked.fields.target_hash).toBe(row.targetHash);
+    }
   });
 
   it('does nothing more when its jobs run again (idempotent)', async () => {
