@@ -11,6 +11,7 @@ import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { registrationRoutes } from './modules/auth/registration-routes.ts';
 import { generationsRoutes } from './modules/generations/generations-routes.ts';
+import { verificationRoutes } from './modules/verification/verification-routes.ts';
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
@@ -91,6 +92,7 @@ export async function buildApp(
       await api.register(signaturesRoutes, context);
       await api.register(auditRoutes, context);
       await api.register(generationsRoutes, context);
+      if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(outboxRoutes, context);
     },
     { prefix: '/api' },

@@ -40,6 +40,11 @@ if (config.demoData) {
   log.info('demo batch issued and anchored: its diplomas verify right away');
 }
 
+// A revocation on the contract, by this platform or any other holder of the revoker role, clears cached answers.
+const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
+  onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
+});
+
 const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
 
 let stopping = false;
@@ -51,6 +56,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close();
+    stopWatching();
     await jobs.stop();
     await chain.close();
     await database.close();

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { OpenChain } from './modules/chain/open-chain.ts';
 import { issuingJobs } from './modules/generations/issuing-jobs.ts';
 import { IssuingService } from './modules/generations/issuing-service.ts';
+import { VerificationService } from './modules/verification/verification-service.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 
 export type Services = ReturnType<typeof createServices>;
@@ -45,5 +46,6 @@ export function createServices(
     identity,
     issuing,
     jobs: issuing ? issuingJobs(issuing) : null,
+    verification: identity ? new VerificationService(db, config, identity.keys, identity.chain) : null,
   };
 }

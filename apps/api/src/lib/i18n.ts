@@ -7,7 +7,7 @@ await instance.init({
   resources,
   supportedLngs: [...LOCALES],
   fallbackLng: DEFAULT_LOCALE,
-  ns: ['errors', 'web', 'messages'],
+  ns: ['errors', 'web', 'messages', 'verification'],
   defaultNS: 'errors',
   interpolation: { escapeValue: false },
   initAsync: false,

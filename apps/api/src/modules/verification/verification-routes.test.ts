@@ -1,0 +1,145 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas } from '../../db/schema.ts';
+import { seedDemoBatch } from '../../seed/demo-batch.ts';
+import { createServices, type Services } from '../../services.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let ctx: TestContext;
+let dataDir: string;
+let chain: OpenChain;
+let services: Services;
+let app: App;
+let rows: (typeof diplomas.$inferSelect)[];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-'));
+  await chmod(dataDir, 0o755);
+  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test' });
+  const log = pino({ level: 'silent' });
+  chain = await openChain(ctx.config, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  const batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
+  rows = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await chain?.close();
+  await ctx?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function upload(fields: { file?: { data: Uint8Array; name: string; type: string }; url?: string }, headers: Record<string, string> = {}) {
+  const boundary = '----sceau-verify';
+  const chunks: Buffer[] = [];
+  if (fields.url !== undefined) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cert_url"\r\n\r\n${fields.url}\r\n`));
+  if (fields.file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cert_document"; filename="${fields.file.name}"\r\nContent-Type: ${fields.file.type}\r\n\r\n`));
+    chunks.push(Buffer.from(fields.file.data), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return app.inject({ method: 'POST', url: '/api/generations/verify', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(chunks) });
+}
+
+const statusOf = (body: { data: { checks: { name: string; status: string }[] } }) => Object.fromEntries(body.data.checks.map((c) => [c.name, c.status]));
+
+describe('verification', () => {
+  it('by id: authentic, every check passed and named in plain words, with the public fields and the full credential', async () => {
+    const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[0]!.id}` });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data.verdict).toBe('authentic');
+    expect(body.data.verdict_label).toBe('Authentique');
+    expect(statusOf(body)).toEqual({ integrity: 'passed', issuer_signature: 'passed', issuer_identity: 'passed', anchored: 'passed', not_revoked: 'passed' });
+    const anchored = body.data.checks.find((c: { name: string }) => c.name === 'anchored');
+    expect(anchored.title).toBe('Inscrit sur la blockchain');
+    expect(anchored.details).toMatchObject({ chainId: 72328 });
+    expect(body.data.diploma.id).toBe(rows[0]!.id);
+    expect(body.data.diploma.candidate_code).toBeUndefined();
+    expect(body.data.credential.signature.targetHash).toBe(rows[0]!.targetHash);
+  });
+
+  it('by PDF upload: authentic with its PDF signature; one changed byte is caught', async () => {
+    const pdf = (await services.storage.get(rows[1]!.pdfKey!))!;
+    const good = await upload({ file: { data: pdf, name: 'diplome.pdf', type: 'application/pdf' } }, { 'x-locale': 'en' });
+    expect(good.json().data.verdict).toBe('authentic');
+    expect(statusOf(good.json()).pdf_signature).toBe('passed');
+
+    const tampered = Buffer.from(pdf);
+    const at = tampered.indexOf('Kinshasa');
+    tampered[at > 0 ? at : 2000] ^= 0x01;
+    const bad = await upload({ file: { data: tampered, name: 'diplome.pdf', type: 'application/pdf' } }, { 'x-locale': 'en' });
+    expect(bad.json().data.verdict).toBe('altered');
+    const pdfCheck = bad.json().data.checks.find((c: { name: string }) => c.name === 'pdf_signature');
+    expect(pdfCheck).toMatchObject({ status: 'failed', message: 'The PDF was changed after it was signed.' });
+  });
+
+  it('by credential file: a changed field is altered', async () => {
+    const credential = structuredClone(rows[2]!.credential) as { record: Record<string, unknown> };
+    const good = await upload({ file: { data: new TextEncoder().encode(JSON.stringify(credential)), name: 'credential.json', type: 'application/json' } });
+    expect(good.json().data.verdict).toBe('authentic');
+    credential.record.percentage = 95;
+    const bad = await upload({ file: { data: new TextEncoder().encode(JSON.stringify(credential)), name: 'credential.json', type: 'application/json' } });
+    expect(bad.json().data.verdict).toBe('altered');
+    expect(statusOf(bad.json()).integrity).toBe('failed');
+  });
+
+  it('by QR content and by link; a forged QR and an unknown id are named', async () => {
+    expect((await upload({ url: rows[3]!.qrPayload })).json().data.verdict).toBe('authentic');
+    expect((await upload({ url: `http://diplomes.test/verify/${rows[3]!.id}` })).json().data.verdict).toBe('authentic');
+    const forged = rows[3]!.qrPayload.slice(0, 40) + (rows[3]!.qrPayload[40] === 'A' ? 'B' : 'A') + rows[3]!.qrPayload.slice(41);
+    expect((await upload({ url: forged })).json().data.verdict).toBe('altered');
+    const unknown = await app.inject({ method: 'GET', url: '/api/verify/AAAAAAAAAAAAAAAAAAAAAA' });
+    expect(unknown.json().data.verdict).toBe('unknown');
+  });
+
+  it('answers bad input with a clear, translated 422', async () => {
+    const none = await upload({}, { 'x-locale': 'en' });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.cert_document).toEqual(['Upload a document or enter a link']);
+    const notUrl = await upload({ url: 'pas un lien' });
+    expect(notUrl.json().errors.cert_url).toEqual(['Lien invalide']);
+    const elsewhere = await upload({ url: 'https://example.com/page' });
+    expect(elsewhere.json().errors.cert_url).toEqual(["Ce lien ne mène pas à un diplôme de la plateforme"]);
+    const image = await upload({ file: { data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), name: 'x.png', type: 'image/png' } });
+    expect(image.statusCode).toBe(422);
+    const huge = await upload({ file: { data: new Uint8Array(6 * 1024 * 1024), name: 'big.pdf', type: 'application/pdf' } }, { 'x-locale': 'en' });
+    expect(huge.json().errors.cert_document).toEqual(['The file must not exceed 5 MB']);
+    expect((await app.inject({ method: 'GET', url: '/api/verify/short' })).statusCode).toBe(422);
+  });
+
+  it('shows a revoked diploma as revoked once the contract says so', async () => {
+    const target = rows[4]!;
+    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    services.verification!.invalidate(`0x${target.targetHash}`);
+    const res = await app.inject({ method: 'GET', url: `/api/verify/${target.id}` });
+    expect(res.json().data.verdict).toBe('revoked');
+    expect(statusOf(res.json()).not_revoked).toBe('failed');
+  });
+
+  it('with the chain stopped, says it could not check and never passes', async () => {
+    await chain.local!.stop();
+    const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[5]!.id}` });
+    expect(res.json().data.verdict).toBe('incomplete');
+    expect(statusOf(res.json()).anchored).toBe('not-checked');
+  });
+});
