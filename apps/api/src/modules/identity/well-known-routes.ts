@@ -4,7 +4,7 @@ import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 
 /** Who issues the diplomas, as anyone can check it on the ministry's own domain. */
-export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<OpenChain, 'chainId' | 'address'>) {
+export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<OpenChain, 'chainId' | 'address' | 'local'>) {
   const base = config.publicUrl.replace(/\/$/, '');
   return {
     id: config.issuer.id,
@@ -17,7 +17,8 @@ export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<O
     registry: {
       chain_id: chain.chainId,
       address: chain.address,
-      rpc_url: config.chain.publicRpcUrl,
+      // The local development chain listens on this machine only: its address helps a verifier run here.
+      rpc_url: config.chain.publicRpcUrl ?? chain.local?.rpcUrl ?? null,
       explorer_tx_url: config.chain.explorerTxUrl,
     },
   };
@@ -28,7 +29,7 @@ export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<O
  * the registry contract. In production the ministry's domain serves these, and a DNS TXT record
  * repeats the registry address.
  */
-export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Config; keys: MinistryKeys; chain: Pick<OpenChain, 'chainId' | 'address'> }) {
+export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Config; keys: MinistryKeys; chain: Pick<OpenChain, 'chainId' | 'address' | 'local'> }) {
   const cache = (reply: { header(name: string, value: string): unknown }) => {
     reply.header('cache-control', 'public, max-age=300');
     reply.header('access-control-allow-origin', '*');
