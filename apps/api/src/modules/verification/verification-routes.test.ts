@@ -86,7 +86,8 @@ describe('verification', () => {
 
     const tampered = Buffer.from(pdf);
     const at = tampered.indexOf('Kinshasa');
-    tampered[at > 0 ? at : 2000] ^= 0x01;
+    const index = at > 0 ? at : 2000;
+    tampered[index] = tampered[index]! ^ 0x01;
     const bad = await upload({ file: { data: tampered, name: 'diplome.pdf', type: 'application/pdf' } }, { 'x-locale': 'en' });
     expect(bad.json().data.verdict).toBe('altered');
     const pdfCheck = bad.json().data.checks.find((c: { name: string }) => c.name === 'pdf_signature');
