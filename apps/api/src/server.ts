@@ -31,8 +31,9 @@ try {
 }
 
 const services = createServices(database.db, config, { identity: { keys, chain }, log });
-const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!));
+const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job);
 await jobs.start({ work: config.workers });
+services.queue = jobs;
 
 await seedCountryTemplate(database.db);
 if (config.demoData) {

@@ -12,6 +12,8 @@ import type { OpenChain } from './modules/chain/open-chain.ts';
 import { issuingJobs } from './modules/generations/issuing-jobs.ts';
 import { IssuingService } from './modules/generations/issuing-service.ts';
 import { VerificationService } from './modules/verification/verification-service.ts';
+import { RevocationService } from './modules/diplomas/revocation-service.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 
 export type Services = ReturnType<typeof createServices>;
@@ -36,6 +38,7 @@ export function createServices(
     : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
+  const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
   return {
     messenger,
     storage,
@@ -46,6 +49,9 @@ export function createServices(
     identity,
     issuing,
     jobs: issuing ? issuingJobs(issuing) : null,
-    verification: identity ? new VerificationService(db, config, identity.keys, identity.chain) : null,
+    verification,
+    revocation: identity ? new RevocationService(db, identity.chain, (hash) => verification?.invalidate(hash)) : null,
+    /** The job queue, once started (`server.ts`, or a test that runs jobs). */
+    queue: null as JobQueue | null,
   };
 }

@@ -12,6 +12,8 @@ import { withDatabase } from './global-setup.ts';
 export interface TestContext {
   app: App;
   db: Db;
+  /** The test database's connection string (e.g. for a job queue). */
+  databaseUrl: string;
   config: Config;
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   return {
     app,
     db,
+    databaseUrl: database.url,
     config,
     async close() {
       await app.close();

@@ -289,6 +289,11 @@ export const generations = pgTable(
     updatedAt: updatedAt(),
     generatedAt: timestamp('generated_at', { withTimezone: true }),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** A whole batch revoked (its root written as revoked on the registry). */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revocationReason: text('revocation_reason'),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    revocationTxHash: varchar('revocation_tx_hash', { length: 66 }),
   },
   (t) => [
     index('generations_status_idx').on(t.status),

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { diplomas } from '../../db/schema.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { JobQueue } from '../../jobs/job-queue.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 
@@ -135,6 +136,50 @@ describe('verification', () => {
     const res = await app.inject({ method: 'GET', url: `/api/verify/${target.id}` });
     expect(res.json().data.verdict).toBe('revoked');
     expect(statusOf(res.json()).not_revoked).toBe('failed');
+  });
+
+  it('revokes a diploma (root or admin, with a reason): recorded at once, written to the chain by a job, shown revoked', async () => {
+    const queue = new JobQueue(ctx.databaseUrl, pino({ level: 'silent' })).define(services.revocation!.job);
+    await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
+    services.queue = queue;
+    try {
+      const target = rows[6]!;
+      const admin = { authorization: `Bearer ${await signIn(ctx, 'admin@sceau.example')}` };
+      const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };
+      const post = (url: string, headers: Record<string, string>, payload: object) => app.inject({ method: 'POST', url, headers, payload });
+      expect((await post(`/api/diplomas/${target.id}/revoke`, validateur, { reason: 'Fraude constatée' })).statusCode).toBe(403);
+      const short = await post(`/api/diplomas/${target.id}/revoke`, admin, { reason: 'x' });
+      expect(short.statusCode).toBe(422);
+      expect(short.json().errors.reason).toBeDefined();
+      const accepted = await post(`/api/diplomas/${target.id}/revoke`, admin, { reason: 'Fraude constatée au centre' });
+      expect(accepted.statusCode).toBe(202);
+      expect((await post(`/api/diplomas/${target.id}/revoke`, admin, { reason: 'Encore une fois' })).statusCode).toBe(409);
+
+      await vi.waitFor(
+        async () => {
+          const res = await app.inject({ method: 'GET', url: `/api/verify/${target.id}` });
+          expect(res.json().data.verdict).toBe('revoked');
+        },
+        { timeout: 20_000, interval: 500 },
+      );
+      const [row] = await ctx.db.select().from(diplomas).where(eq(diplomas.id, target.id));
+      expect(row!.revocationTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+      // A whole batch: every diploma of it is then revoked.
+      const batch = await post(`/api/generations/${target.generationId}/revoke`, admin, { reason: 'Session annulée par le jury' });
+      expect(batch.statusCode).toBe(202);
+      await vi.waitFor(
+        async () => {
+          const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[7]!.id}` });
+          expect(res.json().data.verdict).toBe('revoked');
+          expect(res.json().data.checks.find((c: { name: string }) => c.name === 'not_revoked').code).toBe('batch_revoked');
+        },
+        { timeout: 20_000, interval: 500 },
+      );
+    } finally {
+      await queue.stop();
+      services.queue = null;
+    }
   });
 
   it('with the chain stopped, says it could not check and never passes', async () => {

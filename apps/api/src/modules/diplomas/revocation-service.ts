@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { diplomas, generations } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+
+/**
+ * Revocation of a diploma (its targetHash) or of a whole batch (its root). The decision is
+ * recorded at once; writing it to the registry is a durable job, retried while the chain is down.
+ * Verification reads the chain, so a revocation shows everywhere once its transaction is mined.
+ */
+export class RevocationService {
+  readonly job;
+
+  constructor(
+    private readonly db: Db,
+    chain: OpenChain,
+    private readonly onRevoked: (hash: string) => void,
+  ) {
+    this.job = defineJob({
+      name: 'revocation.write',
+      payload: z.object({ kind: z.enum(['diploma', 'generation']), id: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/), reason: z.string() }),
+      retryLimit: 40,
+      retryDelaySeconds: 15,
+      expireInSeconds: 15 * 60,
+      handle: async ({ kind, id, hash, reason }) => {
+        const written = await chain.registry.revoke(`0x${hash}`, reason);
+        if (kind === 'diploma') await this.db.update(diplomas).set({ revocationTxHash: written.txHash }).where(eq(diplomas.id, id));
+        else await this.db.update(generations).set({ revocationTxHash: written.txHash }).where(eq(generations.id, Number(id)));
+        this.onRevoked(hash);
+      },
+    });
+  }
+
+  async revokeDiploma(queue: JobQueue, id: string, reason: string, request: FastifyRequest): Promise<void> {
+    const hash = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ diploma: diplomas, status: generations.status })
+        .from(diplomas)
+        .innerJoin(generations, eq(generations.id, diplomas.generationId))
+        .where(eq(diplomas.id, id))
+        .for('update');
+      if (!row) throw new AppError('not_found');
+      // An unpublished diploma is withdrawn by cancelling its batch; a revoked one stays revoked.
+      if (row.status !== 'completed' || row.diploma.revokedAt) throw new AppError('conflict');
+      await tx
+        .update(diplomas)
+        .set({ revokedAt: new Date(), revocationReason: reason, revokedBy: request.user!.id })
+        .where(and(eq(diplomas.id, id), isNull(diplomas.revokedAt)));
+      await recordAudit(tx, { action: 'diploma.revoked', subjectType: 'diploma', subjectId: id, details: { reason, target_hash: row.diploma.targetHash } }, request);
+      return row.diploma.targetHash;
+    });
+    await queue.send(this.job, { kind: 'diploma', id, hash, reason }, { singletonKey: `revoke:${hash}` });
+  }
+
+  async revokeGeneration(queue: JobQueue, id: number, reason: string, request: FastifyRequest): Promise<void> {
+    const root = await this.db.transaction(async (tx) => {
+      const [batch] = await tx.select().from(generations).where(eq(generations.id, id)).for('update');
+      if (!batch) throw new AppError('not_found');
+      if (batch.status !== 'completed' || batch.revokedAt || !batch.merkleRoot) throw new AppError('conflict');
+      await tx.update(generations).set({ revokedAt: new Date(), revocationReason: reason, revokedBy: request.user!.id, updatedAt: new Date() }).where(eq(generations.id, id));
+      await recordAudit(tx, { action: 'generation.revoked', subjectType: 'generation', subjectId: id, details: { reason, merkle_root: batch.merkleRoot } }, request);
+      return batch.merkleRoot;
+    });
+    await queue.send(this.job, { kind: 'generation', id: String(id), hash: root, reason }, { singletonKey: `revoke:${root}` });
+  }
+}
