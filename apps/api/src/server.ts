@@ -35,6 +35,9 @@ const jobs = new JobQueue(database.connectionString, log).define(...Object.value
 await jobs.start({ work: config.workers });
 services.queue = jobs;
 
+const reconciled = await services.issuing!.reconcileAnchors(log);
+if (reconciled.checked) log.info(reconciled, 'anchored batches checked against the chain');
+
 await seedCountryTemplate(database.db);
 if (config.demoData) {
   await seedDemoBatch(database.db, services.storage, services.issuing!);

@@ -10,6 +10,7 @@ import {
 import { createDiplomaRenderer, createKeySigner, type DiplomaRenderer, type DiplomaTemplateInput, type SignatureImages, type SignatureRole, type Signer } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { reconcile } from '@sceau/chain';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -241,6 +242,43 @@ export class IssuingService {
       this.renderers.set(cacheKey, renderer);
     }
     return renderer;
+  }
+
+  /**
+   * At start: every batch the database records as anchored must be known to the chain. On the local
+   * chain (which may have lost its last second, or its contract) a missing root is anchored again
+   * and the new transaction recorded; on an external chain it is flagged, never silently rewritten.
+   */
+  async reconcileAnchors(log: Pick<Logger, 'info' | 'warn' | 'error'>): Promise<{ checked: number; reanchored: number; flagged: number }> {
+    const anchored = await this.db
+      .select({ id: generations.id, root: generations.merkleRoot, txHash: generations.anchorTxHash })
+      .from(generations)
+      .where(and(eq(generations.signatureStatus, 'finished'), sql`${generations.merkleRoot} is not null`));
+    if (anchored.length === 0) return { checked: 0, reanchored: 0, flagged: 0 };
+    const { missing } = await reconcile(
+      this.chain.registry,
+      anchored.map((a) => ({ root: `0x${a.root}` as `0x${string}`, txHash: a.txHash as `0x${string}` | null })),
+    );
+    let reanchored = 0;
+    let flagged = 0;
+    for (const lost of missing) {
+      const batch = anchored.find((a) => `0x${a.root}` === lost.root)!;
+      if (this.chain.local) {
+        const anchor = await this.chain.registry.issueRoot(lost.root);
+        await this.db
+          .update(generations)
+          .set({ anchorTxHash: anchor.txHash, anchorBlockNumber: anchor.blockNumber, anchorContract: this.chain.address.toLowerCase(), anchoredAt: new Date(anchor.timestamp * 1000), updatedAt: new Date() })
+          .where(eq(generations.id, batch.id));
+        log.warn({ generationId: batch.id, txHash: anchor.txHash }, 'the local chain had lost this batch: anchored again');
+        reanchored++;
+      } else {
+        const message = `root ${lost.root} not found on chain ${this.chain.chainId} (recorded transaction ${lost.txHash ?? 'none'})`;
+        await this.db.update(generations).set({ lastError: message, updatedAt: new Date() }).where(eq(generations.id, batch.id));
+        log.error({ generationId: batch.id }, `anchored batch missing from the chain: ${message}`);
+        flagged++;
+      }
+    }
+    return { checked: anchored.length, reanchored, flagged };
   }
 
   /**

@@ -2,7 +2,7 @@ import { connectChain, createRegistry } from '@sceau/chain';
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,6 +124,31 @@ describe('issuing a batch', () => {
     await ctx.db.$client.query(`update users set educ_province_id = (select id from educ_provinces where code = 'NK-1') where email = 'controleur@sceau.example'`);
     const res = await app.inject({ method: 'GET', url: `/api/generations/${batchId}`, headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('anchors again, at start, a batch the local chain lost', async () => {
+    const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
+    // The local chain's state is lost (its key and deployment record remain): the registry is deployed
+    // again by the same account at the same nonce, so at the same address the credentials name.
+    const address = chain.address;
+    await chain.close();
+    for (const file of await readdir(path.join(dataDir, 'chain'))) {
+      if (file.startsWith('anvil-state')) await rm(path.join(dataDir, 'chain', file), { force: true });
+    }
+    chain = await openChain(ctx.config, pino({ level: 'silent' }));
+    expect(chain.action).toBe('redeployed');
+    expect(chain.address).toBe(address);
+    expect(await chain.registry.isIssued(`0x${batch!.merkleRoot}`)).toBe(false);
+    const keys = services.identity!.keys;
+    services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+    const result = await services.issuing!.reconcileAnchors(pino({ level: 'silent' }));
+    expect(result).toMatchObject({ reanchored: 1, flagged: 0 });
+    expect(await chain.registry.isIssued(`0x${batch!.merkleRoot}`)).toBe(true);
+    const [after] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
+    expect(after!.anchorContract).toBe(chain.address.toLowerCase());
+    // Its diplomas verify again.
+    const [one] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
+    expect((await services.verification!.verify({ diplomaId: one!.id })).verdict).toBe('authentic');
   });
 
   it('never finishes a signature without a mined transaction: a chain that is down leaves it in progress', async () => {
