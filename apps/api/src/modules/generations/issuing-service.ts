@@ -9,7 +9,8 @@ import {
 } from '@sceau/credential';
 import { createDiplomaRenderer, createKeySigner, type DiplomaRenderer, type DiplomaTemplateInput, type SignatureImages, type SignatureRole, type Signer } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { performance } from 'node:perf_hooks';
 import { reconcile } from '@sceau/chain';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
@@ -30,6 +31,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
+import { sharedRenderPool, type RenderSetup } from './render-pool.ts';
 
 /** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
 export class BatchDataError extends Error {}
@@ -160,59 +162,147 @@ export class IssuingService {
     });
   }
 
-  /** Phase two, resumable: the PDFs still missing, a chunk at a time. */
+  /**
+   * Phase two, resumable: the PDFs still missing, a chunk at a time, rendered and signed on every
+   * core by the render pool (render-pool.ts, ADR 0050). A few chunks are in flight at once so the
+   * workers never wait on the database or the disk. Each chunk's files are written, then its rows
+   * and the batch's progress are updated in one transaction, only for diplomas that still have
+   * no PDF: a crash, a retry or a second run of the job never counts or stores a diploma twice.
+   */
   private async renderPending(generationId: number): Promise<void> {
+    const CHUNK = 100;
+    const CHUNKS_IN_FLIGHT = 3;
+    const pool = sharedRenderPool();
     const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
-    const renderer = await this.rendererFor(batch!.templateId);
+
+    // What each worker needs once: the template with the signers of the settings page, their
+    // signature images, and the ministry's PDF signing key.
+    const [template] = await this.db.select().from(templates).where(eq(templates.id, batch!.templateId));
+    const signatures = await this.db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind));
+    const role: Record<string, SignatureRole> = { ministry: 'ministry', inspector_general: 'inspectorGeneral', jury: 'juryPresident' };
+    const signatureImages: SignatureImages = {};
+    for (const s of signatures) {
+      const bytes = await this.storage.get(s.imageKey);
+      const target = role[s.kind];
+      if (bytes && target) signatureImages[target] = new Uint8Array(bytes);
+    }
+    const design = structuredClone(template!.design) as unknown as DiplomaTemplateInput & { signatures?: { role: string; title: string; signerName: string }[] };
+    for (const box of design.signatures ?? []) {
+      const kind = Object.entries(role).find(([, r]) => r === box.role)?.[0];
+      const signer = signatures.find((s) => s.kind === kind);
+      if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
+    }
+    const setup: RenderSetup = {
+      key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${this.keys.active.kid}`,
+      template: design,
+      signatureImages,
+      signer: {
+        privateKeyPem: this.keys.active.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        certificateChainDer: this.keys.active.certificateChainDer,
+      },
+    };
+
     const base = this.config.publicUrl.replace(/\/$/, '');
-    for (;;) {
+    const dates = new Map<string, string>();
+    const printedDate = (iso: string) => {
+      let printed = dates.get(iso);
+      if (printed === undefined) dates.set(iso, (printed = frenchDate(iso)));
+      return printed;
+    };
+    type Pending = { diploma: typeof diplomas.$inferSelect; item: typeof generationItems.$inferSelect };
+
+    const renderChunk = async (rows: Pending[]): Promise<void> => {
+      let t = performance.now();
+      const photos = await Promise.all(rows.map(({ item }) => (item.photoKey ? this.storage.get(item.photoKey) : null)));
+      const missing = rows.find((_, i) => !photos[i]);
+      if (missing) throw new BatchDataError(`candidate ${missing.item.candidateCode} has no photo`);
+      pool.stats.photoReadMs += performance.now() - t;
+      const rendered = await Promise.all(
+        rows.map(({ diploma, item }, i) => {
+          const doc = diploma.credential as unknown as CredentialDocument;
+          const record = doc.record as Record<string, string | number>;
+          return pool.render(setup, {
+            fields: {
+              name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
+              birthPlace: String(record.birth_place),
+              birthDate: printedDate(String(record.birth_date)),
+              option: String(record.option),
+              school: String(record.school),
+              centre: String(record.centre),
+              // The template prints "Session {session}".
+              session: String(record.session_year),
+              percentage: String(record.percentage).replace('.', ','),
+              issueDate: printedDate(String(record.issue_date)),
+              diplomaNumber: diploma.id,
+              province: String(record.educ_province),
+              issuePlace: 'Kinshasa',
+              candidateCode: String(record.candidate_code ?? item.candidateCode),
+            },
+            photo: photos[i]!,
+            qr: { verifyUrl: `${base}/verify/${diploma.id}`, offlinePayload: diploma.qrPayload },
+            credentialJson: new TextEncoder().encode(JSON.stringify(doc)),
+          });
+        }),
+      );
+      t = performance.now();
+      await this.db.transaction(async (tx) => {
+        // The rows no other run has stored meanwhile, held until commit: their files are ours to write.
+        const ids = rows.map((r) => r.diploma.id);
+        const mine = await tx
+          .select({ id: diplomas.id })
+          .from(diplomas)
+          .where(and(inArray(diplomas.id, ids), isNull(diplomas.pdfKey)))
+          .for('update', { skipLocked: true });
+        if (mine.length === 0) return;
+        const keep = new Set(mine.map((m) => m.id));
+        const updates: { id: string; pdf_key: string; pdf_sha256: string; pdf_bytes: number }[] = [];
+        const s = performance.now();
+        await Promise.all(
+          rows.map(({ diploma }, i) => {
+            if (!keep.has(diploma.id)) return;
+            const { pdf, sha256 } = rendered[i]!;
+            const key = `diplomas/${generationId}/${diploma.id}.pdf`;
+            updates.push({ id: diploma.id, pdf_key: key, pdf_sha256: sha256, pdf_bytes: pdf.byteLength });
+            return this.storage.put(key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+          }),
+        );
+        pool.stats.storageMs += performance.now() - s;
+        await tx.execute(sql`
+          update ${diplomas} set pdf_key = v.pdf_key, pdf_sha256 = v.pdf_sha256, pdf_bytes = v.pdf_bytes
+          from json_to_recordset(${JSON.stringify(updates)}::json) as v(id text, pdf_key text, pdf_sha256 text, pdf_bytes integer)
+          where ${diplomas.id} = v.id`);
+        await tx
+          .update(generations)
+          .set({ progressDone: sql`${generations.progressDone} + ${updates.length}`, updatedAt: new Date() })
+          .where(eq(generations.id, generationId));
+      });
+      pool.stats.dbMs += performance.now() - t;
+    };
+
+    // Chunks in item order (keyset), a few at a time; the first failure stops new chunks.
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+    let after = 0;
+    while (!failure) {
       const pending = await this.db
         .select({ diploma: diplomas, item: generationItems })
         .from(diplomas)
         .innerJoin(generationItems, eq(generationItems.id, diplomas.itemId))
-        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey)))
+        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey), gt(diplomas.itemId, after)))
         .orderBy(asc(diplomas.itemId))
-        .limit(RENDER_CHUNK);
-      if (pending.length === 0) return;
-      for (const { diploma, item } of pending) {
-        const doc = diploma.credential as unknown as CredentialDocument;
-        const record = doc.record as Record<string, string | number>;
-        const photo = item.photoKey ? await this.storage.get(item.photoKey) : null;
-        if (!photo) throw new BatchDataError(`candidate ${item.candidateCode} has no photo`);
-        const pdf = await renderer.renderSigned(
-          {
-            name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
-            birthPlace: String(record.birth_place),
-            birthDate: frenchDate(String(record.birth_date)),
-            option: String(record.option),
-            school: String(record.school),
-            centre: String(record.centre),
-            // The template prints "Session {session}".
-            session: String(record.session_year),
-            percentage: String(record.percentage).replace('.', ','),
-            issueDate: frenchDate(String(record.issue_date)),
-            diplomaNumber: diploma.id,
-            province: String(record.educ_province),
-            issuePlace: 'Kinshasa',
-            candidateCode: String(record.candidate_code),
-          },
-          photo,
-          { verifyUrl: `${base}/verify/${diploma.id}`, offlinePayload: diploma.qrPayload },
-          new TextEncoder().encode(JSON.stringify(doc)),
-          this.pdfSigner,
-        );
-        const key = `diplomas/${generationId}/${diploma.id}.pdf`;
-        await this.storage.put(key, Buffer.from(pdf));
-        await this.db
-          .update(diplomas)
-          .set({ pdfKey: key, pdfSha256: createHash('sha256').update(pdf).digest('hex'), pdfBytes: pdf.length })
-          .where(eq(diplomas.id, diploma.id));
-      }
-      await this.db
-        .update(generations)
-        .set({ progressDone: sql`${generations.progressDone} + ${pending.length}`, updatedAt: new Date() })
-        .where(eq(generations.id, generationId));
+        .limit(CHUNK);
+      if (pending.length === 0) break;
+      after = pending.at(-1)!.diploma.itemId;
+      const task: Promise<void> = renderChunk(pending)
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => running.delete(task));
+      running.add(task);
+      if (running.size >= CHUNKS_IN_FLIGHT) await Promise.race(running);
     }
+    await Promise.all(running);
+    if (failure) throw (failure as { error: unknown }).error;
   }
 
   /** One renderer per template and set of signature images, reused for every document. */

@@ -1,0 +1,84 @@
+import { createDevelopmentPki, diplomeEtatTemplate, extractAttachment, preparePhoto, verifyPdfSignature } from '@sceau/pdf';
+import { createTestPhoto, createTestSignatureImages, testCredentialJson, testFields, testOfflinePayload } from '@sceau/pdf/test-fixtures';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RenderError, RenderPool, type RenderJob, type RenderSetup } from './render-pool.ts';
+
+let setup: RenderSetup;
+let photo: Uint8Array;
+const pools: RenderPool[] = [];
+
+function newPool(...args: ConstructorParameters<typeof RenderPool>): RenderPool {
+  const pool = new RenderPool(...args);
+  pools.push(pool);
+  return pool;
+}
+
+function job(i: number): RenderJob {
+  const fields = testFields({ name: `Ngalula Kabamba Élodie ${i}`, diplomaNumber: `DE-${i}` });
+  return { fields, photo: new Uint8Array(photo), qr: { verifyUrl: `https://sceau.example/verify/${i}`, offlinePayload: testOfflinePayload() }, credentialJson: testCredentialJson(fields) };
+}
+
+beforeAll(async () => {
+  const pki = await createDevelopmentPki();
+  setup = {
+    key: 'test-1',
+    template: diplomeEtatTemplate,
+    signatureImages: await createTestSignatureImages(),
+    signer: { privateKeyPem: pki.signingPrivateKeyPem, certificateChainDer: pki.certificateChainDer },
+  };
+  photo = await preparePhoto(await createTestPhoto(1), diplomeEtatTemplate.photo);
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe('the render pool', () => {
+  it('renders and signs on several worker threads, each PDF intact, its hash given', async () => {
+    const pool = newPool({ size: 2 });
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => pool.render(setup, job(i))));
+    expect(pool.stats).toMatchObject({ documents: 24, failed: 0, crashes: 0 });
+    for (const [i, { pdf, sha256 }] of results.entries()) {
+      expect(pdf.byteOffset).toBe(0);
+      expect(pdf.byteLength).toBe(pdf.buffer.byteLength); // transferred, not a view on a shared buffer
+      expect(sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+      if (i % 8 === 0) {
+        expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+        const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
+        expect(attached).toBeTruthy();
+      }
+    }
+  }, 60_000);
+
+  it('rejects only the job that failed in a worker, and goes on', async () => {
+    const pool = newPool({ size: 1 });
+    const bad = { ...job(1), fields: { ...job(1).fields, name: undefined as unknown as string } };
+    const outcomes = await Promise.allSettled([pool.render(setup, job(0)), pool.render(setup, bad), pool.render(setup, job(2))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(RenderError);
+  }, 60_000);
+
+  it('replaces a worker that died: its jobs fail, later jobs are rendered', async () => {
+    const pool = newPool({ size: 1, inFlightPerWorker: 2 });
+    const first = [pool.render(setup, job(0)), pool.render(setup, job(1))];
+    const later = [pool.render(setup, job(2)), pool.render(setup, job(3))];
+    pool.crashOneWorkerForTest();
+    const settled = await Promise.allSettled(first);
+    // The crash message may arrive after the first jobs were done: at most those in flight fail.
+    for (const s of settled) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/render worker stopped/);
+    expect((await Promise.all(later)).every((r) => r.pdf.byteLength > 0)).toBe(true);
+    expect(await pool.render(setup, job(4))).toBeTruthy();
+  }, 60_000);
+
+  it('closes cleanly: waiting jobs are rejected, later ones refused', async () => {
+    const pool = newPool({ size: 1, inFlightPerWorker: 1 });
+    const jobs = Array.from({ length: 6 }, (_, i) => pool.render(setup, job(i)));
+    const rest = Promise.allSettled(jobs.slice(1));
+    await jobs[0];
+    await pool.close();
+    const settled = await rest;
+    expect(settled.some((s) => s.status === 'rejected' && /closed/.test(String(s.reason)))).toBe(true);
+    await expect(pool.render(setup, job(9))).rejects.toThrow(/closed/);
+    await pool.close(); // idempotent
+  }, 60_000);
+});

@@ -1,0 +1,259 @@
+// Renders and signs diploma PDFs on every core: a pool of worker threads (render-worker.ts), each
+// holding one DiplomaRenderer per template set-up and the ministry's PDF signer. See ADR 0050.
+import type { DiplomaFields, DiplomaTemplateInput, QrContents, SignatureImages } from '@sceau/pdf';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** What a worker needs to render and sign for one template: sent once per worker, then named by `key`. */
+export interface RenderSetup {
+  /** Changes whenever the template, a signature image or the signing key changes. */
+  key: string;
+  template: DiplomaTemplateInput;
+  signatureImages: SignatureImages;
+  /** The ministry's PDF signing key (PKCS#8 PEM) and its certificate chain (DER, leaf first). */
+  signer: { privateKeyPem: string; certificateChainDer: Uint8Array[] };
+}
+
+/**
+ * One diploma. `photo` and `credentialJson` are handed over: when they own their whole
+ * ArrayBuffer it is transferred to the worker (and detached here), otherwise copied.
+ */
+export interface RenderJob {
+  fields: DiplomaFields;
+  photo: Uint8Array;
+  qr: QrContents;
+  credentialJson: Uint8Array;
+}
+
+export interface RenderedPdf {
+  /** The signed PDF; its ArrayBuffer came from the worker by transfer and is this view's alone. */
+  pdf: Uint8Array;
+  sha256: string;
+}
+
+export interface RenderPoolOptions {
+  /** Worker threads; default os.availableParallelism(). */
+  size?: number;
+  /** Jobs sent ahead to each worker, so that it never waits for the main thread. Default 4. */
+  inFlightPerWorker?: number;
+  /** Template set-ups a worker keeps (least recently used dropped). Default 4. */
+  setupsPerWorker?: number;
+}
+
+/** Counters for benchmarks and logs; callers may add their own stage times. */
+export interface RenderPoolStats {
+  documents: number;
+  failed: number;
+  crashes: number;
+  /** Summed over workers: time spent rendering and signing. */
+  renderMs: number;
+  signMs: number;
+  /** Filled by renderPending: photo reads, PDF writes and database updates (wall time per chunk, summed). */
+  photoReadMs: number;
+  storageMs: number;
+  dbMs: number;
+}
+
+// Messages between the pool and its workers.
+export type WorkerRequest =
+  | { type: 'setup'; setup: RenderSetup }
+  | { type: 'drop'; key: string }
+  | { type: 'render'; id: number; key: string; fields: DiplomaFields; photo: Uint8Array; qr: QrContents; credentialJson: Uint8Array }
+  | { type: 'crash' };
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; renderMs: number; signMs: number }
+  | { type: 'failed'; id: number; message: string; stack: string };
+
+interface Queued {
+  setup: RenderSetup;
+  job: RenderJob;
+  resolve(result: RenderedPdf): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, Queued>;
+  /** Set-up keys the worker holds, least recently used first (mirrors the worker's own map). */
+  loaded: string[];
+  lastError: Error | null;
+}
+
+/** A render job that failed inside a worker (its message and stack are the worker's). */
+export class RenderError extends Error {
+  override name = 'RenderError';
+}
+
+const WORKER_URL = new URL('./render-worker.ts', import.meta.url);
+
+/**
+ * Workers run the TypeScript sources like the API does (`node --import tsx`), whether the parent
+ * runs under tsx (`npm run serve`) or vitest. The loader is found from this file, not from the cwd.
+ */
+function workerExecArgv(): string[] {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--import', tsx];
+}
+
+/** Bytes whose ArrayBuffer can be transferred: theirs alone, else a copy (Buffer#slice would be a view). */
+function owned(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
+  return whole ? bytes : Uint8Array.prototype.slice.call(bytes);
+}
+
+export class RenderPool {
+  readonly size: number;
+  readonly stats: RenderPoolStats = { documents: 0, failed: 0, crashes: 0, renderMs: 0, signMs: 0, photoReadMs: 0, storageMs: 0, dbMs: 0 };
+  private readonly inFlightPerWorker: number;
+  private readonly setupsPerWorker: number;
+  private readonly slots: Slot[] = [];
+  private queue: Queued[] = [];
+  private queueHead = 0;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: RenderPoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
+    this.inFlightPerWorker = Math.max(1, options.inFlightPerWorker ?? 4);
+    this.setupsPerWorker = Math.max(1, options.setupsPerWorker ?? 4);
+  }
+
+  /** Renders and signs one diploma on a worker. Rejects with the worker's error, or if the worker dies. */
+  render(setup: RenderSetup, job: RenderJob): Promise<RenderedPdf> {
+    if (this.closed) return Promise.reject(new Error('render pool closed'));
+    return new Promise<RenderedPdf>((resolve, reject) => {
+      this.queue.push({ setup, job, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Jobs waiting for a worker plus jobs being rendered. */
+  get pending(): number {
+    return this.queue.length - this.queueHead + this.slots.reduce((n, s) => n + s.inFlight.size, 0);
+  }
+
+  /** Rejects waiting jobs and stops every worker. Idempotent; a closed pool renders nothing more. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const waiting = this.queue.slice(this.queueHead);
+    this.queue = [];
+    this.queueHead = 0;
+    for (const q of waiting) q.reject(new Error('render pool closed'));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  /** Test hook: makes one worker exit abruptly, as a crash would. */
+  crashOneWorkerForTest(): void {
+    this.slots.find((s) => s.inFlight.size > 0)?.worker.postMessage({ type: 'crash' } satisfies WorkerRequest);
+  }
+
+  private pump(): void {
+    while (this.queueHead < this.queue.length) {
+      const slot = this.freeSlot();
+      if (!slot) break;
+      this.send(slot, this.queue[this.queueHead++]!);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  /** The least busy worker with room, starting one more while the pool is below its size. */
+  private freeSlot(): Slot | null {
+    let best: Slot | null = null;
+    for (const slot of this.slots) if (slot.inFlight.size < this.inFlightPerWorker && (!best || slot.inFlight.size < best.inFlight.size)) best = slot;
+    if ((!best || best.inFlight.size > 0) && this.slots.length < this.size) return this.spawn();
+    return best;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL, { execArgv: workerExecArgv(), name: 'sceau-render' });
+    const slot: Slot = { worker, inFlight: new Map(), loaded: [], lastError: null };
+    this.slots.push(slot);
+    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
+    worker.on('error', (error) => {
+      slot.lastError = error;
+    });
+    worker.on('exit', (code) => this.onExit(slot, code));
+    return slot;
+  }
+
+  private send(slot: Slot, queued: Queued): void {
+    const { setup, job } = queued;
+    const at = slot.loaded.indexOf(setup.key);
+    if (at >= 0) {
+      slot.loaded.splice(at, 1);
+    } else {
+      slot.worker.postMessage({ type: 'setup', setup } satisfies WorkerRequest);
+      if (slot.loaded.length >= this.setupsPerWorker) slot.worker.postMessage({ type: 'drop', key: slot.loaded.shift()! } satisfies WorkerRequest);
+    }
+    slot.loaded.push(setup.key);
+    const id = this.nextId++;
+    const photo = owned(job.photo);
+    const credentialJson = owned(job.credentialJson);
+    slot.inFlight.set(id, queued);
+    slot.worker.ref();
+    slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: job.fields, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
+      photo.buffer as ArrayBuffer,
+      credentialJson.buffer as ArrayBuffer,
+    ]);
+  }
+
+  private onReply(slot: Slot, reply: WorkerReply): void {
+    if (reply.type === 'ready') return;
+    const queued = slot.inFlight.get(reply.id);
+    if (!queued) return;
+    slot.inFlight.delete(reply.id);
+    // An idle pool never keeps the process alive: a forgotten close() cannot hang a shutdown.
+    if (slot.inFlight.size === 0) slot.worker.unref();
+    if (reply.type === 'done') {
+      this.stats.documents++;
+      this.stats.renderMs += reply.renderMs;
+      this.stats.signMs += reply.signMs;
+      queued.resolve({ pdf: reply.pdf, sha256: reply.sha256 });
+    } else {
+      this.stats.failed++;
+      const error = new RenderError(reply.message);
+      error.stack = reply.stack || error.stack;
+      queued.reject(error);
+    }
+    this.pump();
+  }
+
+  /** A worker gone: its jobs fail (the caller's job is retried), and the next job starts a new worker. */
+  private onExit(slot: Slot, code: number): void {
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    const cause = this.closed ? new Error('render pool closed') : new Error(`render worker stopped (exit code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ''}`, { cause: slot.lastError ?? undefined });
+    if (!this.closed) this.stats.crashes++;
+    for (const queued of slot.inFlight.values()) {
+      this.stats.failed++;
+      queued.reject(cause);
+    }
+    slot.inFlight.clear();
+    if (!this.closed) this.pump();
+  }
+}
+
+let shared: RenderPool | null = null;
+
+/**
+ * The process's render pool, started on first use (workers start lazily, with the first jobs).
+ * Options count only when the pool is created, so a server may call this at start with its
+ * configured size.
+ */
+export function sharedRenderPool(options?: RenderPoolOptions): RenderPool {
+  shared ??= new RenderPool(options);
+  return shared;
+}
+
+/** Stops the process's render pool (server shutdown, end of a test file). Safe to call when none was started. */
+export async function closeSharedRenderPool(): Promise<void> {
+  const pool = shared;
+  shared = null;
+  await pool?.close();
+}
