@@ -12,6 +12,7 @@ import { authRoutes } from './modules/auth/auth-routes.ts';
 import { registrationRoutes } from './modules/auth/registration-routes.ts';
 import { generationsRoutes } from './modules/generations/generations-routes.ts';
 import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
+import { launchRoutes } from './modules/generations/launch-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(
       await api.register(auditRoutes, context);
       await api.register(generationsRoutes, context);
       await api.register(revocationRoutes, context);
+      await api.register(launchRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(outboxRoutes, context);
     },

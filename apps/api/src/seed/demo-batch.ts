@@ -63,7 +63,7 @@ export async function seedDemoSignatures(db: Db, storage: FileStorage): Promise<
 }
 
 /** A passport-style portrait placeholder: a plain silhouette on a coloured background, ~5 KB. */
-async function demoPhoto(hue: number): Promise<Buffer> {
+export async function demoPhoto(hue: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="hsl(${hue},35%,82%)"/><circle cx="150" cy="150" r="72" fill="hsl(${hue},25%,35%)"/><path d="M30 400 C 40 270, 260 270, 270 400 Z" fill="hsl(${hue},25%,35%)"/></svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 70 }).toBuffer();
 }

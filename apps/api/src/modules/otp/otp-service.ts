@@ -7,7 +7,8 @@ import { oneTimeCodes } from '../../db/schema.ts';
 import { AppError, fieldError, type FieldMessage } from '../../lib/errors.ts';
 import type { Channel, Messenger } from '../messaging/messaging-service.ts';
 
-export type CodePurpose = OtpPurpose | 'generation_launch';
+/** Registration, recovery, or the launch of one batch (`generation_launch:<id>`: a code is good for that batch only). */
+export type CodePurpose = OtpPurpose | `generation_launch:${number}`;
 
 function hashCode(id: number, code: string): string {
   // Salted by the row id so that equal codes never share a hash.
@@ -92,6 +93,32 @@ export class OtpService {
    * Checks a code against the latest one sent to the destination for the purpose. Each wrong try
    * counts; past the limit the code is dead even if right. Errors name the `otp` field.
    */
+  /**
+   * After a right code, a short-lived one-time grant (e.g. "may launch batch 12") for that user: the
+   * action it allows consumes it. Kept in the same table: it is a one-time secretless code.
+   */
+  async grant(userId: number, purpose: string, minutes: number): Promise<void> {
+    await this.db.insert(oneTimeCodes).values({ purpose, destination: `user:${userId}`, userId, codeHash: 'granted', expiresAt: new Date(Date.now() + minutes * 60_000) });
+  }
+
+  /** Consumes a grant made by `grant`; false when there is none, or it expired. */
+  async consumeGrant(userId: number, purpose: string): Promise<boolean> {
+    const rows = await this.db
+      .update(oneTimeCodes)
+      .set({ consumedAt: new Date() })
+      .where(
+        and(
+          eq(oneTimeCodes.destination, `user:${userId}`),
+          eq(oneTimeCodes.purpose, purpose),
+          eq(oneTimeCodes.codeHash, 'granted'),
+          isNull(oneTimeCodes.consumedAt),
+          sql`${oneTimeCodes.expiresAt} > now()`,
+        ),
+      )
+      .returning({ id: oneTimeCodes.id });
+    return rows.length > 0;
+  }
+
   async verify(input: { destination: string; purpose: CodePurpose; code: string }): Promise<{ userId: number | null }> {
     // The outcome is decided in a transaction that always commits (a wrong try must be counted),
     // and turned into an error after it.

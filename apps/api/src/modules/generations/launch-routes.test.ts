@@ -1,0 +1,141 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions } from '../../db/schema.ts';
+import { JobQueue } from '../../jobs/job-queue.ts';
+import { demoPhoto, seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
+import { createServices, type Services } from '../../services.ts';
+import { codeIn, createTestApp, lastMessageTo, signIn, type TestContext } from '../../../test/helpers.ts';
+import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let ctx: TestContext;
+let dataDir: string;
+let chain: OpenChain;
+let services: Services;
+let queue: JobQueue;
+let app: App;
+let admin: Record<string, string>;
+
+/** A batch whose three candidates are validated: ready for generation. */
+async function readyBatch(): Promise<number> {
+  const templateId = await seedCountryTemplate(ctx.db);
+  await seedDemoSignatures(ctx.db, services.storage);
+  const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
+  const [province] = await ctx.db.select().from(educProvinces).where(eq(educProvinces.code, 'KC-1'));
+  const [school] = await ctx.db.select().from(institutions).where(eq(institutions.educProvinceId, province!.id)).limit(1);
+  const [option] = await ctx.db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
+  const [batch] = await ctx.db
+    .insert(generations)
+    .values({ type: 'diplome_etat', templateId, sessionId: session!.id, educProvinceId: province!.id, institutionId: school!.id, status: 'ready_for_generation', createdBy: null })
+    .returning();
+  for (let i = 0; i < 3; i++) {
+    const photoKey = `photos/test/${batch!.id}-${i}.jpg`;
+    await services.storage.put(photoKey, await demoPhoto(i * 90));
+    await ctx.db.insert(generationItems).values({
+      generationId: batch!.id,
+      candidateCode: `${20269900000000 + batch!.id * 10 + i}`,
+      lastName: ['Matondo', 'Luzolo', 'Nkiambi'][i]!,
+      middleName: 'Ndombasi',
+      firstName: ['Espérance', 'Joël', 'Naomie'][i]!,
+      birthDate: '2007-02-0' + (i + 1),
+      birthPlace: 'Matadi',
+      gender: i === 1 ? 'M' : 'F',
+      optionId: option!.optionId,
+      institutionId: school!.id,
+      centreId: school!.centreId,
+      percentageTenths: 600 + i * 55,
+      photoKey,
+      photoStatus: 'validated',
+      dataStatus: 'validated',
+    });
+  }
+  return batch!.id;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-launch-'));
+  await chmod(dataDir, 0o755);
+  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), OTP_RESEND_SECONDS: '0' });
+  const log = pino({ level: 'silent' });
+  chain = await openChain(ctx.config, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  queue = new JobQueue(ctx.databaseUrl, log).define(services.jobs!.generate, services.jobs!.anchor, services.revocation!.job);
+  await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
+  services.queue = queue;
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  admin = { authorization: `Bearer ${await signIn(ctx, 'admin@sceau.example')}` };
+}, 120_000);
+afterAll(async () => {
+  await queue?.stop();
+  await app?.close();
+  await chain?.close();
+  await ctx?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const status = async (id: number) => (await app.inject({ method: 'GET', url: `/api/generations/${id}/status`, headers: admin })).json().data;
+
+describe('launching, generating and publishing a batch', () => {
+  it('needs a one-time code of this user for this batch, then generates in the background and publishes on signature', async () => {
+    const id = await readyBatch();
+    const noCode = await app.inject({ method: 'POST', url: '/api/start-generation-process', headers: admin, payload: { generation_id: id } });
+    expect(noCode.statusCode).toBe(422);
+    expect(noCode.json().errors.code).toBeDefined();
+
+    const sent = await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin });
+    expect(sent.statusCode).toBe(200);
+    const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
+    const wrong = await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code: code === '000000' ? '111111' : '000000', generation_id: id } });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.code[0]).toMatch(/Tentatives restantes : 4/);
+    expect((await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code, generation_id: id } })).statusCode).toBe(200);
+
+    // Another user cannot use this user's grant.
+    const root = { authorization: `Bearer ${await signIn(ctx, 'root@sceau.example')}` };
+    expect((await app.inject({ method: 'POST', url: '/api/generations/start', headers: root, payload: { generation_id: id } })).statusCode).toBe(422);
+
+    const started = await app.inject({ method: 'POST', url: '/api/generations/start', headers: admin, payload: { generation_id: id } });
+    expect(started.statusCode).toBe(200);
+    // The grant is spent: no second launch with it.
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+    expect((await status(id)).progress).toEqual({ done: 3, total: 3, percent: 100 });
+
+    const sign = await app.inject({ method: 'POST', url: `/api/generations/${id}/apply-signature`, headers: admin });
+    expect(sign.statusCode).toBe(202);
+    await vi.waitFor(async () => expect(await status(id)).toMatchObject({ status: 'completed', signature_status: 'finished' }), { timeout: 30_000, interval: 500 });
+
+    const [one] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, id)).limit(1);
+    expect((await app.inject({ method: 'GET', url: `/api/verify/${one!.id}` })).json().data.verdict).toBe('authentic');
+    // Published: cannot be cancelled (revoke instead), nor signed again.
+    expect((await app.inject({ method: 'DELETE', url: `/api/generations/${id}/cancel`, headers: admin })).statusCode).toBe(409);
+    expect((await app.inject({ method: 'POST', url: `/api/generations/${id}/apply-signature`, headers: admin })).statusCode).toBe(409);
+  });
+
+  it('cancels a batch before its signature starts, and refuses roles that may not launch', async () => {
+    const id = await readyBatch();
+    const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };
+    expect((await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: validateur })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/generations/send-otp?generation_id=abc', headers: admin })).statusCode).toBe(422);
+    const cancelled = await app.inject({ method: 'DELETE', url: `/api/generations/${id}/cancel`, headers: { ...admin, 'x-locale': 'en' } });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().data.message).toBe('Batch cancelled.');
+    expect((await status(id)).status).toBe('cancelled');
+    expect((await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin })).statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,171 @@
+import { envelope, GENERATION_STATUSES, SIGNATURE_STATUSES, type Locale } from '@sceau/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app.ts';
+import { diplomas, generations, users } from '../../db/schema.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import { generationScopeCondition, scopeOf } from './generations-repository.ts';
+import { moveGeneration, moveSignature } from './generation-status.ts';
+
+const tags = ['generations'];
+/** How long a verified launch code allows the launch. */
+const LAUNCH_GRANT_MINUTES = 10;
+const generationId = z.coerce.number().int().positive();
+
+const statusResponse = envelope(
+  z.object({
+    id: z.number().int(),
+    status: z.enum(GENERATION_STATUSES),
+    signature_status: z.enum(SIGNATURE_STATUSES),
+    progress: z.object({ done: z.number().int(), total: z.number().int(), percent: z.number() }),
+    last_error: z.string().nullable(),
+  }),
+);
+const messageResponse = envelope(z.object({ message: z.string() }));
+
+/**
+ * Launching, following and publishing a batch (spec: /otp-generation, /generating-op): a one-time
+ * code sent to the signed-in user and verified for this batch, then the generation job, its
+ * progress, the official signature (anchoring job), and cancellation before the signature starts.
+ */
+export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
+  const launch = { anyPermission: ['generation.generate'], section: 'generation' } as const;
+
+  async function batchInScope(userId: number, id: number) {
+    const [batch] = await db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(db, userId))));
+    if (!batch) throw new AppError('not_found');
+    return batch;
+  }
+
+  function requireQueue() {
+    if (!services.queue || !services.jobs) throw new AppError('internal_error');
+    return { queue: services.queue, jobs: services.jobs };
+  }
+
+  app.get(
+    '/generations/send-otp',
+    {
+      config: { access: launch },
+      schema: { tags, summary: 'Send the signed-in user a one-time code to launch a batch', querystring: z.object({ generation_id: generationId }), response: { 200: envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']), resend_in: z.number().int(), expires_in: z.number().int() })) } },
+    },
+    async (request) => {
+      const batch = await batchInScope(request.user!.id, request.query.generation_id);
+      if (batch.status !== 'ready_for_generation') throw new AppError('conflict');
+      const [me] = await db.select().from(users).where(eq(users.id, request.user!.id));
+      const destination = me!.email ?? me!.phone;
+      if (!destination) throw new AppError('conflict');
+      const sent = await services.otp.send({ destination, purpose: `generation_launch:${batch.id}`, userId: me!.id, locale: me!.locale as Locale, template: 'otp_generation' });
+      return { data: { message: request.t('messages:code_sent_to_you', { minutes: Math.round(sent.expiresIn / 60) }), channel: sent.channel, resend_in: sent.resendIn, expires_in: sent.expiresIn } };
+    },
+  );
+
+  app.post(
+    '/generations/verify-otp',
+    {
+      config: { access: launch },
+      schema: { tags, summary: 'Check the launch code; a right one allows this user to launch this batch for a few minutes', body: z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }), generation_id: generationId }), response: { 200: messageResponse } },
+    },
+    async (request) => {
+      const batch = await batchInScope(request.user!.id, request.body.generation_id);
+      const [me] = await db.select().from(users).where(eq(users.id, request.user!.id));
+      const destination = me!.email ?? me!.phone ?? '';
+      try {
+        await services.otp.verify({ destination, purpose: `generation_launch:${batch.id}`, code: request.body.code });
+      } catch (error) {
+        // The launch page sends `code`: name the field it knows.
+        if (error instanceof AppError && error.options.fields?.otp) throw new AppError('validation_failed', { fields: { code: error.options.fields.otp } });
+        throw error;
+      }
+      await services.otp.grant(me!.id, `generation_launch_ok:${batch.id}`, LAUNCH_GRANT_MINUTES);
+      await recordAudit(db, { action: 'generation.launch_code_verified', subjectType: 'generation', subjectId: batch.id }, request);
+      return { data: { message: request.t('messages:launch_code_accepted') } };
+    },
+  );
+
+  for (const path of ['/start-generation-process', '/generations/start']) {
+    app.post(
+      path,
+      {
+        config: { access: launch },
+        schema: { tags, summary: 'Launch the generation of a batch (after its one-time code)', body: z.object({ generation_id: generationId }), response: { 200: messageResponse } },
+      },
+      async (request) => {
+        const { queue, jobs } = requireQueue();
+        const batch = await batchInScope(request.user!.id, request.body.generation_id);
+        if (batch.status !== 'ready_for_generation') throw new AppError('conflict');
+        if (!(await services.otp.consumeGrant(request.user!.id, `generation_launch_ok:${batch.id}`))) throw fieldError('code', 'field.launch_code_required');
+        await db.transaction((tx) => moveGeneration(tx, batch.id, 'in_progress', { request, changes: { progressDone: 0, progressTotal: 0, lastError: null } }));
+        await queue.send(jobs.generate, { generationId: batch.id }, { singletonKey: `generate:${batch.id}` });
+        return { data: { message: request.t('messages:generation_started') } };
+      },
+    );
+  }
+
+  const statusOf = async (userId: number, id: number) => {
+    const batch = await batchInScope(userId, id);
+    const percent = batch.progressTotal ? Math.round((batch.progressDone / batch.progressTotal) * 1000) / 10 : batch.status === 'ready_for_signature' || batch.status === 'completed' ? 100 : 0;
+    return {
+      data: {
+        id: batch.id,
+        status: batch.status as (typeof GENERATION_STATUSES)[number],
+        signature_status: batch.signatureStatus as (typeof SIGNATURE_STATUSES)[number],
+        progress: { done: batch.progressDone, total: batch.progressTotal, percent },
+        last_error: batch.lastError,
+      },
+    };
+  };
+  const view = { anyPermission: ['generation.view', 'generation.generate'], section: 'generation' } as const;
+  app.get(
+    '/generations/status',
+    { config: { access: view }, schema: { tags, summary: "A batch's status and progress", querystring: z.object({ generation_id: generationId }), response: { 200: statusResponse } } },
+    async (request) => statusOf(request.user!.id, request.query.generation_id),
+  );
+  app.get(
+    '/generations/:id/status',
+    { config: { access: view }, schema: { tags, summary: "A batch's status and progress", params: z.object({ id: generationId }), response: { 200: statusResponse } } },
+    async (request) => statusOf(request.user!.id, request.params.id),
+  );
+
+  app.post(
+    '/generations/:id/apply-signature',
+    {
+      config: { access: launch },
+      schema: { tags, summary: 'Apply the official signature: publish the generated batch (anchor its root on the chain)', params: z.object({ id: generationId }), response: { 202: messageResponse } },
+    },
+    async (request, reply) => {
+      const { queue, jobs } = requireQueue();
+      const batch = await batchInScope(request.user!.id, request.params.id);
+      if (batch.status !== 'ready_for_signature') throw new AppError('conflict');
+      if (batch.signatureStatus === 'not_started') await db.transaction((tx) => moveSignature(tx, batch.id, 'in_progress', { request }));
+      await queue.send(jobs.anchor, { generationId: batch.id }, { singletonKey: `anchor:${batch.id}` });
+      return reply.code(202).send({ data: { message: request.t('messages:signature_started') } });
+    },
+  );
+
+  app.delete(
+    '/generations/:id/cancel',
+    {
+      config: { access: { anyPermission: ['generation.create', 'generation.generate'], section: 'generation' } },
+      schema: { tags, summary: 'Cancel a batch before its signature starts (what it produced is removed)', params: z.object({ id: generationId }), response: { 200: messageResponse } },
+    },
+    async (request) => {
+      const batch = await batchInScope(request.user!.id, request.params.id);
+      // Published diplomas are revoked, never deleted; a batch being generated must finish or fail first.
+      if (batch.signatureStatus !== 'not_started') throw new AppError('conflict');
+      const pdfKeys = await db.transaction(async (tx) => {
+        await moveGeneration(tx, batch.id, 'cancelled', { request });
+        const produced = await tx.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batch.id));
+        if (produced.length) await tx.delete(diplomas).where(inArray(diplomas.id, produced.map((d) => d.id)));
+        await tx.update(generations).set({ merkleRoot: null, progressDone: 0, progressTotal: 0 }).where(eq(generations.id, batch.id));
+        return produced.map((d) => d.pdfKey).filter((k): k is string => k !== null);
+      });
+      for (const key of pdfKeys) await services.storage.delete(key);
+      return { data: { message: request.t('messages:generation_cancelled') } };
+    },
+  );
+};
