@@ -1,5 +1,6 @@
 import { generationDetailResponse, generationItemsQuery, generationsByUserQuery, generationsResponse, idParam } from '@sceau/contracts';
 import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { ZipArchive } from 'archiver';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
 import { diplomas, generationItems, generations } from '../../db/schema.ts';
@@ -49,6 +50,55 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       const [view] = await presentGenerations(db, [id]);
       const { items, total } = await listItems(db, id, { page, perPage, search, institution, centre });
       return { data: { ...view!, items }, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
+    },
+  );
+
+  app.get(
+    '/generations/:id/export-zip',
+    {
+      config: { access: { anyPermission: ['generation.download.many'] } },
+      schema: { tags, summary: "A zip of a batch's signed diplomas, streamed", params: idParam },
+    },
+    async (request, reply) => {
+      const id = await visibleBatch(request.user!.id, request.params.id);
+      const [batch] = await db.select({ status: generations.status }).from(generations).where(eq(generations.id, id));
+      if (batch!.status !== 'ready_for_signature' && batch!.status !== 'completed') throw new AppError('conflict');
+      const archive = new ZipArchive({ store: true }); // PDFs are compressed already
+      const added = new Set<string>();
+      // One PDF in memory at a time: the next is read when the previous has gone into the archive.
+      const fill = async () => {
+        let after = 0;
+        for (;;) {
+          const page = await db
+            .select({ itemId: diplomas.itemId, id: diplomas.id, code: diplomas.candidateCode, pdfKey: diplomas.pdfKey, last: generationItems.lastName, first: generationItems.firstName })
+            .from(diplomas)
+            .innerJoin(generationItems, eq(generationItems.id, diplomas.itemId))
+            .where(and(eq(diplomas.generationId, id), sql`${diplomas.itemId} > ${after}`, sql`${diplomas.pdfKey} is not null`))
+            .orderBy(diplomas.itemId)
+            .limit(100);
+          if (page.length === 0) break;
+          for (const d of page) {
+            const pdf = await services.storage.get(d.pdfKey!);
+            if (!pdf) continue;
+            const name = `${d.code}-${[d.last, d.first].filter(Boolean).join('-')}`.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9-]+/g, '-');
+            await new Promise<void>((resolve) => {
+              archive.once('entry', () => resolve());
+              archive.append(pdf, { name: `${added.has(name) ? `${name}-${d.id}` : name}.pdf` });
+            });
+            added.add(name);
+          }
+          after = page.at(-1)!.itemId;
+        }
+        await db.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(and(eq(diplomas.generationId, id), sql`${diplomas.pdfKey} is not null`));
+        await recordAudit(db, { action: 'generation.exported', subjectType: 'generation', subjectId: id, details: { files: added.size } }, request);
+        await archive.finalize();
+      };
+      fill().catch((error) => archive.destroy(error));
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="diplomes-lot-${id}.zip"`)
+        .header('cache-control', 'private, no-store')
+        .send(archive);
     },
   );
 

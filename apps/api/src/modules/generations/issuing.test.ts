@@ -119,6 +119,22 @@ describe('issuing a batch', () => {
     expect((await app.inject({ method: 'GET', url: '/api/generations/999999', headers: root })).statusCode).toBe(404);
   });
 
+  it('streams a zip of the batch to who may download many, counting the downloads', async () => {
+    const root = { authorization: `Bearer ${await signIn(ctx, 'root@sceau.example')}` };
+    const res = await app.inject({ method: 'GET', url: `/api/generations/${batchId}/export-zip`, headers: root });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const zip = res.rawPayload;
+    // One central-directory entry per diploma, each named after the candidate (accents folded).
+    const entries = zip.toString('latin1').split('PK\x01\x02').length - 1;
+    expect(entries).toBe(12);
+    expect(zip.toString('latin1')).toContain('20260000000001-Ngalula-Elodie.pdf');
+    const counted = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
+    expect(counted.every((d) => d.downloads >= 1)).toBe(true);
+    const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };
+    expect((await app.inject({ method: 'GET', url: `/api/generations/${batchId}/export-zip`, headers: validateur })).statusCode).toBe(403);
+  });
+
   it('hides a batch outside the scope of a scoped member of staff', async () => {
     const token = await signIn(ctx, 'controleur@sceau.example');
     await ctx.db.$client.query(`update users set educ_province_id = (select id from educ_provinces where code = 'NK-1') where email = 'controleur@sceau.example'`);
