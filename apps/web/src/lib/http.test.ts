@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createHttpClient, http } from '@/lib/http';
+import { ApiError, createHttpClient, fileNameOf, http } from '@/lib/http';
 import { changeLocale } from '@/lib/i18n';
 import { jsonResponse } from '@/test/fixtures';
 
@@ -93,5 +93,30 @@ describe('http client', () => {
     vi.stubGlobal('fetch', fetchMock);
     await http.get('/users', { query: { page: 2, search: '', role: undefined } });
     expect(lastRequest(fetchMock).url).toBe('/api/users?page=2');
+  });
+});
+
+describe('downloads', () => {
+  it('reads the file name of Content-Disposition, preferring the UTF-8 form, never a path', () => {
+    expect(fileNameOf('attachment; filename="diplome-12345678901234.pdf"')).toBe('diplome-12345678901234.pdf');
+    expect(fileNameOf("attachment; filename=\"a.pdf\"; filename*=UTF-8''dipl%C3%B4me%20%C3%A9.pdf")).toBe('diplôme é.pdf');
+    expect(fileNameOf('attachment; filename=plain.pdf')).toBe('plain.pdf');
+    expect(fileNameOf('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(fileNameOf('attachment')).toBeNull();
+    expect(fileNameOf(null)).toBeNull();
+  });
+
+  it('downloads a file with the bearer token and gives its name; a refusal is an ApiError', async () => {
+    sessionStorage.setItem('token', 'session-token');
+    const fetchMock = vi.fn(async () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-1.pdf"' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    const { blob, fileName } = await http.download('/items/5');
+    expect(lastRequest(fetchMock).url).toBe('/api/items/5');
+    expect(lastRequest(fetchMock).headers.get('Authorization')).toBe('Bearer session-token');
+    expect(await blob.text()).toBe('%PDF-1.7');
+    expect(fileName).toBe('diplome-1.pdf');
+
+    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ code: 'not_found', message: 'Introuvable' }, 404)));
+    await expect(http.download('/items/6')).rejects.toMatchObject({ status: 404, message: 'Introuvable' });
   });
 });

@@ -83,6 +83,26 @@ function readRetryAfter(response: Response): number | null {
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : null;
 }
 
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` preferred), without any path. */
+export function fileNameOf(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  let name: string | null = null;
+  if (extended?.[1]) {
+    try {
+      name = decodeURIComponent(extended[1].trim());
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/.exec(header);
+    name = plain ? (plain[1] ?? plain[2] ?? '').replace(/\\(.)/g, '$1').trim() : null;
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base ? base : null;
+}
+
 /** The one HTTP client of the app (spec section 7). No timeout, on purpose: slow mobile networks. */
 export function createHttpClient(deps: HttpDeps) {
   async function send(path: string, options: RequestOptions): Promise<Response> {
@@ -136,21 +156,27 @@ export function createHttpClient(deps: HttpDeps) {
   }
 
   /**
-   * A file the API serves behind the bearer token (a signature image). Accepts the API's own
-   * absolute links (`/api/…`) as well as paths relative to the API.
+   * A file the API serves behind the bearer token (a signature image, a diploma's PDF), with the
+   * name its Content-Disposition gives, if any. Accepts the API's own absolute links (`/api/…`) as
+   * well as paths relative to the API.
    */
-  async function getBlob(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Blob> {
+  async function download(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<{ blob: Blob; fileName: string | null }> {
     const relative = path.startsWith(`${deps.baseUrl}/`) ? path.slice(deps.baseUrl.length) : path;
     const [pathname = '', search = ''] = relative.split('?');
     const query = { ...Object.fromEntries(new URLSearchParams(search)), ...options.query };
     const response = await send(pathname, { ...options, method: 'GET', query });
     if (!response.ok) throw await failure(response);
-    return response.blob();
+    return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition')) };
+  }
+
+  async function getBlob(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Blob> {
+    return (await download(path, options)).blob;
   }
 
   return {
     request,
     getBlob,
+    download,
     get: <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
       request<T>(path, { ...options, method: 'GET' }),
     post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>

@@ -1,6 +1,7 @@
 import { APP_ROUTES, checkRequirement, type AppRoute } from '@sceau/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { MyBatches } from '@/features/dashboard/my-batches';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -63,10 +64,7 @@ export function DashboardPage() {
         )}
       </section>
 
-      <section className="card dashboard__later" aria-labelledby="dashboard-published">
-        <h2 id="dashboard-published">{t('dashboard.publishedTitle')}</h2>
-        <p className="muted">{t('dashboard.publishedSoon')}</p>
-      </section>
+      <MyBatches />
     </div>
   );
 }
