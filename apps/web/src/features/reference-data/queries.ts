@@ -48,3 +48,12 @@ export function useCentresOfProvince(provinceId: number | null) {
     queryFn: async () => (await http.get<{ data: Centre[] }>(`/centres?province=${provinceId}`)).data,
   });
 }
+
+/** The schools of an exam centre (`GET institutions/{id}?centre`). */
+export function useInstitutionsOfCentre(centreId: number | null) {
+  return useApiQuery({
+    queryKey: ['reference-data', 'institutions', 'centre', centreId],
+    enabled: centreId !== null,
+    queryFn: async () => (await http.get<{ data: Institution[] }>(`/institutions/${centreId}`, { query: { centre: centreId } })).data,
+  });
+}

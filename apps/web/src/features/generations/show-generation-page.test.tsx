@@ -1,0 +1,255 @@
+import type { GenerationItemView, GenerationView } from '@sceau/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { changeLocale } from '@/lib/i18n';
+import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { makeGeneration, makeItem, pageMeta } from '@/test/generations';
+import { renderApp } from '@/test/render-app';
+
+const aline = makeItem({ id: 501 });
+const jean = makeItem({
+  id: 502,
+  last_name: 'ILUNGA',
+  middle_name: null,
+  first_name: 'Jean-Pierre',
+  percentage: 64,
+  institution: { id: 22, name: "Lycée d'Arts" },
+  centre: { id: 32, name: 'Centre Lemba' },
+  diploma: { id: 'Rev0000000000000000502', has_pdf: true, revoked: true, downloads: 3 },
+});
+const rejected = makeItem({ id: 503, last_name: 'KASONGO', first_name: 'Paul', middle_name: null, photo_status: 'rejected', rejected: true, rejection_reason: 'Photo floue', diploma: null });
+
+function routes(batch: GenerationView = makeGeneration(), items: GenerationItemView[] = [aline, jean, rejected]) {
+  return {
+    [`GET /api/generations/${batch.id}`]: (url: URL) => {
+      const search = url.searchParams.get('search');
+      const centre = url.searchParams.get('centre');
+      const data = items.filter((item) => (!search || item.last_name.toLowerCase().includes(search.toLowerCase())) && (!centre || item.centre.id === Number(centre)));
+      return jsonResponse({ data: { ...batch, items: data }, meta: pageMeta(data.length) });
+    },
+    'GET /api/centres': () =>
+      jsonResponse({
+        data: [
+          { id: 31, code: 'C31', name: 'Centre Gombe', city: 'Kinshasa', educ_province_id: 5 },
+          { id: 32, code: 'C32', name: 'Centre Lemba', city: 'Kinshasa', educ_province_id: 5 },
+        ],
+      }),
+    'GET /api/institutions/32': () =>
+      jsonResponse({ data: [{ id: 22, code: 'I22', name: "Lycée d'Arts", city: 'Kinshasa', country_id: 1, centre_id: 32, educ_province_id: 5 }] }),
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('batch detail', () => {
+  it('shows the batch, its anchoring proof and its candidates', async () => {
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['validateur']) }, routes: routes() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kinshasa-Est 2025' })).toBeInTheDocument();
+    const header = screen.getByTestId('batch-header');
+    expect(header).toHaveTextContent('Terminé');
+    expect(header).toHaveTextContent('Signature terminée');
+    expect(screen.getByTestId('batch-count-diplomas')).toHaveTextContent('2');
+    const anchor = screen.getByTestId('batch-anchor');
+    expect(anchor).toHaveTextContent('31337');
+    expect(anchor).toHaveTextContent('42');
+    expect(screen.getByTestId('anchor-tx')).toHaveTextContent('0xc4c4c4…c4c4c4');
+    expect(within(anchor).getByRole('button', { name: 'Copier le hash de la transaction' })).toBeInTheDocument();
+
+    const table = screen.getByRole('table', { name: 'Candidats du lot Kinshasa-Est 2025' });
+    const first = within(table).getByTestId('candidate-row-501');
+    expect(within(first).getByRole('rowheader')).toHaveTextContent('MUKENDI KABONGO Aline');
+    expect(first).toHaveTextContent(aline.candidate_code);
+    expect(first).toHaveTextContent('Scientifique');
+    expect(first).toHaveTextContent('Institut Bosangani');
+    expect(first).toHaveTextContent(/72,5\s%/);
+    expect(first).toHaveTextContent('Photo : validée');
+    expect(within(first).getByRole('link', { name: /Page de vérification du diplôme de MUKENDI KABONGO Aline/ })).toHaveAttribute('href', `/verify/${aline.diploma!.id}`);
+    expect(screen.getByTestId('candidate-row-502')).toHaveTextContent('Révoqué');
+    const third = screen.getByTestId('candidate-row-503');
+    expect(third).toHaveTextContent('Rejeté');
+    expect(third).toHaveTextContent('Photo floue');
+    expect(within(third).queryByRole('link')).not.toBeInTheDocument();
+
+    // A validator neither downloads nor revokes.
+    expect(screen.queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
+  });
+
+  it('downloads a diploma as a file fetched with the token, under the server’s name', async () => {
+    const createObjectURL = vi.fn(() => 'blob:diploma');
+    const revokeObjectURL = vi.fn();
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    const saved: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...routes(),
+        'GET /api/items/501': () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-12345678900501.pdf"' } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Télécharger le diplôme de MUKENDI KABONGO Aline' }));
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:diploma', download: 'diplome-12345678900501.pdf' }]));
+    const download = calls.find((c) => c.url.pathname === '/api/items/501')!;
+    expect(new Headers(download.init.headers).get('Authorization')).toBe('Bearer test-token');
+    expect(createObjectURL).toHaveBeenCalledTimes(1);
+  });
+
+  it('says why a download failed', async () => {
+    renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...routes(), 'GET /api/items/501': () => jsonResponse({ code: 'not_found', message: 'Ressource introuvable' }, 404) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Télécharger le diplôme de MUKENDI KABONGO Aline' }));
+    expect(await screen.findByText('Ressource introuvable')).toBeInTheDocument();
+  });
+
+  it('offers no download without generation.download.one (admin), but revocation of a published diploma', async () => {
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    const first = await screen.findByTestId('candidate-row-501');
+    expect(screen.queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
+    expect(within(first).getByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' })).toBeInTheDocument();
+    // Already revoked: no second revocation.
+    expect(within(screen.getByTestId('candidate-row-502')).queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Révoquer le lot' })).toBeInTheDocument();
+  });
+
+  it('offers no revocation before publication', async () => {
+    const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(running) });
+    await screen.findByTestId('candidate-row-501');
+    expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('batch-anchor')).not.toBeInTheDocument();
+    // What the status allows instead: following the generation.
+    expect(screen.getByRole('link', { name: 'Suivre la génération' })).toHaveAttribute('href', '/generating-op/12');
+  });
+
+  it('offers the next step the transitions allow: relaunching a failed batch, with its last error', async () => {
+    const failed = makeGeneration({ status: 'failed', signature_status: 'not_started', anchor: null, published_at: null, last_error: 'Photo manquante pour 3 candidats' });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(failed, [rejected]) });
+    expect(await screen.findByTestId('batch-last-error')).toHaveTextContent('Photo manquante pour 3 candidats');
+    expect(screen.getByRole('link', { name: 'Relancer la génération' })).toHaveAttribute('href', '/otp-generation/12');
+    expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
+  });
+
+  it('revokes a diploma with a reason of at least 5 characters and shows the server’s message', async () => {
+    const bodies: unknown[] = [];
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes(),
+        [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: (_url, init) => {
+          bodies.push(JSON.parse(String(init.body)));
+          return jsonResponse({ data: { message: 'Révocation enregistrée' } }, 202);
+        },
+      },
+    });
+    const user = userEvent.setup();
+    const opener = await screen.findByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' });
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Révoquer le diplôme' });
+    const reason = within(dialog).getByLabelText('Motif de la révocation');
+    expect(reason).toHaveFocus();
+
+    await user.type(reason, 'Faux');
+    await user.click(within(dialog).getByRole('button', { name: 'Révoquer le diplôme' }));
+    expect(await within(dialog).findByText('Le motif doit contenir au moins 5 caractères')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(reason);
+    await user.type(reason, 'Fraude avérée au jury');
+    await user.click(within(dialog).getByRole('button', { name: 'Révoquer le diplôme' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Révocation enregistrée');
+    expect(bodies).toEqual([{ reason: 'Fraude avérée au jury' }]);
+    await user.click(within(dialog).getByText('Fermer', { selector: 'button' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s refusal in the dialog', async () => {
+    renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...routes(), [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: () => jsonResponse({ code: 'conflict', message: 'Ce diplôme est déjà révoqué.' }, 409) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Motif de la révocation'), 'Erreur de saisie');
+    await user.click(within(dialog).getByRole('button', { name: 'Révoquer le diplôme' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Ce diplôme est déjà révoqué.');
+  });
+
+  it('revokes the whole batch after confirmation, then no longer offers it', async () => {
+    const bodies: unknown[] = [];
+    renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...routes(),
+        'POST /api/generations/12/revoke': (_url, init) => {
+          bodies.push(JSON.parse(String(init.body)));
+          return jsonResponse({ data: { message: 'Révocation enregistrée' } }, 202);
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Révoquer le lot' }));
+    const dialog = screen.getByRole('dialog', { name: 'Révoquer le lot' });
+    expect(dialog).toHaveTextContent('Les 2 diplôme(s) du lot « Kinshasa-Est 2025 »');
+    await user.type(within(dialog).getByLabelText('Motif de la révocation'), 'Session annulée par le jury');
+    await user.click(within(dialog).getByRole('button', { name: 'Révoquer le lot' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Révocation enregistrée');
+    expect(bodies).toEqual([{ reason: 'Session annulée par le jury' }]);
+    await user.click(within(dialog).getByText('Fermer', { selector: 'button' }));
+    expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('batch-actions')).toHaveTextContent('Lot révoqué');
+  });
+
+  it('filters by centre and school and searches, through the API', async () => {
+    const { calls } = renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['validateur']) }, routes: routes() });
+    const user = userEvent.setup();
+    await screen.findByTestId('candidate-row-501');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Centre Lemba' })).toBeInTheDocument());
+    await user.selectOptions(screen.getByLabelText('Centre'), '32');
+    await waitFor(() => expect(screen.queryByTestId('candidate-row-501')).not.toBeInTheDocument());
+    // The schools of the chosen centre come from the reference data.
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/institutions/32' && c.url.searchParams.get('centre') === '32')).toBe(true));
+    await user.selectOptions(screen.getByLabelText('École'), '22');
+    await user.type(screen.getByLabelText('Rechercher un candidat'), 'ilunga');
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname === '/api/generations/12').at(-1)!.url.searchParams;
+      expect([last.get('centre'), last.get('institution'), last.get('search'), last.get('page')]).toEqual(['32', '22', 'ilunga', '1']);
+    });
+    expect(calls.filter((c) => c.url.searchParams.get('search')?.startsWith('i')).map((c) => c.url.searchParams.get('search'))).toEqual(['ilunga']);
+  });
+
+  it('says the batch does not exist when the API answers 404 (another scope’s batch too)', async () => {
+    renderApp({
+      path: '/show/99',
+      signedIn: { profile: makeProfile(['validateur']) },
+      routes: { 'GET /api/generations/99': () => jsonResponse({ code: 'not_found', message: 'Ressource introuvable' }, 404) },
+    });
+    expect(await screen.findByRole('heading', { name: 'Lot introuvable' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Retour au tableau de bord' })).toHaveAttribute('href', '/dashboard');
+  });
+
+  it('reads English', async () => {
+    await changeLocale('en');
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes() });
+    const first = await screen.findByTestId('candidate-row-501');
+    expect(within(first).getByRole('button', { name: "Download MUKENDI KABONGO Aline's diploma" })).toHaveTextContent('Download the PDF');
+    expect(first).toHaveTextContent('Photo: validated');
+    expect(first).toHaveTextContent('72.5%');
+    expect(screen.getByTestId('batch-header')).toHaveTextContent('Completed');
+  });
+});
