@@ -130,9 +130,9 @@ export function MyBatches() {
                       <Link className="batch-list__title" to={`/show/${batch.id}`}>
                         {label}
                       </Link>
-                      <span className="table__line muted">
-                        {[generationTypeLabel(t, batch.type), batch.session.name, batch.province.name].join(' · ')}
-                      </span>
+                      {batch.title?.trim() ? (
+                        <span className="cell-line muted">{[generationTypeLabel(t, batch.type), batch.session.name, batch.province.name].join(' · ')}</span>
+                      ) : null}
                       <span className="table__line muted">
                         <time dateTime={batch.created_at}>{formatDateTime(batch.created_at, locale)}</time>
                       </span>

@@ -434,7 +434,6 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
             <thead>
               <tr>
                 <th scope="col">{t('batch.candidates.columns.candidate')}</th>
-                <th scope="col">{t('batch.candidates.columns.option')}</th>
                 <th scope="col">{t('batch.candidates.columns.school')}</th>
                 <th scope="col">{t('batch.candidates.columns.percentage')}</th>
                 <th scope="col">{t('batch.candidates.columns.validation')}</th>
@@ -451,28 +450,24 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                 return (
                   <tr key={item.id} data-testid={`candidate-row-${item.id}`}>
                     <th scope="row" data-label={t('batch.candidates.columns.candidate')}>
-                      <span className="table__line">
-                        <strong>{name}</strong>
-                      </span>
+                      <strong className="cell-line">{name}</strong>
                       <span className="table__line muted">
                         {t('batch.candidates.code')} <code>{item.candidate_code}</code>
                       </span>
                     </th>
-                    <td data-label={t('batch.candidates.columns.option')}>{item.option.name}</td>
-                    <td data-label={t('batch.candidates.columns.school')}>
-                      {item.institution.name}
-                      <span className="table__line muted">{item.centre.name}</span>
+                    <td className="cell-wide" data-label={t('batch.candidates.columns.school')}>
+                      <span className="cell-line">{item.option.name}</span>
+                      <span className="cell-line">{item.institution.name}</span>
+                      <span className="cell-line muted">{item.centre.name}</span>
                     </td>
                     <td data-label={t('batch.candidates.columns.percentage')}>{percent.format(item.percentage / 100)}</td>
                     <td data-label={t('batch.candidates.columns.validation')}>
-                      <ValidationBadge kind="photo" state={item.photo_status} />
-                      <ValidationBadge kind="data" state={item.data_status} />
-                      {item.rejected ? (
-                        <>
-                          <span className="badge badge--danger">{t('batch.candidates.rejected')}</span>
-                          {item.rejection_reason ? <span className="table__line muted">{item.rejection_reason}</span> : null}
-                        </>
-                      ) : null}
+                      <span className="badge-stack">
+                        <ValidationBadge kind="photo" state={item.photo_status} />
+                        <ValidationBadge kind="data" state={item.data_status} />
+                        {item.rejected ? <span className="badge badge--danger">{t('batch.candidates.rejected')}</span> : null}
+                      </span>
+                      {item.rejected && item.rejection_reason ? <span className="cell-line muted">{item.rejection_reason}</span> : null}
                     </td>
                     <td data-label={t('batch.candidates.columns.diploma')}>
                       {diploma ? (
@@ -484,7 +479,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                           ) : (
                             <span className="badge badge--info">{t('batch.candidates.issued')}</span>
                           )}
-                          <span className="table__line muted">{t('batch.candidates.downloads', { count: diploma.downloads })}</span>
+                          <span className="cell-line muted">{t('batch.candidates.downloads', { count: diploma.downloads })}</span>
                         </>
                       ) : (
                         '—'
@@ -492,7 +487,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                     </td>
                     <td className="table__actions">
                       {diploma ? (
-                        <>
+                        <div className="row-actions">
                           <Link className="button button--ghost button--small" to={`/verify/${diploma.id}`} target="_blank" rel="noopener" aria-label={`${t('batch.candidates.verifyOf', { name })} ${t('common.newTab')}`}>
                             {t('batch.candidates.verify')}
                           </Link>
@@ -513,7 +508,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                               {t('batch.candidates.revoke')}
                             </button>
                           ) : null}
-                        </>
+                        </div>
                       ) : null}
                     </td>
                   </tr>
