@@ -10,7 +10,7 @@
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { diplomeEtatTemplate, extractAttachment, preparePhoto, verifyPdfSignature } from '@sceau/pdf';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, statfs } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +113,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Whole-machine CPU time (all processes: this one, PostgreSQL, Anvil), from /proc/stat. */
+async function machineCpu(): Promise<{ busy: number; total: number } | null> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
+    const v = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = v[3]! + (v[4] ?? 0);
+    const total = v.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+async function machineBusySince(from: { busy: number; total: number } | null): Promise<number | null> {
+  const to = await machineCpu();
+  if (!from || !to || to.total === from.total) return null;
+  return Math.round((100 * (to.busy - from.busy)) / (to.total - from.total));
+}
+const busyText = (pct: number | null) => (pct === null ? '' : `; machine CPU ${pct} % busy`);
+
+// Figures mean something only on an otherwise idle machine: say so when it is not.
+{
+  const before = await machineCpu();
+  await new Promise((r) => setTimeout(r, 1000));
+  const busy = await machineBusySince(before);
+  if (busy !== null && busy > 20) console.warn(`warning: the machine is already ${busy} % busy before the bench starts (load ${os.loadavg()[0]!.toFixed(1)}): the figures will be low`);
+}
+
 // Peak memory of this process (main thread and render workers; PostgreSQL and Anvil are apart).
 let peakRss = 0;
 const sampler = setInterval(() => {
@@ -159,13 +186,16 @@ try {
   chain = await openChain(config, log);
   const issuing = new IssuingService(db, config, keys, storage, chain, log);
   const pool = sharedRenderPool({ size: workers });
+  // As a server does at start: the workers load their code once, before any batch.
+  const warm = performance.now();
+  await pool.start();
+  const poolStartS = (performance.now() - warm) / 1000;
   const setupS = (performance.now() - t0) / 1000;
-  say(`set-up (database, seed, keys, Anvil + registry): ${setupS.toFixed(1)} s`);
+  say(`set-up (database, seed, keys, Anvil + registry, render pool): ${setupS.toFixed(1)} s, of which the render workers' start ${poolStartS.toFixed(2)} s`);
   say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; render workers: ${pool.size}; diplomas: ${count}`);
   say('');
 
   // ---- candidates: photos and one bulk insert per 1,000 rows ----------------------------------
-  let t = performance.now();
   const [session] = await db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
   const [province] = await db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
   const [school] = await db.select().from(institutions).where(eq(institutions.educProvinceId, province!.id)).limit(1);
@@ -182,6 +212,7 @@ try {
     }),
   );
   const avgPhotoKb = photos.reduce((n, p) => n + p.length, 0) / photos.length / 1024;
+  let t = performance.now();
   const [batch] = await db
     .insert(generations)
     .values({
@@ -245,12 +276,13 @@ try {
 
   // 1. Credentials, Merkle tree, QR payloads: one transaction (IssuingService.writeCredentials).
   peakRss = 0;
+  let cpu0 = await machineCpu();
   t = performance.now();
   await issuing['writeCredentials'](batchId);
   const credentialsS = (performance.now() - t) / 1000;
   const credentialsPeakMb = Math.round(peakRss / MB);
   memory.afterCredentialsMb = rssMb();
-  say(`1. credentials + Merkle tree + QR (one transaction): ${credentialsS.toFixed(2)} s, ${Math.round(count / credentialsS)}/s, ${((credentialsS * 1000) / count).toFixed(3)} ms/diploma; peak RSS ${credentialsPeakMb} MB`);
+  say(`1. credentials + Merkle tree + QR (one transaction): ${credentialsS.toFixed(2)} s, ${Math.round(count / credentialsS)}/s, ${((credentialsS * 1000) / count).toFixed(3)} ms/diploma; peak RSS ${credentialsPeakMb} MB (${memory.afterCredentialsMb} MB after; ${memory.beforeIssuingMb} MB before)${busyText(await machineBusySince(cpu0))}`);
 
   // 2. PDFs on the render pool, pipelined with storage + database (IssuingService.renderPending).
   const marks = [0.25, 0.5, 0.75, 1];
@@ -260,6 +292,7 @@ try {
   }, 20);
   peakRss = 0;
   const elu0 = performance.eventLoopUtilization();
+  cpu0 = await machineCpu();
   t = performance.now();
   await issuing['renderPending'](batchId);
   const renderS = (performance.now() - t) / 1000;
@@ -268,7 +301,7 @@ try {
   while (marks.length) atProgress[`${Math.round(marks.shift()! * 100)}%`] = rssMb();
   const renderPeakMb = Math.round(peakRss / MB);
   const s = pool.stats;
-  say(`2. PDF render + sign on ${pool.size} workers, with storage + DB: ${renderS.toFixed(2)} s, ${Math.round(count / renderS)}/s`);
+  say(`2. PDF render + sign on ${pool.size} workers, with storage + DB: ${renderS.toFixed(2)} s, ${Math.round(count / renderS)}/s${busyText(await machineBusySince(cpu0))}`);
   say(`   in the workers: render ${(s.renderMs / s.documents).toFixed(3)} ms + PAdES sign ${(s.signMs / s.documents).toFixed(3)} ms per diploma (${Math.round((1000 * s.documents) / (s.renderMs + s.signMs))}/s per worker busy)`);
   say(`   storage + DB (overlapping the rendering): PDF writes ${(s.storageMs / count).toFixed(3)} ms, chunk transactions ${(s.dbMs / count).toFixed(3)} ms, photo reads ${(s.photoReadMs / count).toFixed(3)} ms per diploma (summed per chunk)`);
   say(`   main thread busy ${Math.round(elu.utilization * 100)} % of the time; RSS at 25/50/75/100 %: ${Object.values(atProgress).join(' / ')} MB; peak ${renderPeakMb} MB`);
@@ -324,6 +357,7 @@ try {
       credentialsSeconds: +credentialsS.toFixed(2),
       renderSignStoreSeconds: +renderS.toFixed(2),
       anchorSeconds: +anchorS.toFixed(2),
+      renderPoolStartSeconds: +poolStartS.toFixed(2),
       candidatesImportSeconds: +candidatesS.toFixed(2),
     },
     workerRenderMsPerDoc: +(s.renderMs / s.documents).toFixed(3),
@@ -341,6 +375,7 @@ try {
   };
   say('');
   say(`overall (credentials → anchored): ${issueS.toFixed(2)} s for ${count} diplomas: ${result.diplomasPerSecond} diplomas/s, ${result.diplomasPerSecondPerCore} per core (${cores} cores)`);
+  say(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   say(`process CPU ${result.cpuSecondsThisProcess} s over ${issueS.toFixed(1)} s wall (${Math.round((100 * result.cpuSecondsThisProcess) / issueS / cores)} % of ${cores} cores; PostgreSQL and Anvil use the rest)`);
   say(`peak memory (RSS, this process with its workers): ${result.peakMemoryMb} MB; average PDF ${result.avgPdfKb} KB (largest ${result.maxPdfKb} KB)`);
   await cleanUp();

@@ -36,6 +36,7 @@ afterAll(async () => {
 describe('the render pool', () => {
   it('renders and signs on several worker threads, each PDF intact, its hash given', async () => {
     const pool = newPool({ size: 2 });
+    await pool.start();
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => pool.render(setup, job(i))));
     expect(pool.stats).toMatchObject({ documents: 24, failed: 0, crashes: 0 });
     for (const [i, { pdf, sha256 }] of results.entries()) {

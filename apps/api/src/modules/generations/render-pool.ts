@@ -80,6 +80,8 @@ interface Slot {
   /** Set-up keys the worker holds, least recently used first (mirrors the worker's own map). */
   loaded: string[];
   lastError: Error | null;
+  /** Resolves when the worker has loaded its code (or is gone). */
+  ready: Promise<void>;
 }
 
 /** A render job that failed inside a worker (its message and stack are the worker's). */
@@ -130,6 +132,16 @@ export class RenderPool {
     });
   }
 
+  /**
+   * Starts every worker now and resolves once each has loaded its code (about 1-2 s under tsx),
+   * so that the first batch does not wait for it. Optional: workers otherwise start with the first jobs.
+   */
+  async start(): Promise<void> {
+    if (this.closed) throw new Error('render pool closed');
+    while (this.slots.length < this.size) this.spawn();
+    await Promise.all(this.slots.map((slot) => slot.ready));
+  }
+
   /** Jobs waiting for a worker plus jobs being rendered. */
   get pending(): number {
     return this.queue.length - this.queueHead + this.slots.reduce((n, s) => n + s.inFlight.size, 0);
@@ -173,13 +185,22 @@ export class RenderPool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL, { execArgv: workerExecArgv(), name: 'sceau-render' });
-    const slot: Slot = { worker, inFlight: new Map(), loaded: [], lastError: null };
+    let ready!: () => void;
+    const slot: Slot = { worker, inFlight: new Map(), loaded: [], lastError: null, ready: new Promise<void>((resolve) => (ready = resolve)) };
     this.slots.push(slot);
-    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
+    worker.on('message', (reply: WorkerReply) => {
+      if (reply.type !== 'ready') return this.onReply(slot, reply);
+      // Loaded and idle: an idle pool never keeps the process alive.
+      if (slot.inFlight.size === 0) worker.unref();
+      ready();
+    });
     worker.on('error', (error) => {
       slot.lastError = error;
     });
-    worker.on('exit', (code) => this.onExit(slot, code));
+    worker.on('exit', (code) => {
+      ready();
+      this.onExit(slot, code);
+    });
     return slot;
   }
 
@@ -204,8 +225,7 @@ export class RenderPool {
     ]);
   }
 
-  private onReply(slot: Slot, reply: WorkerReply): void {
-    if (reply.type === 'ready') return;
+  private onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
     const queued = slot.inFlight.get(reply.id);
     if (!queued) return;
     slot.inFlight.delete(reply.id);
