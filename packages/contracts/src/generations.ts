@@ -94,6 +94,9 @@ export const generationView = z.object({
   last_error: z.string().nullable(),
   created_at: z.string(),
   published_at: z.string().nullable(),
+  /** When the whole batch was revoked (its root revoked on the registry), with the reason. */
+  revoked_at: z.string().nullable(),
+  revocation_reason: z.string().nullable(),
 });
 export type GenerationView = z.infer<typeof generationView>;
 

@@ -27,6 +27,8 @@ export function makeGeneration(overrides: Partial<GenerationView> = {}): Generat
     last_error: null,
     created_at: '2026-03-01T08:00:00.000Z',
     published_at: '2026-03-02T10:30:00.000Z',
+    revoked_at: null,
+    revocation_reason: null,
     ...overrides,
   };
 }

@@ -99,6 +99,8 @@ export async function presentGenerations(db: Db, ids: number[]): Promise<Generat
         last_error: g.lastError,
         created_at: g.createdAt.toISOString(),
         published_at: g.publishedAt?.toISOString() ?? null,
+        revoked_at: g.revokedAt?.toISOString() ?? null,
+        revocation_reason: g.revocationReason,
       };
       return [g.id, view] as const;
     }),
@@ -128,19 +130,27 @@ export async function listItems(
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
   const rows = await db
-    .select({ item: generationItems, option: { id: options.id, name: options.name }, institution: { id: institutions.id, name: institutions.name }, centre: { id: centres.id, name: centres.name }, diploma: diplomas })
+    .select({
+      item: generationItems,
+      option: { id: options.id, name: options.name },
+      institution: { id: institutions.id, name: institutions.name },
+      centre: { id: centres.id, name: centres.name },
+      diploma: diplomas,
+      batchRevokedAt: generations.revokedAt,
+    })
     .from(generationItems)
     .innerJoin(options, eq(options.id, generationItems.optionId))
     .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
     .innerJoin(centres, eq(centres.id, generationItems.centreId))
     .leftJoin(diplomas, eq(diplomas.itemId, generationItems.id))
+    .innerJoin(generations, eq(generations.id, generationItems.generationId))
     .where(where)
     .orderBy(asc(generationItems.lastName), asc(generationItems.id))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
   return {
     total,
-    items: rows.map(({ item, option, institution, centre, diploma }) => ({
+    items: rows.map(({ item, option, institution, centre, diploma, batchRevokedAt }) => ({
       id: item.id,
       candidate_code: item.candidateCode,
       last_name: item.lastName,
@@ -157,7 +167,8 @@ export async function listItems(
       data_status: item.dataStatus as GenerationItemView['data_status'],
       rejected: item.rejected,
       rejection_reason: item.rejectionReason,
-      diploma: diploma ? { id: diploma.id, has_pdf: diploma.pdfKey !== null, revoked: diploma.revokedAt !== null, downloads: diploma.downloads } : null,
+      // A diploma of a revoked batch is revoked too (the batch's root is revoked on the registry).
+      diploma: diploma ? { id: diploma.id, has_pdf: diploma.pdfKey !== null, revoked: diploma.revokedAt !== null || batchRevokedAt !== null, downloads: diploma.downloads } : null,
     })),
   };
 }

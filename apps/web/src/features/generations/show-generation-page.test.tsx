@@ -123,6 +123,13 @@ describe('batch detail', () => {
     expect(screen.getByRole('button', { name: 'Révoquer le lot' })).toBeInTheDocument();
   });
 
+  it('shows a batch revoked earlier as revoked, and offers no second revocation', async () => {
+    const revoked = makeGeneration({ revoked_at: '2026-03-05T09:00:00.000Z', revocation_reason: 'Session annulée' });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(revoked) });
+    await screen.findByTestId('candidate-row-501');
+    expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
+  });
+
   it('offers no revocation before publication', async () => {
     const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(running) });

@@ -264,8 +264,9 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
   const grants = useGrants();
   const revoke = useRevokeGeneration();
   const [revoking, setRevoking] = useState(false);
-  // The API does not say yet whether a batch was revoked: remember it for this visit.
-  const [revoked, setRevoked] = useState(false);
+  // Revoked already (the API says so), or just now on this page.
+  const [revokedNow, setRevoked] = useState(false);
+  const revoked = revokedNow || batch.revoked_at !== null;
 
   const links: { to: string; key: string }[] = [];
   if (batch.status === 'pending_validation') {
