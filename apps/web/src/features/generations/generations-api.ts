@@ -105,3 +105,18 @@ export async function downloadDiplomaPdf(item: Pick<GenerationItemView, 'id' | '
   const { blob, fileName } = await http.download(`/items/${item.id}`);
   saveFile(blob, fileName ?? `diplome-${item.candidate_code}.pdf`);
 }
+
+/** Cancels a batch before its signature starts; what it produced is removed. */
+export function useCancelGeneration() {
+  const invalidate = useInvalidateGenerations();
+  return useMutation({
+    mutationFn: async (generationId: number) => (await http.delete<{ data: { message: string } }>(`/generations/${generationId}/cancel`)).data.message,
+    onSuccess: () => invalidate(),
+  });
+}
+
+/** Fetches the zip of a batch's signed diplomas behind the token and hands it to the browser. */
+export async function downloadBatchZip(generationId: number): Promise<void> {
+  const { blob, fileName } = await http.download(`/generations/${generationId}/export-zip`);
+  saveFile(blob, fileName ?? `diplomes-lot-${generationId}.zip`);
+}

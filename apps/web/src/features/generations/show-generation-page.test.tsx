@@ -130,11 +130,47 @@ describe('batch detail', () => {
     expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
   });
 
+  it('downloads the whole batch as a zip for who may download many', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:zip'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...routes(),
+        'GET /api/generations/12/export-zip': () => new Response('PK', { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="diplomes-lot-12.zip"' } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Télécharger le lot (zip)' }));
+    await waitFor(() => expect(saved).toEqual(['diplomes-lot-12.zip']));
+    expect(calls.some((c) => c.url.pathname === '/api/generations/12/export-zip')).toBe(true);
+  });
+
+  it('cancels a batch before its signature, after confirmation; not offered once signing started', async () => {
+    const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, published_at: null });
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...routes(ready), 'DELETE /api/generations/12/cancel': () => jsonResponse({ data: { message: 'Lot annulé.' } }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Annuler le lot' }));
+    const dialog = screen.getByRole('dialog', { name: 'Annuler le lot' });
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler le lot' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/generations/12/cancel' && c.init.method === 'DELETE')).toBe(true));
+    expect(await screen.findByText('Lot annulé.')).toBeInTheDocument();
+  });
+
   it('offers no revocation before publication', async () => {
     const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(running) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Annuler le lot' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('batch-anchor')).not.toBeInTheDocument();
     // What the status allows instead: following the generation.
     expect(screen.getByRole('link', { name: 'Suivre la génération' })).toHaveAttribute('href', '/generating-op/12');

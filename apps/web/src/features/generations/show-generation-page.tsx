@@ -8,13 +8,16 @@ import { GenerationProgress, GenerationStatusBadge, SignatureStatusBadge, genera
 import { Pagination } from '@/components/pagination';
 import { CopyButton, shortenHash } from '@/features/generations/copy-button';
 import {
+  downloadBatchZip,
   downloadDiplomaPdf,
+  useCancelGeneration,
   useGeneration,
   useRevokeDiploma,
   useRevokeGeneration,
   type GenerationItemsFilter,
 } from '@/features/generations/generations-api';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
+import { Dialog } from '@/components/dialog';
 import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/reference-data/queries';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
@@ -281,8 +284,16 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
     else if (batch.status === 'in_progress' || batch.status === 'ready_for_signature') links.push({ to: `/generating-op/${batch.id}`, key: 'follow' });
   }
   const mayRevoke = hasAnyRole(grants, ADMIN_ROLES) && isPublished(batch.status) && !revoked;
+  // The zip exists once the diplomas are generated; a batch may be cancelled until its signature starts.
+  const mayZip = hasPermission(grants, 'generation.download.many') && (batch.status === 'ready_for_signature' || batch.status === 'completed');
+  const mayCancel =
+    hasAnyPermission(grants, ['generation.create', 'generation.generate']) && batch.signature_status === 'not_started' && canMoveGeneration(batch.status, 'cancelled');
+  const flash = useFlashStore();
+  const cancel = useCancelGeneration();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [zipping, setZipping] = useState(false);
 
-  if (links.length === 0 && !mayRevoke && !revoked) return null;
+  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel) return null;
   return (
     <div className="actions" data-testid="batch-actions">
       {revoked ? <span className="badge badge--danger">{t('batch.revokedBadge')}</span> : null}
@@ -291,11 +302,55 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
           {t(`batch.actions.${link.key}`)}
         </Link>
       ))}
+      {mayZip ? (
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={zipping}
+          aria-busy={zipping}
+          onClick={() => {
+            setZipping(true);
+            downloadBatchZip(batch.id)
+              .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+              .finally(() => setZipping(false));
+          }}
+        >
+          {zipping ? t('batch.actions.zipping') : t('batch.actions.zip')}
+        </button>
+      ) : null}
+      {mayCancel ? (
+        <button type="button" className="button button--danger" onClick={() => setConfirmCancel(true)}>
+          {t('batch.actions.cancel')}
+        </button>
+      ) : null}
       {mayRevoke ? (
         <button type="button" className="button button--danger" onClick={() => setRevoking(true)}>
           {t('batch.actions.revoke')}
         </button>
       ) : null}
+      <Dialog open={confirmCancel} title={t('batch.cancelTitle')} description={t('batch.cancelText', { name: label })} onClose={() => setConfirmCancel(false)}>
+        <div className="actions">
+          <button type="button" className="button button--secondary" onClick={() => setConfirmCancel(false)}>
+            {t('batch.cancelKeep')}
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={cancel.isPending}
+            onClick={() => {
+              cancel.mutate(batch.id, {
+                onSuccess: (message) => {
+                  flash.pushText(message, 'success');
+                  setConfirmCancel(false);
+                },
+                onError: (error) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'),
+              });
+            }}
+          >
+            {t('batch.cancelConfirm')}
+          </button>
+        </div>
+      </Dialog>
       <RevokeDialog
         open={revoking}
         title={t('revocation.batchTitle')}
