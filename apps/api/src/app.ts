@@ -11,6 +11,8 @@ import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { registrationRoutes } from './modules/auth/registration-routes.ts';
 import { generationsRoutes } from './modules/generations/generations-routes.ts';
+import { importsRoutes } from './modules/imports/imports-routes.ts';
+import { templatesRoutes } from './modules/templates/templates-routes.ts';
 import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
 import { launchRoutes } from './modules/generations/launch-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';
@@ -94,6 +96,8 @@ export async function buildApp(
       await api.register(signaturesRoutes, context);
       await api.register(auditRoutes, context);
       await api.register(generationsRoutes, context);
+      await api.register(templatesRoutes, context);
+      await api.register(importsRoutes, context);
       await api.register(revocationRoutes, context);
       await api.register(launchRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });

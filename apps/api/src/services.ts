@@ -15,6 +15,8 @@ import { VerificationService } from './modules/verification/verification-service
 import { RevocationService } from './modules/diplomas/revocation-service.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
+import { ImportsService } from './modules/imports/imports-service.ts';
+import { ResultsRegistryService } from './modules/imports/results-registry-service.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -39,6 +41,7 @@ export function createServices(
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
   const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
+  const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} });
   return {
     messenger,
     storage,
@@ -51,6 +54,8 @@ export function createServices(
     jobs: issuing ? issuingJobs(issuing) : null,
     verification,
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => verification?.invalidate(hash)) : null,
+    imports,
+    results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** The job queue, once started (`server.ts`, or a test that runs jobs). */
     queue: null as JobQueue | null,
   };

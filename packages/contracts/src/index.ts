@@ -8,3 +8,5 @@ export * from './accounts.ts';
 export * from './reference-data.ts';
 export * from './validation-messages.ts';
 export * from './routes.ts';
+export * from './templates.ts';
+export * from './imports.ts';

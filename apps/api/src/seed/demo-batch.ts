@@ -68,7 +68,7 @@ export async function demoPhoto(hue: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 70 }).toBuffer();
 }
 
-const DEMO_CANDIDATES = [
+export const DEMO_CANDIDATES = [
   ['Ngalula', 'Kabamba', 'Élodie', 'F', '2007-03-14', 'Kinshasa', 725],
   ['Mukendi', 'Tshibangu', 'Patrick', 'M', '2006-11-02', 'Mbuji-Mayi', 681],
   ['Mbuyamba', 'Tshilombo', 'Marie-Élodie', 'F', '2007-07-21', 'Kananga', 804],

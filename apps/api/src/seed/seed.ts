@@ -18,6 +18,7 @@ import {
 import { hashPassword } from '../modules/auth/auth-service.ts';
 import { recordAudit } from '../modules/audit/audit-service.ts';
 import { buildDemoSchools, DEMO_PASSWORD } from './demo-data.ts';
+import { seedImportDemo } from '../modules/imports/demo-seed.ts';
 import { COUNTRIES, EDUC_PROVINCES, OPTIONS, SESSIONS } from './reference-data.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -117,6 +118,7 @@ export async function seedDemo(db: Db): Promise<void> {
       await recordAudit(tx, { action: 'user.created', actorLabel: 'demo-seed', subjectType: 'user', subjectId: user.id, details: { role: demo.role } });
     }
   });
+  await seedImportDemo(db);
 }
 
 async function idsByCode(tx: Tx, table: typeof centres | typeof educProvinces | typeof options): Promise<Map<string, number>> {

@@ -1,0 +1,231 @@
+import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportErrorCode } from '@sceau/contracts';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import sharp from 'sharp';
+import type yauzl from 'yauzl';
+import type { Db } from '../../db/client.ts';
+import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
+import type { Scope } from '../generations/generations-repository.ts';
+import { cleanText, comparable, readBirthDate, readCandidateCode, readGender, readName, readPercentage } from './row-values.ts';
+import { normaliseHeader, type Table } from './table-reader.ts';
+import { baseName, type ZipArchive } from './zip-archive.ts';
+
+/** A problem found in a list, before translation. */
+export interface RowProblem {
+  row: number;
+  column: ImportColumn | null;
+  code: ImportErrorCode;
+  params?: Record<string, unknown>;
+}
+
+/** A row that passed every check: what the batch will hold. */
+export interface CheckedCandidate {
+  row: number;
+  candidateCode: string;
+  lastName: string;
+  middleName: string | null;
+  firstName: string;
+  birthDate: string;
+  birthPlace: string;
+  gender: 'M' | 'F';
+  optionId: number;
+  institutionId: number;
+  centreId: number;
+  percentageTenths: number;
+  photo: yauzl.Entry | null;
+}
+
+export interface CheckOutcome {
+  rows: number;
+  candidates: CheckedCandidate[];
+  problems: RowProblem[];
+  photos: { files: number; matched: number } | null;
+}
+
+export interface CheckContext {
+  sessionId: number;
+  sessionYear: number;
+  provinceId: number;
+  scope: Scope;
+  zip: ZipArchive | null;
+}
+
+const HEADER_KEYS = new Map<string, ImportColumn>(
+  IMPORT_COLUMNS.flatMap((c) => [[c.key, c.key] as const, ...c.aliases.map((a) => [a, c.key] as const)]),
+);
+/** Every header spelling the reader should recognise. */
+export const HEADER_HINTS: ReadonlySet<string> = new Set(HEADER_KEYS.keys());
+
+const PHOTO_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'];
+const BIRTH_PLACE_MAX = 120;
+
+/**
+ * Checks every row of a list before anything is written: values, reference data (option, school in
+ * the chosen province and the user's scope, the school's centre), duplicates in the file and against
+ * the session's other batches, and the photos the zip must hold.
+ */
+export async function checkTable(db: Db, table: Table, context: CheckContext): Promise<CheckOutcome> {
+  const columnIndex = new Map<ImportColumn, number>();
+  table.header.cells.forEach((cell, index) => {
+    const key = HEADER_KEYS.get(normaliseHeader(cell));
+    if (key && !columnIndex.has(key)) columnIndex.set(key, index);
+  });
+  const photos = context.zip ? { files: context.zip.files.size, matched: 0 } : null;
+  const missing = IMPORT_COLUMNS.filter((c) => c.required && !columnIndex.has(c.key)).map((c) => c.key);
+  if (missing.length) {
+    return { rows: table.rows.length, candidates: [], photos, problems: [{ row: table.header.row, column: null, code: 'missing_columns', params: { columns: missing.join(', ') } }] };
+  }
+  if (table.rows.length > IMPORT_LIMITS.maxRows) {
+    return { rows: table.rows.length, candidates: [], photos, problems: [{ row: table.header.row, column: null, code: 'too_many_rows', params: { max: IMPORT_LIMITS.maxRows } }] };
+  }
+
+  const reference = await loadReferenceData(db);
+  const problems: RowProblem[] = [];
+  const candidates: CheckedCandidate[] = [];
+  const firstRowOfCode = new Map<string, number>();
+
+  for (const { row, cells } of table.rows) {
+    const cell = (key: ImportColumn) => {
+      const index = columnIndex.get(key);
+      return index === undefined ? '' : (cells[index] ?? '');
+    };
+    const before = problems.length;
+    const problem = (column: ImportColumn, code: ImportErrorCode, params?: Record<string, unknown>) => problems.push({ row, column, code, ...(params ? { params } : {}) });
+
+    const code = readCandidateCode(cell('code_candidat'));
+    if ('error' in code) problem('code_candidat', code.error);
+    else if (firstRowOfCode.has(code.value)) problem('code_candidat', 'code_duplicate_in_file', { row: firstRowOfCode.get(code.value) });
+    else firstRowOfCode.set(code.value, row);
+
+    const lastName = readName(cell('nom'));
+    if ('error' in lastName) problem('nom', lastName.error);
+    else if (!lastName.value) problem('nom', 'last_name_required');
+    const middleName = readName(cell('postnom'));
+    if ('error' in middleName) problem('postnom', middleName.error);
+    const firstName = readName(cell('prenom'));
+    if ('error' in firstName) problem('prenom', firstName.error);
+    else if (!firstName.value) problem('prenom', 'first_name_required');
+
+    const birthDate = readBirthDate(cell('date_naissance'), context.sessionYear);
+    if ('error' in birthDate) problem('date_naissance', birthDate.error, birthDate.error === 'birth_date_implausible' ? { min: 14, max: 70 } : undefined);
+    const birthPlace = cleanText(cell('lieu_naissance'));
+    if (!birthPlace) problem('lieu_naissance', 'birth_place_required');
+    else if (birthPlace.length > BIRTH_PLACE_MAX) problem('lieu_naissance', 'name_invalid');
+    const gender = readGender(cell('sexe'));
+    if ('error' in gender) problem('sexe', gender.error);
+
+    const optionText = comparable(cell('option'));
+    const option = optionText ? reference.optionsByCode.get(optionText) ?? reference.optionsByName.get(optionText) : undefined;
+    if (!optionText) problem('option', 'option_required');
+    else if (!option) problem('option', 'option_unknown', { value: cleanText(cell('option')) });
+
+    const schoolText = comparable(cell('ecole'));
+    const school = schoolText ? reference.schools.get(schoolText) : undefined;
+    if (!schoolText) problem('ecole', 'school_required');
+    else if (!school) problem('ecole', 'school_unknown', { value: cleanText(cell('ecole')) });
+    else if (school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
+    else if (!withinScope(school, context.scope)) problem('ecole', 'school_outside_scope', { value: school.code });
+
+    const centreText = comparable(cell('centre'));
+    const centre = centreText ? reference.centres.get(centreText) : undefined;
+    if (!centreText) problem('centre', 'centre_required');
+    else if (!centre) problem('centre', 'centre_unknown', { value: cleanText(cell('centre')) });
+    else if (school && school.centreId !== centre.id) problem('centre', 'centre_mismatch', { value: centre.code, expected: reference.centreCodes.get(school.centreId) });
+
+    const percentage = readPercentage(cell('pourcentage'));
+    if ('error' in percentage) problem('pourcentage', percentage.error);
+
+    let photo: yauzl.Entry | null = null;
+    if (context.zip) {
+      const named = baseName(cleanText(cell('photo')));
+      const codeValue = 'value' in code ? code.value : null;
+      const entry = named
+        ? context.zip.files.get(named)
+        : codeValue
+          ? PHOTO_EXTENSIONS.map((ext) => context.zip!.files.get(`${codeValue}${ext}`)).find(Boolean)
+          : undefined;
+      if (named && !entry) problem('photo', 'photo_not_in_zip', { value: cleanText(cell('photo')) });
+      else if (entry) {
+        const checked = await checkPhoto(context.zip, entry);
+        if (checked) problem('photo', checked);
+        else photo = entry;
+      }
+    }
+
+    if (problems.length > before) continue;
+    candidates.push({
+      row,
+      candidateCode: (code as { value: string }).value,
+      lastName: (lastName as { value: string }).value,
+      middleName: (middleName as { value: string | null }).value,
+      firstName: (firstName as { value: string }).value,
+      birthDate: (birthDate as { value: string }).value,
+      birthPlace,
+      gender: (gender as { value: 'M' | 'F' }).value,
+      optionId: option!.id,
+      institutionId: school!.id,
+      centreId: centre!.id,
+      percentageTenths: (percentage as { value: number }).value,
+      photo,
+    });
+    if (photo && photos) photos.matched++;
+  }
+
+  // Against the session's other batches (a cancelled batch frees its candidates).
+  const known = await findImportedCodes(db, context.sessionId, [...firstRowOfCode.keys()]);
+  if (known.size) {
+    for (const [code, generationId] of known) problems.push({ row: firstRowOfCode.get(code)!, column: 'code_candidat', code: 'code_already_imported', params: { generation: generationId } });
+    const refused = new Set(known.keys());
+    candidates.splice(0, candidates.length, ...candidates.filter((c) => !refused.has(c.candidateCode)));
+  }
+  problems.sort((a, b) => a.row - b.row);
+  return { rows: table.rows.length, candidates, problems, photos };
+}
+
+function withinScope(school: { id: number; centreId: number; educProvinceId: number }, scope: Scope): boolean {
+  if (scope.institutionId !== null && school.id !== scope.institutionId) return false;
+  if (scope.centreId !== null && school.centreId !== scope.centreId) return false;
+  if (scope.educProvinceId !== null && school.educProvinceId !== scope.educProvinceId) return false;
+  return true;
+}
+
+async function checkPhoto(zip: ZipArchive, entry: yauzl.Entry): Promise<ImportErrorCode | null> {
+  if (entry.uncompressedSize > IMPORT_LIMITS.photoMaxBytes) return 'photo_too_large';
+  try {
+    const meta = await sharp(await zip.read(entry)).metadata();
+    if (!meta.width || !meta.height || !['jpeg', 'png', 'webp'].includes(meta.format ?? '')) return 'photo_unreadable';
+    return null;
+  } catch {
+    return 'photo_unreadable';
+  }
+}
+
+/** Candidate codes already in a batch of the session that is not cancelled, with that batch. */
+export async function findImportedCodes(db: Pick<Db, 'select'>, sessionId: number, codes: string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (let i = 0; i < codes.length; i += 5000) {
+    const chunk = codes.slice(i, i + 5000);
+    if (!chunk.length) continue;
+    const rows = await db
+      .select({ code: generationItems.candidateCode, generationId: generationItems.generationId })
+      .from(generationItems)
+      .innerJoin(generations, eq(generations.id, generationItems.generationId))
+      .where(and(eq(generations.sessionId, sessionId), ne(generations.status, 'cancelled'), inArray(generationItems.candidateCode, chunk)));
+    for (const r of rows) if (!found.has(r.code)) found.set(r.code, r.generationId);
+  }
+  return found;
+}
+
+async function loadReferenceData(db: Db) {
+  const [schoolRows, centreRows, optionRows] = await Promise.all([
+    db.select({ id: institutions.id, code: institutions.code, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId }).from(institutions),
+    db.select({ id: centres.id, code: centres.code }).from(centres),
+    db.select({ id: options.id, code: options.code, name: options.name }).from(options),
+  ]);
+  return {
+    schools: new Map(schoolRows.map((s) => [comparable(s.code), s])),
+    centres: new Map(centreRows.map((c) => [comparable(c.code), c])),
+    centreCodes: new Map(centreRows.map((c) => [c.id, c.code])),
+    optionsByCode: new Map(optionRows.map((o) => [comparable(o.code), o])),
+    optionsByName: new Map(optionRows.map((o) => [comparable(o.name), o])),
+  };
+}

@@ -1,0 +1,175 @@
+import multipart from '@fastify/multipart';
+import {
+  checkImportFields,
+  findResultRequest,
+  fromRegistryRequest,
+  fromRegistryResponse,
+  idParam,
+  IMPORT_LIMITS,
+  importCandidatesFields,
+  importCandidatesResponse,
+  importCheckResponse,
+  importExampleQuery,
+  importationTrackingResponse,
+  nationalResultResponse,
+  startImportRequest,
+  startImportResponse,
+  type ImportRowError,
+} from '@sceau/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app.ts';
+import { parseOrThrow } from '../../lib/validation.ts';
+import type { RowProblem } from './import-checker.ts';
+import { exampleCsv, exampleXlsx } from './import-example.ts';
+import type { CheckResult } from './imports-service.ts';
+import { readImportForm } from './multipart-upload.ts';
+
+const tags = ['imports'];
+const create = { anyPermission: ['generation.create' as const], section: 'generation' as const };
+
+/** The check's answer in the request's language (the first IMPORT_LIMITS.maxErrorsListed problems). */
+function present(request: FastifyRequest, result: CheckResult) {
+  const errors: ImportRowError[] = result.problems.slice(0, IMPORT_LIMITS.maxErrorsListed).map((p: RowProblem) => ({
+    row: p.row,
+    column: p.column,
+    code: p.code,
+    message: request.t(`errors:field.import_${p.code}`, p.params ?? {}),
+  }));
+  return {
+    generation_id: result.generationId,
+    rows: result.rows,
+    valid_rows: result.candidates.length,
+    errors,
+    error_count: result.problems.length,
+    format: result.format,
+    photos: result.photos,
+  };
+}
+
+export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { services, config }) => {
+  const { imports, results } = services;
+  await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.photosMaxBytes, files: 2, fields: 20, fieldSize: 4096 } });
+
+  app.post(
+    '/check-import-file',
+    {
+      config: { access: create },
+      schema: {
+        tags,
+        summary: 'Check a student list (CSV or XLSX, optional photos zip) and store it with a draft batch',
+        description:
+          'Multipart: `file`, `template` (or `template_id`, `generate_id`), `session_id`, `province_id`, optional `generation_type`, `photos` (zip) and `generation_id` (re-upload: replaces that draft\'s list). Nothing is imported: every problem is listed by row and column.',
+        consumes: ['multipart/form-data'],
+        response: { 200: importCheckResponse },
+      },
+    },
+    async (request) => {
+      const { fields, files } = await readImportForm(request);
+      const input = parseOrThrow(checkImportFields, fields);
+      const result = await imports.checkFile(request.user!.id, input, files, request);
+      return { data: present(request, result) };
+    },
+  );
+
+  app.post(
+    '/start-import-process',
+    {
+      config: { access: create },
+      schema: {
+        tags,
+        summary: "Import a checked draft's list (a background job, all candidates or none)",
+        body: startImportRequest,
+        response: { 202: startImportResponse },
+      },
+    },
+    async (request, reply) => {
+      const id = await imports.startImport(request.user!.id, request.body.generation_id, request.body.title, services.queue, request);
+      return reply.code(202).send({ data: { importation_id: id } });
+    },
+  );
+
+  app.get(
+    '/importations/:id/tracking',
+    {
+      config: { access: { anyPermission: ['generation.create', 'generation.view'], section: 'generation' } },
+      schema: { tags, summary: "An import's progress", params: idParam, response: { 200: importationTrackingResponse } },
+    },
+    async (request) => {
+      const { importation: i, status, percent } = await imports.tracking(request.user!.id, request.params.id);
+      return {
+        data: {
+          id: i.id,
+          generation_id: i.generationId,
+          status,
+          rows_total: i.rowsTotal,
+          rows_done: status === 'completed' ? i.rowsTotal : Math.min(i.rowsDone, i.rowsTotal),
+          percent,
+          error: i.errorKey ? request.t(`errors:${i.errorKey}`, i.errorParams ?? {}) : null,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/import/candidates',
+    {
+      config: { access: create },
+      schema: {
+        tags,
+        summary: 'Add candidates to a batch still being prepared (multipart: generation_id, file, optional photos)',
+        consumes: ['multipart/form-data'],
+        response: { 200: importCandidatesResponse, 202: importCandidatesResponse },
+      },
+    },
+    async (request, reply) => {
+      const { fields, files } = await readImportForm(request);
+      const { generation_id } = parseOrThrow(importCandidatesFields, fields);
+      const result = await imports.importCandidates(request.user!.id, generation_id, files, services.queue, request);
+      return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
+    },
+  );
+
+  app.get(
+    '/import/example',
+    {
+      config: { access: create },
+      schema: { tags, summary: 'An example list with the exact columns (CSV, or XLSX with ?format=xlsx)', querystring: importExampleQuery },
+    },
+    async (request, reply) => {
+      if (request.query.format === 'xlsx') {
+        return reply
+          .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', 'attachment; filename="exemple-liste-candidats.xlsx"')
+          .send(await exampleXlsx());
+      }
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="exemple-liste-candidats.csv"').send(exampleCsv());
+    },
+  );
+
+  app.post(
+    `/generations/find-${config.product}`,
+    {
+      config: { access: { anyPermission: ['generation.view'], section: 'generation' } },
+      schema: { tags, summary: "A candidate's result in the national results registry", body: findResultRequest, response: { 200: nationalResultResponse } },
+    },
+    async (request) => ({ data: await results.find(request.body.matricule, request.body.session) }),
+  );
+
+  app.post(
+    `/generations/import/from-${config.product}cd`,
+    {
+      config: { access: create },
+      schema: {
+        tags,
+        summary: 'A batch of every passed candidate of a session and province not yet in a batch, from the national results',
+        body: fromRegistryRequest,
+        response: { 202: fromRegistryResponse },
+      },
+    },
+    async (request, reply) => {
+      const out = await results.createBatch(request.user!.id, request.body, services.queue, request, config.product);
+      return reply.code(202).send({ data: { generation_id: out.generationId, importation_id: out.importationId, rows: out.rows, skipped: out.skipped } });
+    },
+  );
+};

@@ -1,0 +1,501 @@
+import { randomUUID } from 'node:crypto';
+import type { ImportationStatus } from '@sceau/contracts';
+import { preparePhoto } from '@sceau/pdf';
+import type { FastifyRequest } from 'fastify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { educProvinces, examSessions, generationItems, generations, importations, institutions, templates } from '../../db/schema.ts';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import { moveGeneration } from '../generations/generation-status.ts';
+import { generationScopeCondition, scopeOf, type Scope } from '../generations/generations-repository.ts';
+import { checkTable, findImportedCodes, HEADER_HINTS, type CheckedCandidate, type CheckOutcome } from './import-checker.ts';
+import { readTable, UnreadableTable, type Table } from './table-reader.ts';
+import { openZip, type ZipArchive } from './zip-archive.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface UploadedFiles {
+  list: Buffer | null;
+  photos: Buffer | null;
+}
+
+export interface CheckResult extends CheckOutcome {
+  generationId: number;
+  format: Table['format'];
+}
+
+/** Photos are stored at 300 × 400 pixels (the diploma's photo box at 200 dpi), as JPEGs of at most 30 KB. */
+const PHOTO_BOX_MM = { w: 38.1, h: 50.8 };
+const PHOTO_LIMITS = { dpi: 200, maxBytes: 30_000 };
+/** Runs of the job before an import that keeps failing is given up (retries of pg-boss, and restarts). */
+const MAX_ATTEMPTS = 5;
+const INSERT_CHUNK = 1000;
+
+/** A failure that another attempt would not cure: the importation is marked failed, not retried. */
+class ImportRefused extends Error {
+  constructor(
+    readonly key: string,
+    readonly params: Record<string, unknown> = {},
+  ) {
+    super(key);
+  }
+}
+
+/**
+ * Student lists (ADR 0060): a list is checked whole and stored with a draft batch; its import is a
+ * durable job that writes every candidate in one transaction or none, exactly once.
+ */
+export class ImportsService {
+  readonly job;
+
+  constructor(
+    private readonly db: Db,
+    private readonly storage: FileStorage,
+    private readonly log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
+  ) {
+    this.job = defineJob({
+      name: 'import.candidates',
+      payload: z.object({ importationId: z.number().int().positive() }),
+      retryLimit: MAX_ATTEMPTS - 1,
+      retryDelaySeconds: 10,
+      expireInSeconds: 3600,
+      handle: ({ importationId }) => this.runImportation(importationId),
+    });
+  }
+
+  // ------------------------------------------------------------ checks and drafts
+
+  /**
+   * Checks a list and stores it with a draft batch (status created), errors or not, so the user can
+   * fix it and upload it again. With `generationId`, the file replaces that draft's list (and its
+   * photos zip when one is sent; the earlier zip is kept otherwise).
+   */
+  async checkFile(
+    userId: number,
+    input: { template_id: number; generation_type?: string; session_id: number; province_id: number; generation_id?: number },
+    files: UploadedFiles,
+    request: FastifyRequest,
+  ): Promise<CheckResult> {
+    const scope = await scopeOf(this.db, userId);
+    const template = await this.usableTemplate(scope, input.template_id);
+    if (input.generation_type && input.generation_type !== template.generationType) throw fieldError('generation_type', 'field.template_type_mismatch');
+    const session = await this.session(input.session_id);
+    await this.checkProvince(scope, input.province_id);
+    const draft = input.generation_id ? await this.draft(userId, input.generation_id) : null;
+    if (!files.list) throw fieldError('file', 'field.file_required');
+
+    const table = await readList(files.list);
+    const zipBytes = files.photos ?? (draft?.sourcePhotosKey ? await this.storage.get(draft.sourcePhotosKey) : null);
+    const zip = zipBytes ? await readZip(zipBytes) : null;
+    let outcome: CheckOutcome;
+    try {
+      outcome = await checkTable(this.db, table, { sessionId: session.id, sessionYear: session.year, provinceId: input.province_id, scope, zip });
+    } finally {
+      zip?.close();
+    }
+
+    const folder = `imports/${randomUUID()}`;
+    const listKey = `${folder}/list.${table.format}`;
+    await this.storage.put(listKey, files.list);
+    const photosKey = files.photos ? `${folder}/photos.zip` : (draft?.sourcePhotosKey ?? null);
+    if (files.photos) await this.storage.put(photosKey!, files.photos);
+
+    const placement = await this.placement(scope, outcome.candidates);
+    const values = {
+      type: template.generationType,
+      templateId: template.id,
+      sessionId: session.id,
+      educProvinceId: input.province_id,
+      ...placement,
+      sourceFileKey: listKey,
+      sourcePhotosKey: photosKey,
+    };
+    const { id, replaced } = await this.db.transaction(async (tx) => {
+      if (draft) {
+        const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
+        if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
+        await tx.update(generations).set({ ...values, updatedAt: new Date() }).where(eq(generations.id, draft.id));
+        await recordAudit(tx, { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, request);
+        const old = [row.sourceFileKey, files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
+        return { id: draft.id, replaced: old };
+      }
+      const [created] = await tx.insert(generations).values({ ...values, title: null, createdBy: userId }).returning({ id: generations.id });
+      await recordAudit(tx, { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, request);
+      return { id: created!.id, replaced: [] as string[] };
+    });
+    for (const key of replaced) await this.storage.delete(key).catch(() => {});
+    return { ...outcome, generationId: id, format: table.format };
+  }
+
+  /** `start-import-process`: the stored list is checked again, then its import queued. */
+  async startImport(userId: number, generationId: number, title: string, queue: JobQueue | null, request: FastifyRequest): Promise<number> {
+    const scope = await scopeOf(this.db, userId);
+    const batch = await this.visibleBatch(scope, generationId);
+    if (batch.status !== 'created' || !batch.sourceFileKey) throw new AppError('conflict');
+    const outcome = await this.recheck(batch, scope, batch.sourceFileKey, batch.sourcePhotosKey);
+    if (outcome.problems.length) throw fileHasErrors(outcome.problems.length);
+    if (!outcome.candidates.length) throw fieldError('file', 'field.import_empty_file');
+    const id = await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
+      if (row?.status !== 'created' || (await this.hasListImportation(tx, generationId))) throw new AppError('conflict');
+      await tx.update(generations).set({ title, updatedAt: new Date() }).where(eq(generations.id, generationId));
+      const importationId = await insertImportation(tx, {
+        generationId,
+        kind: 'list',
+        fileKey: row.sourceFileKey!,
+        photosKey: row.sourcePhotosKey,
+        rowsTotal: outcome.candidates.length,
+        createdBy: userId,
+      });
+      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: importationId, rows: outcome.candidates.length, title } }, request);
+      return importationId;
+    });
+    await this.queueImportation(queue, id);
+    return id;
+  }
+
+  /** `POST import/candidates`: more candidates for a batch still being prepared (created or pending validation). */
+  async importCandidates(
+    userId: number,
+    generationId: number,
+    files: UploadedFiles,
+    queue: JobQueue | null,
+    request: FastifyRequest,
+  ): Promise<CheckResult & { importationId: number | null }> {
+    const scope = await scopeOf(this.db, userId);
+    const batch = await this.visibleBatch(scope, generationId);
+    if (batch.status !== 'created' && batch.status !== 'pending_validation') throw new AppError('conflict');
+    if (!files.list) throw fieldError('file', 'field.file_required');
+    const table = await readList(files.list);
+    const zip = files.photos ? await readZip(files.photos) : null;
+    const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
+    let outcome: CheckOutcome;
+    try {
+      outcome = await checkTable(this.db, table, { sessionId: batch.sessionId, sessionYear: session!.year, provinceId: batch.educProvinceId, scope, zip });
+    } finally {
+      zip?.close();
+    }
+    const result = { ...outcome, generationId, format: table.format };
+    if (outcome.problems.length || !outcome.candidates.length) return { ...result, importationId: null };
+
+    const folder = `imports/${randomUUID()}`;
+    const fileKey = `${folder}/list.${table.format}`;
+    await this.storage.put(fileKey, files.list);
+    const photosKey = files.photos ? `${folder}/photos.zip` : null;
+    if (files.photos) await this.storage.put(photosKey!, files.photos);
+    const importationId = await this.db.transaction(async (tx) => {
+      const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: userId });
+      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } }, request);
+      return id;
+    });
+    await this.queueImportation(queue, importationId);
+    return { ...result, importationId };
+  }
+
+  async tracking(userId: number, id: number) {
+    const scope = await scopeOf(this.db, userId);
+    const [row] = await this.db
+      .select({ importation: importations })
+      .from(importations)
+      .innerJoin(generations, eq(generations.id, importations.generationId))
+      .where(and(eq(importations.id, id), generationScopeCondition(scope)));
+    if (!row) throw new AppError('not_found');
+    const i = row.importation;
+    const status = i.status as ImportationStatus;
+    const percent = status === 'completed' ? 100 : i.rowsTotal ? Math.min(99, Math.floor((i.rowsDone * 100) / i.rowsTotal)) : 0;
+    return { importation: i, status, percent };
+  }
+
+  /**
+   * A batch created from rows someone else already checked (the national results registry): the
+   * list is stored and imported by the same job as an uploaded one.
+   */
+  async createBatchFromList(
+    tx: Tx,
+    input: { userId: number; scope: Scope; templateId: number; type: string; sessionId: number; provinceId: number; title: string | null; listKey: string; candidates: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[] },
+  ): Promise<{ generationId: number; importationId: number }> {
+    const placement = await this.placement(input.scope, input.candidates);
+    const [created] = await tx
+      .insert(generations)
+      .values({
+        type: input.type,
+        templateId: input.templateId,
+        title: input.title,
+        sessionId: input.sessionId,
+        educProvinceId: input.provinceId,
+        ...placement,
+        sourceFileKey: input.listKey,
+        createdBy: input.userId,
+      })
+      .returning({ id: generations.id });
+    const importationId = await insertImportation(tx, { generationId: created!.id, kind: 'list', fileKey: input.listKey, photosKey: null, rowsTotal: input.candidates.length, createdBy: input.userId });
+    return { generationId: created!.id, importationId };
+  }
+
+  async queueImportation(queue: JobQueue | null, importationId: number): Promise<void> {
+    // Without a queue (an API-only test, say) the importation stays queued; resumePending sends it at the next start.
+    if (!queue) return;
+    await queue.send(this.job, { importationId }, { singletonKey: `import:${importationId}` });
+  }
+
+  /** At start: importations a crash left queued or running are sent again (the handler is idempotent). */
+  async resumePending(queue: JobQueue): Promise<number> {
+    const pending = await this.db.select({ id: importations.id }).from(importations).where(inArray(importations.status, ['queued', 'running']));
+    for (const { id } of pending) await this.queueImportation(queue, id);
+    return pending.length;
+  }
+
+  // ------------------------------------------------------------ the job
+
+  /**
+   * Imports an importation's list: every row checked again, photos normalised and stored, then all
+   * candidates written in ONE transaction with the batch's move to pending validation and the
+   * importation's completion. A run after completion does nothing; a run cut short left nothing
+   * (photos written before are overwritten identically), so each candidate is imported once.
+   */
+  async runImportation(id: number): Promise<void> {
+    const [claimed] = await this.db
+      .update(importations)
+      .set({ status: 'running', attempts: sql`${importations.attempts} + 1`, startedAt: sql`coalesce(${importations.startedAt}, now())`, updatedAt: new Date() })
+      .where(and(eq(importations.id, id), inArray(importations.status, ['queued', 'running'])))
+      .returning();
+    if (!claimed) return;
+    if (claimed.attempts > MAX_ATTEMPTS) {
+      await this.finish(id, 'failed', 'field.import_failed', {});
+      return;
+    }
+    try {
+      await this.importRows(claimed);
+    } catch (error) {
+      if (error instanceof ImportRefused) {
+        await this.finish(id, 'failed', error.key, error.params);
+        return;
+      }
+      if (claimed.attempts >= MAX_ATTEMPTS) {
+        this.log.warn({ err: error, importation: id }, 'import given up after repeated failures');
+        await this.finish(id, 'failed', 'field.import_failed', {});
+        return;
+      }
+      await this.finish(id, 'queued', 'field.import_retrying', {});
+      throw error;
+    }
+  }
+
+  private async importRows(importation: typeof importations.$inferSelect): Promise<void> {
+    const [batch] = await this.db.select().from(generations).where(eq(generations.id, importation.generationId));
+    if (!batch) throw new ImportRefused('field.import_batch_status');
+    const scope = importation.createdBy ? await scopeOf(this.db, importation.createdBy) : { institutionId: null, centreId: null, educProvinceId: null };
+    const outcome = await this.recheck(batch, scope, importation.fileKey, importation.photosKey, async (zip, candidates) => {
+      // Photos first, outside the transaction: they are files, written whole under a fixed name.
+      let lastReport = Date.now();
+      for (const [index, candidate] of candidates.entries()) {
+        if (zip && candidate.photo) {
+          const jpeg = await preparePhoto(await zip.read(candidate.photo), PHOTO_BOX_MM, PHOTO_LIMITS);
+          await this.storage.put(photoKey(batch.id, candidate.candidateCode), Buffer.from(jpeg));
+        }
+        if (Date.now() - lastReport > 500) {
+          lastReport = Date.now();
+          await this.db.update(importations).set({ rowsDone: index + 1, updatedAt: new Date() }).where(eq(importations.id, importation.id));
+        }
+      }
+    });
+    // Duplicates are found in the file, against other batches, and against this batch (a second run after a commit).
+    if (outcome.problems.length) throw new ImportRefused('field.import_file_has_errors', { count: outcome.problems.length });
+    const candidates = outcome.candidates;
+
+    await this.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(importations).where(eq(importations.id, importation.id)).for('update');
+      if (current?.status !== 'running') return;
+      const [locked] = await tx.select().from(generations).where(eq(generations.id, batch.id)).for('update');
+      const allowed = importation.kind === 'list' ? ['created'] : ['created', 'pending_validation'];
+      if (!locked || !allowed.includes(locked.status)) throw new ImportRefused('field.import_batch_status');
+      // One import at a time per session, so two batches cannot take the same candidate.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sceau.import.session'), ${batch.sessionId})`);
+      const taken = await findImportedCodes(tx, batch.sessionId, candidates.map((c) => c.candidateCode));
+      if (taken.size) throw new ImportRefused('field.import_file_has_errors', { count: taken.size });
+      for (let i = 0; i < candidates.length; i += INSERT_CHUNK) {
+        await tx.insert(generationItems).values(
+          candidates.slice(i, i + INSERT_CHUNK).map((c) => ({
+            generationId: batch.id,
+            candidateCode: c.candidateCode,
+            lastName: c.lastName,
+            middleName: c.middleName,
+            firstName: c.firstName,
+            birthDate: c.birthDate,
+            birthPlace: c.birthPlace,
+            gender: c.gender,
+            optionId: c.optionId,
+            institutionId: c.institutionId,
+            centreId: c.centreId,
+            percentageTenths: c.percentageTenths,
+            photoKey: c.photo ? photoKey(batch.id, c.candidateCode) : null,
+            photoStatus: 'pending',
+            dataStatus: 'pending',
+            sourceRow: c.row,
+          })),
+        );
+      }
+      if (importation.kind === 'list') {
+        await moveGeneration(tx, batch.id, 'pending_validation', { actorId: importation.createdBy, changes: { sourcePhotosKey: null }, reason: 'import' });
+      }
+      await tx
+        .update(importations)
+        .set({ status: 'completed', rowsTotal: candidates.length, rowsDone: candidates.length, errorKey: null, errorParams: null, finishedAt: new Date(), updatedAt: new Date() })
+        .where(eq(importations.id, importation.id));
+      await recordAudit(tx, {
+        action: 'generation.imported',
+        actorId: importation.createdBy,
+        subjectType: 'generation',
+        subjectId: batch.id,
+        details: { importation: importation.id, rows: candidates.length, photos: candidates.filter((c) => c.photo).length },
+      });
+    });
+    // The zip's photos are extracted: it is not kept (the list is, as the batch's source).
+    const [done] = await this.db.select({ status: importations.status }).from(importations).where(eq(importations.id, importation.id));
+    if (done?.status === 'completed' && importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
+  }
+
+  private async finish(id: number, status: ImportationStatus, errorKey: string, errorParams: Record<string, unknown>) {
+    await this.db
+      .update(importations)
+      .set({ status, errorKey, errorParams, updatedAt: new Date(), ...(status === 'failed' ? { finishedAt: new Date() } : {}) })
+      .where(and(eq(importations.id, id), inArray(importations.status, ['queued', 'running'])));
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  /** Reads the stored list (and zip) again and checks it as it stands now; `withZip` runs while the zip is open. */
+  private async recheck(
+    batch: typeof generations.$inferSelect,
+    scope: Scope,
+    fileKey: string,
+    photosKey: string | null,
+    withZip?: (zip: ZipArchive | null, candidates: CheckedCandidate[]) => Promise<void>,
+  ): Promise<CheckOutcome> {
+    const list = await this.storage.get(fileKey);
+    if (!list) throw new ImportRefused('field.import_file_missing');
+    let table: Table;
+    try {
+      table = await readTable(list, HEADER_HINTS);
+    } catch (error) {
+      if (error instanceof UnreadableTable) throw new ImportRefused(`field.import_${error.reason}`);
+      throw error;
+    }
+    const zipBytes = photosKey ? await this.storage.get(photosKey) : null;
+    if (photosKey && !zipBytes) throw new ImportRefused('field.import_file_missing');
+    const zip = zipBytes ? await openZip(zipBytes) : null;
+    try {
+      const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
+      const outcome = await checkTable(this.db, table, { sessionId: batch.sessionId, sessionYear: session!.year, provinceId: batch.educProvinceId, scope, zip });
+      if (withZip && !outcome.problems.length) await withZip(zip, outcome.candidates);
+      return outcome;
+    } finally {
+      zip?.close();
+    }
+  }
+
+  /** The batch if the user's scope holds it (else 404: its existence is not disclosed). */
+  async visibleBatch(scope: Scope, id: number) {
+    const [row] = await this.db.select().from(generations).where(and(eq(generations.id, id), generationScopeCondition(scope)));
+    if (!row) throw new AppError('not_found');
+    return row;
+  }
+
+  private async draft(userId: number, id: number) {
+    const batch = await this.visibleBatch(await scopeOf(this.db, userId), id);
+    if (batch.status !== 'created' || (await this.hasListImportation(this.db, id))) throw new AppError('conflict');
+    return batch;
+  }
+
+  private async hasListImportation(db: Pick<Db, 'select'>, generationId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: importations.id })
+      .from(importations)
+      .where(and(eq(importations.generationId, generationId), eq(importations.kind, 'list'), inArray(importations.status, ['queued', 'running', 'completed'])));
+    return !!row;
+  }
+
+  /** A template the user may use: the country's, or their own school's (a school-bound user cannot use another school's). */
+  async usableTemplate(scope: Scope, id: number) {
+    const [template] = await this.db.select().from(templates).where(eq(templates.id, id));
+    if (!template || (template.ownerType === 'institution' && scope.institutionId !== null && template.ownerId !== scope.institutionId)) {
+      throw fieldError('template', 'field.template_unknown');
+    }
+    return template;
+  }
+
+  async session(id: number) {
+    const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, id));
+    if (!session) throw fieldError('session_id', 'field.invalid_option');
+    return session;
+  }
+
+  /** The province must exist and hold the user's scope (a school-bound user works in their school's province). */
+  async checkProvince(scope: Scope, provinceId: number): Promise<void> {
+    const [province] = await this.db.select().from(educProvinces).where(eq(educProvinces.id, provinceId));
+    if (!province) throw fieldError('province_id', 'field.invalid_option');
+    if (scope.educProvinceId !== null && scope.educProvinceId !== provinceId) throw fieldError('province_id', 'field.province_outside_scope');
+    if (scope.institutionId !== null) {
+      const [school] = await this.db.select().from(institutions).where(eq(institutions.id, scope.institutionId));
+      if (school && school.educProvinceId !== provinceId) throw fieldError('province_id', 'field.province_outside_scope');
+    }
+  }
+
+  /**
+   * The batch's school, centre and option: the user's scope first (so a school-bound user sees
+   * their batch), else the one every row shares, else none.
+   */
+  private async placement(scope: Scope, rows: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[]) {
+    const only = (values: number[]) => (values.length && values.every((v) => v === values[0]) ? values[0]! : null);
+    const institutionId = scope.institutionId ?? only(rows.map((r) => r.institutionId));
+    let centreId = scope.centreId ?? only(rows.map((r) => r.centreId));
+    if (scope.institutionId !== null && centreId === null) {
+      const [school] = await this.db.select({ centreId: institutions.centreId }).from(institutions).where(eq(institutions.id, scope.institutionId));
+      centreId = school?.centreId ?? null;
+    }
+    return { institutionId, centreId, optionId: only(rows.map((r) => r.optionId)) };
+  }
+}
+
+export function photoKey(generationId: number, candidateCode: string): string {
+  return `photos/${generationId}/${candidateCode}.jpg`;
+}
+
+async function insertImportation(
+  tx: Tx,
+  values: { generationId: number; kind: 'list' | 'append'; fileKey: string; photosKey: string | null; rowsTotal: number; createdBy: number },
+): Promise<number> {
+  try {
+    const [row] = await tx.insert(importations).values({ ...values, status: 'queued' }).returning({ id: importations.id });
+    return row!.id;
+  } catch (error) {
+    // importations_active_key: an import of this batch is already queued or running.
+    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw new AppError('conflict');
+    throw error;
+  }
+}
+
+async function readList(bytes: Buffer): Promise<Table> {
+  try {
+    return await readTable(bytes, HEADER_HINTS);
+  } catch (error) {
+    if (error instanceof UnreadableTable) throw fieldError('file', `field.import_${error.reason}`);
+    throw error;
+  }
+}
+
+async function readZip(bytes: Buffer): Promise<ZipArchive> {
+  try {
+    return await openZip(bytes);
+  } catch {
+    throw fieldError('photos', 'field.import_photos_unreadable');
+  }
+}
+
+function fileHasErrors(count: number): AppError {
+  return new AppError('validation_failed', { fields: { file: [{ key: 'field.import_file_has_errors', params: { count } }] } });
+}

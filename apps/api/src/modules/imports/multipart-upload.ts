@@ -1,0 +1,51 @@
+import { IMPORT_LIMITS } from '@sceau/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
+import type { UploadedFiles } from './imports-service.ts';
+
+const LIMITS: Record<'file' | 'photos', number> = { file: IMPORT_LIMITS.listMaxBytes, photos: IMPORT_LIMITS.photosMaxBytes };
+
+/**
+ * Reads an import form: its text fields, the list (`file`) and the optional photos zip (`photos`),
+ * each within its size limit. A file over its limit is read to the end (and dropped) so the answer
+ * can be sent, then refused with 413 and the field's message.
+ */
+export async function readImportForm(request: FastifyRequest): Promise<{ fields: Record<string, string>; files: UploadedFiles }> {
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type');
+  const fields: Record<string, string> = {};
+  const files: UploadedFiles = { list: null, photos: null };
+  const tooLarge: string[] = [];
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') {
+      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      continue;
+    }
+    const name = part.fieldname === 'file' || part.fieldname === 'photos' ? part.fieldname : null;
+    if (!name) {
+      part.file.resume();
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= LIMITS[name]) chunks.push(chunk);
+    }
+    if (size > LIMITS[name] || part.file.truncated) {
+      tooLarge.push(name);
+      continue;
+    }
+    if (size === 0) continue;
+    const bytes = Buffer.concat(chunks);
+    if (name === 'file') files.list = bytes;
+    else files.photos = bytes;
+  }
+  if (tooLarge.length) {
+    throw new AppError('payload_too_large', {
+      fields: Object.fromEntries(
+        tooLarge.map((name) => [name, [{ key: name === 'file' ? 'field.import_file_too_large' : 'field.import_photos_too_large', params: { size: LIMITS[name as 'file' | 'photos'] / 1024 / 1024 } }]]),
+      ),
+    });
+  }
+  return { fields, files };
+}

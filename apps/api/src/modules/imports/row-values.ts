@@ -1,0 +1,85 @@
+/**
+ * The values of a list's cells, read the way people write them (pure functions, no database).
+ * Each answers the clean value or the code of its problem (IMPORT_ERROR_CODES).
+ */
+
+type Result<T, E extends string> = { value: T } | { error: E };
+
+/** Spaces collapsed, Unicode composed (an "é" typed two ways is one letter). */
+export function cleanText(value: string | undefined): string {
+  return (value ?? '').normalize('NFC').replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** Letters of any alphabet, spaces, apostrophes, hyphens and dots: "N'Sele", "Marie-Élodie", "wa Kalombo". */
+const NAME = /^[\p{L}\p{M}][\p{L}\p{M} '’.-]*$/u;
+export const NAME_MAX_LENGTH = 80;
+
+export function readName(value: string | undefined): Result<string | null, 'name_invalid'> {
+  const text = cleanText(value).replace(/’/g, "'");
+  if (!text) return { value: null };
+  if (text.length > NAME_MAX_LENGTH || !NAME.test(text)) return { error: 'name_invalid' };
+  return { value: text };
+}
+
+export function readCandidateCode(value: string | undefined): Result<string, 'code_required' | 'code_format'> {
+  const text = cleanText(value).replace(/[\s.-]/g, '');
+  if (!text) return { error: 'code_required' };
+  if (!/^\d{14}$/.test(text)) return { error: 'code_format' };
+  return { value: text };
+}
+
+const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
+const YMD = /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?$/;
+
+/** Accepts DD/MM/YYYY (also with `-` or `.`) and YYYY-MM-DD; answers YYYY-MM-DD. */
+export function readBirthDate(
+  value: string | undefined,
+  sessionYear: number,
+): Result<string, 'birth_date_required' | 'birth_date_format' | 'birth_date_invalid' | 'birth_date_implausible'> {
+  const text = cleanText(value);
+  if (!text) return { error: 'birth_date_required' };
+  let y: number, m: number, d: number;
+  const dmy = DMY.exec(text);
+  const ymd = YMD.exec(text);
+  if (dmy) [d, m, y] = [Number(dmy[1]), Number(dmy[2]), Number(dmy[3])];
+  else if (ymd) [y, m, d] = [Number(ymd[1]), Number(ymd[2]), Number(ymd[3])];
+  else return { error: 'birth_date_format' };
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return { error: 'birth_date_invalid' };
+  const age = sessionYear - y;
+  if (age < BIRTH_AGE.min || age > BIRTH_AGE.max || date.getTime() > Date.now()) return { error: 'birth_date_implausible' };
+  return { value: `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}` };
+}
+
+/** Age (in the session's year) of a candidate of the national exam: from 14 to 70. */
+export const BIRTH_AGE = { min: 14, max: 70 } as const;
+
+const GENDERS: Record<string, 'M' | 'F'> = {
+  m: 'M', h: 'M', g: 'M', masculin: 'M', homme: 'M', male: 'M', garcon: 'M', masc: 'M',
+  f: 'F', feminin: 'F', femme: 'F', female: 'F', fille: 'F', fem: 'F',
+};
+
+export function readGender(value: string | undefined): Result<'M' | 'F', 'gender_required' | 'gender_invalid'> {
+  const text = comparable(value).replace(/\.$/, '');
+  if (!text) return { error: 'gender_required' };
+  const gender = GENDERS[text];
+  return gender ? { value: gender } : { error: 'gender_invalid' };
+}
+
+/** "72,5", "72.5", "72,5 %": tenths of a percent (725). */
+export function readPercentage(value: string | undefined): Result<number, 'percentage_required' | 'percentage_invalid'> {
+  const text = cleanText(value).replace(/\s/g, '').replace(/%$/, '').replace(',', '.');
+  if (!text) return { error: 'percentage_required' };
+  if (!/^\d{1,3}(?:\.\d+)?$/.test(text)) return { error: 'percentage_invalid' };
+  const percent = Number(text);
+  if (percent < 0 || percent > 100) return { error: 'percentage_invalid' };
+  return { value: Math.round(percent * 10) };
+}
+
+/** For matching codes and names: no case, no accents, single spaces. */
+export function comparable(value: string | undefined): string {
+  return cleanText(value)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+}

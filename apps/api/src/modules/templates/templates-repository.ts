@@ -1,0 +1,52 @@
+import type { TemplateOwnerType, TemplateView } from '@sceau/contracts';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { countries, institutions, templates } from '../../db/schema.ts';
+import type { Scope } from '../generations/generations-repository.ts';
+
+type TemplateRow = typeof templates.$inferSelect;
+
+/**
+ * Which templates a user may see: every country template, and the custom templates of the schools
+ * in their scope (all of them for staff with no scope).
+ */
+export function visibleTemplates(scope: Scope): SQL | undefined {
+  const schools: SQL[] = [];
+  if (scope.institutionId !== null) schools.push(eq(institutions.id, scope.institutionId));
+  if (scope.centreId !== null) schools.push(eq(institutions.centreId, scope.centreId));
+  if (scope.educProvinceId !== null) schools.push(eq(institutions.educProvinceId, scope.educProvinceId));
+  if (!schools.length) return undefined;
+  return or(
+    eq(templates.ownerType, 'country'),
+    and(eq(templates.ownerType, 'institution'), inArray(templates.ownerId, sql`(select ${institutions.id} from ${institutions} where ${and(...schools)})`)),
+  );
+}
+
+export async function findTemplates(db: Db, where: SQL | undefined): Promise<TemplateRow[]> {
+  return db.select().from(templates).where(where).orderBy(asc(templates.ownerType), asc(templates.id));
+}
+
+/** Owners' names, in the request's language for countries. */
+export async function presentTemplates(db: Db, rows: TemplateRow[], locale: string): Promise<TemplateView[]> {
+  const ids = (type: TemplateOwnerType) => [...new Set(rows.filter((r) => r.ownerType === type).map((r) => r.ownerId))];
+  const countryIds = ids('country');
+  const schoolIds = ids('institution');
+  const countryRows = countryIds.length ? await db.select().from(countries).where(inArray(countries.id, countryIds)) : [];
+  const schoolRows = schoolIds.length ? await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(inArray(institutions.id, schoolIds)) : [];
+  const name = (type: string, id: number) =>
+    type === 'country'
+      ? (() => {
+          const c = countryRows.find((x) => x.id === id);
+          return c ? (locale === 'en' ? c.nameEn : c.nameFr) : '';
+        })()
+      : (schoolRows.find((x) => x.id === id)?.name ?? '');
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    owner: { type: r.ownerType as TemplateOwnerType, id: r.ownerId, name: name(r.ownerType, r.ownerId), key: `${r.ownerId}_${r.ownerType}` },
+    generation_type: r.generationType,
+    based_on_id: r.basedOnId,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  }));
+}

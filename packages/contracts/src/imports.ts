@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { envelope } from './api.ts';
+import { CANDIDATE_CODE_LENGTH } from './constants.ts';
+import { GENERATION_TYPES } from './generations.ts';
+
+/**
+ * Student lists (spec section 7, step 2): the file's columns, the limits, the checks' codes and the
+ * calls' shapes. ADR 0060 explains the choices.
+ */
+
+export const IMPORT_LIMITS = {
+  /** The list (CSV or XLSX). */
+  listMaxBytes: 20 * 1024 * 1024,
+  /** The photos zip beside it. */
+  photosMaxBytes: 200 * 1024 * 1024,
+  /** One photo inside the zip. */
+  photoMaxBytes: 10 * 1024 * 1024,
+  maxRows: 20_000,
+  /** Errors listed in one answer (the count says how many there are in all). */
+  maxErrorsListed: 1_000,
+} as const;
+
+/**
+ * The list's columns, in the example's order. Headers are matched without case, accents or
+ * spaces; the aliases are other spellings met in real lists. Unknown columns are ignored.
+ */
+export const IMPORT_COLUMNS = [
+  { key: 'code_candidat', required: true, aliases: ['code', 'matricule', 'candidate_code', 'code_du_candidat'] },
+  { key: 'nom', required: true, aliases: ['last_name', 'nom_de_famille'] },
+  { key: 'postnom', required: false, aliases: ['post_nom', 'middle_name'] },
+  { key: 'prenom', required: true, aliases: ['first_name', 'prenoms'] },
+  { key: 'date_naissance', required: true, aliases: ['date_de_naissance', 'birth_date', 'ne_le', 'naissance'] },
+  { key: 'lieu_naissance', required: true, aliases: ['lieu_de_naissance', 'birth_place', 'ne_a'] },
+  { key: 'sexe', required: true, aliases: ['genre', 'gender', 'sex'] },
+  { key: 'option', required: true, aliases: ['code_option', 'filiere'] },
+  { key: 'ecole', required: true, aliases: ['code_ecole', 'etablissement', 'institution', 'school'] },
+  { key: 'centre', required: true, aliases: ['code_centre', 'center', 'centre_examen'] },
+  { key: 'pourcentage', required: true, aliases: ['percentage', 'pourcent', 'resultat', 'points'] },
+  { key: 'photo', required: false, aliases: ['fichier_photo', 'image'] },
+] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number]['key'];
+
+/** What a problem in a list is called; each has its message (`errors:field.import_<code>`). */
+export const IMPORT_ERROR_CODES = [
+  'missing_columns',
+  'empty_file',
+  'too_many_rows',
+  'code_required',
+  'code_format',
+  'code_duplicate_in_file',
+  'code_already_imported',
+  'last_name_required',
+  'first_name_required',
+  'name_invalid',
+  'birth_date_required',
+  'birth_date_format',
+  'birth_date_invalid',
+  'birth_date_implausible',
+  'birth_place_required',
+  'gender_required',
+  'gender_invalid',
+  'option_required',
+  'option_unknown',
+  'school_required',
+  'school_unknown',
+  'school_outside_province',
+  'school_outside_scope',
+  'centre_required',
+  'centre_unknown',
+  'centre_mismatch',
+  'percentage_required',
+  'percentage_invalid',
+  'photo_not_in_zip',
+  'photo_unreadable',
+  'photo_too_large',
+] as const;
+export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
+
+export const importRowError = z.object({
+  /** The line in the file (the header is line 1). */
+  row: z.number().int(),
+  /** The column's key (see IMPORT_COLUMNS), or null for a problem of the whole file. */
+  column: z.string().nullable(),
+  code: z.enum(IMPORT_ERROR_CODES),
+  /** In the request's language. */
+  message: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowError>;
+
+const id = z.coerce.number().int().positive();
+
+/**
+ * `POST /check-import-file` multipart fields (beside `file` and optional `photos`). The template
+ * comes as `template`, `template_id` or `generate_id` (all seen in the spec). With `generation_id`
+ * the file replaces the one of that draft (a re-upload after fixing the list).
+ */
+export const checkImportFields = z
+  .object({
+    template: id.optional(),
+    template_id: id.optional(),
+    generate_id: id.optional(),
+    generation_type: z.enum(GENERATION_TYPES).optional(),
+    session_id: id,
+    province_id: id,
+    generation_id: id.optional(),
+  })
+  .transform(({ template, template_id, generate_id, ...rest }, ctx) => {
+    const templateId = template ?? template_id ?? generate_id;
+    if (templateId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['template'], message: 'field.required' });
+      return z.NEVER;
+    }
+    return { ...rest, template_id: templateId };
+  });
+
+export const importCheckResult = z.object({
+  generation_id: z.number().int(),
+  /** Data lines read (blank lines skipped). */
+  rows: z.number().int(),
+  valid_rows: z.number().int(),
+  /** Every problem, up to IMPORT_LIMITS.maxErrorsListed; `error_count` says how many in all. */
+  errors: z.array(importRowError),
+  error_count: z.number().int(),
+  format: z.enum(['csv', 'xlsx']),
+  photos: z.object({ files: z.number().int(), matched: z.number().int() }).nullable(),
+});
+export const importCheckResponse = envelope(importCheckResult);
+
+/** `start-import-process`: `title` or `titre`. */
+export const startImportRequest = z
+  .object({ generation_id: id, title: z.string().trim().optional(), titre: z.string().trim().optional() })
+  .transform(({ generation_id, title, titre }) => ({ generation_id, title: title || titre || '' }))
+  .pipe(z.object({ generation_id: z.number().int(), title: z.string().min(3).max(200) }));
+
+export const startImportResponse = envelope(z.object({ importation_id: z.number().int() }));
+
+export const IMPORTATION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ImportationStatus = (typeof IMPORTATION_STATUSES)[number];
+
+export const importationTracking = z.object({
+  id: z.number().int(),
+  generation_id: z.number().int(),
+  status: z.enum(IMPORTATION_STATUSES),
+  rows_total: z.number().int(),
+  rows_done: z.number().int(),
+  /** 100 only once completed. */
+  percent: z.number().int().min(0).max(100),
+  /** Why it failed (or why the last attempt failed, while it is retried), translated. */
+  error: z.string().nullable(),
+});
+export const importationTrackingResponse = envelope(importationTracking);
+
+/** `POST import/candidates` multipart fields (beside `file` and optional `photos`). */
+export const importCandidatesFields = z.object({ generation_id: id });
+/** The check's answer; `importation_id` is set when the rows were accepted and their import queued. */
+export const importCandidatesResponse = envelope(importCheckResult.extend({ importation_id: z.number().int().nullable() }));
+
+export const importExampleQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
+
+// ---------------------------------------------------------------- national results registry
+
+export const candidateCode = z.string().trim().regex(new RegExp(`^\\d{${CANDIDATE_CODE_LENGTH}}$`), { error: 'field.candidate_code' });
+
+/** A session by id, by year (2026) or by name ("Session 2026"). */
+export const sessionRef = z.union([z.number().int().positive(), z.string().trim().min(1).max(40)]);
+
+export const findResultRequest = z.object({ matricule: candidateCode, session: sessionRef });
+
+const coded = z.object({ code: z.string(), name: z.string().nullable() });
+
+export const nationalResultView = z.object({
+  candidate_code: z.string(),
+  last_name: z.string(),
+  middle_name: z.string().nullable(),
+  first_name: z.string().nullable(),
+  birth_date: z.string(),
+  birth_place: z.string(),
+  gender: z.enum(['M', 'F']),
+  school: coded,
+  centre: coded,
+  option: coded,
+  percentage: z.number(),
+  passed: z.boolean(),
+  session: z.object({ id: z.number().int(), name: z.string(), year: z.number().int() }),
+});
+export const nationalResultResponse = envelope(nationalResultView);
+
+export const fromRegistryRequest = z
+  .object({ template_id: id, session_id: id, province_id: id, title: z.string().trim().max(200).optional(), titre: z.string().trim().max(200).optional() })
+  .transform(({ title, titre, ...rest }) => ({ ...rest, title: title || titre || null }));
+/** `skipped`: passed candidates left out because the platform does not know their school, centre or option. */
+export const fromRegistryResponse = envelope(
+  z.object({ generation_id: z.number().int(), importation_id: z.number().int(), rows: z.number().int(), skipped: z.number().int() }),
+);
