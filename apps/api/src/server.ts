@@ -7,6 +7,7 @@ import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-key
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
 import { JobQueue } from './jobs/job-queue.ts';
+import { closeSharedRenderPool } from './modules/generations/render-pool.ts';
 import { createServices } from './services.ts';
 
 const config = loadConfig();
@@ -63,6 +64,7 @@ async function shutdown(signal: string) {
     await app.close();
     stopWatching();
     await jobs.stop();
+    await closeSharedRenderPool();
     await chain.close();
     await database.close();
   } finally {

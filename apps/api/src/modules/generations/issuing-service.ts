@@ -7,7 +7,7 @@ import {
   type CredentialDocument,
   type DiplomaRecordInput,
 } from '@sceau/credential';
-import { createDiplomaRenderer, createKeySigner, type DiplomaRenderer, type DiplomaTemplateInput, type SignatureImages, type SignatureRole, type Signer } from '@sceau/pdf';
+import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
@@ -58,9 +58,6 @@ function frenchDate(iso: string): string {
  * Both are idempotent: after a crash they resume where they stopped and issue each diploma once.
  */
 export class IssuingService {
-  private readonly renderers = new Map<string, Promise<DiplomaRenderer>>();
-  private readonly pdfSigner: Signer;
-
   constructor(
     private readonly db: Db,
     private readonly config: Config,
@@ -68,9 +65,7 @@ export class IssuingService {
     private readonly storage: FileStorage,
     private readonly chain: OpenChain,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
-  ) {
-    this.pdfSigner = createKeySigner({ privateKey: keys.active.privateKey, certificateChainDer: keys.active.certificateChainDer });
-  }
+  ) {}
 
   async generate(generationId: number): Promise<void> {
     const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
@@ -303,35 +298,6 @@ export class IssuingService {
     }
     await Promise.all(running);
     if (failure) throw (failure as { error: unknown }).error;
-  }
-
-  /** One renderer per template and set of signature images, reused for every document. */
-  private async rendererFor(templateId: number): Promise<DiplomaRenderer> {
-    const [template] = await this.db.select().from(templates).where(eq(templates.id, templateId));
-    const signatures = await this.db.select().from(officialSignatures);
-    const cacheKey = `${templateId}:${template?.updatedAt.getTime()}:${signatures.map((s) => s.imageSha256).join(',')}`;
-    let renderer = this.renderers.get(cacheKey);
-    if (!renderer) {
-      renderer = (async () => {
-        const images: SignatureImages = {};
-        const role: Record<string, SignatureRole> = { ministry: 'ministry', inspector_general: 'inspectorGeneral', jury: 'juryPresident' };
-        for (const s of signatures) {
-          const bytes = await this.storage.get(s.imageKey);
-          const target = role[s.kind];
-          if (bytes && target) images[target] = bytes;
-        }
-        // The signers printed under each signature are those of the settings page.
-        const design = structuredClone(template!.design) as unknown as DiplomaTemplateInput & { signatures?: { role: string; title: string; signerName: string }[] };
-        for (const box of design.signatures ?? []) {
-          const kind = Object.entries(role).find(([, r]) => r === box.role)?.[0];
-          const signer = signatures.find((s) => s.kind === kind);
-          if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
-        }
-        return createDiplomaRenderer({ template: design, signatureImages: images });
-      })();
-      this.renderers.set(cacheKey, renderer);
-    }
-    return renderer;
   }
 
   /**
