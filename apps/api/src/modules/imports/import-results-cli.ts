@@ -13,6 +13,7 @@ import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/open-database.ts';
 import { examSessions } from '../../db/schema.ts';
 import { LocalFileStorage } from '../../lib/storage.ts';
+import { seedCatalogue } from '../../seed/seed.ts';
 import { ImportsService } from './imports-service.ts';
 import { ResultsRegistryService } from './results-registry-service.ts';
 
@@ -33,6 +34,8 @@ const config = loadConfig();
 const log = pino({ level: 'warn' });
 const database = await openDatabase(config, log);
 try {
+  // The sessions are part of the catalogue (idempotent), so a fresh installation can load results first.
+  await seedCatalogue(database.db);
   const ref = Number(values.session);
   const [session] = await database.db
     .select()
