@@ -15,7 +15,7 @@ import { DEMO_BATCH_TITLE, seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+import { loadMinistryKeys, rotateDevelopmentKey } from '../keys/ministry-keys.ts';
 import { moveSignature } from './generation-status.ts';
 
 async function freePort(): Promise<number> {
@@ -140,6 +140,20 @@ describe('issuing a batch', () => {
     await ctx.db.$client.query(`update users set educ_province_id = (select id from educ_provinces where code = 'NK-1') where email = 'controleur@sceau.example'`);
     const res = await app.inject({ method: 'GET', url: `/api/generations/${batchId}`, headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('keeps diplomas signed before a key rotation verifiable', async () => {
+    const [old] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
+    const before = services.identity!.keys.active.kid;
+    await rotateDevelopmentKey(ctx.config.keys);
+    const keys = await loadMinistryKeys(ctx.config.keys, pino({ level: 'silent' }));
+    expect(keys.active.kid).not.toBe(before);
+    services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+    const byId = await services.verification!.verify({ diplomaId: old!.id });
+    expect(byId.verdict).toBe('authentic');
+    const pdf = (await services.storage.get(old!.pdfKey!))!;
+    const byPdf = await services.verification!.verify({ pdf: new Uint8Array(pdf) });
+    expect(byPdf.verdict).toBe('authentic');
   });
 
   it('anchors again, at start, a batch the local chain lost', async () => {
