@@ -11,6 +11,7 @@ import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { registrationRoutes } from './modules/auth/registration-routes.ts';
 import { generationsRoutes } from './modules/generations/generations-routes.ts';
+import { metricsRoutes } from './modules/metrics/metrics-routes.ts';
 import { importsRoutes } from './modules/imports/imports-routes.ts';
 import { templatesRoutes } from './modules/templates/templates-routes.ts';
 import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(
       await api.register(signaturesRoutes, context);
       await api.register(auditRoutes, context);
       await api.register(generationsRoutes, context);
+      await api.register(metricsRoutes, context);
       await api.register(templatesRoutes, context);
       await api.register(importsRoutes, context);
       await api.register(revocationRoutes, context);

@@ -142,6 +142,13 @@ describe('issuing a batch', () => {
     expect(res.statusCode).toBe(404);
   });
 
+  it('counts published diplomas, their holders, schools and downloads for the home page', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.data).toMatchObject({ documents: 12, students: 12, schools: 1 });
+    expect(res.json().data.data.downloads).toBeGreaterThan(0);
+  });
+
   it('keeps diplomas signed before a key rotation verifiable', async () => {
     const [old] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
     const before = services.identity!.keys.active.kid;
