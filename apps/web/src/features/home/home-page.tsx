@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { appConfig } from '@/lib/config';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { HomeCounters } from '@/features/home/home-counters';
 
 const STEPS = ['one', 'two', 'three'] as const;
 const BENEFITS = ['authentic', 'instant', 'everywhere'] as const;
@@ -27,6 +28,8 @@ export function HomePage() {
           </div>
         </div>
       </section>
+
+      <HomeCounters />
 
       <section className="section" aria-labelledby="home-benefits">
         <div className="container">
