@@ -8,6 +8,8 @@ test.describe('a visitor', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('diplômes nationaux authentifiés');
     await expect(page.getByRole('link', { name: 'Vérifier un diplôme' }).first()).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+    // The demo batch's twelve diplomas, published at first start, are counted.
+    await expect(page.getByTestId('counter-documents')).toContainText('12');
     await snap(page, 'home-fr-desktop');
 
     await chooseLanguage(page, 'en');
