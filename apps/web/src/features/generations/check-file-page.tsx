@@ -1,6 +1,436 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { IMPORT_COLUMNS, IMPORT_LIMITS } from '@sceau/contracts';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ErrorAlert } from '@/components/error-alert';
+import { FileDrop } from '@/components/file-drop';
+import { describedBy, FormField } from '@/components/form-field';
+import { generationTypeLabel } from '@/components/generation-status';
+import { Pagination } from '@/components/pagination';
+import { ImportProgress } from '@/features/generations/import-progress';
+import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
+import { checkImportFile, downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
+import { TemplatePreview } from '@/features/generations/template-preview';
+import { useFlashStore } from '@/lib/flash-context';
+import { formatBytes } from '@/lib/format-bytes';
+import { isApiError } from '@/lib/http';
+import { useSession } from '@/lib/session-context';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** Route and guard are final; the page itself comes in a later step. */
+const ERRORS_PER_PAGE = 25;
+const LIST_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const PHOTOS_ACCEPT = '.zip,application/zip,application/x-zip-compressed';
+
+type Errors = Partial<Record<'session' | 'province' | 'file' | 'photos' | 'title', string>>;
+
+/** Step 2 of issuing: the list of candidates, checked row by row, then imported as one job. */
 export function CheckFilePage() {
-  return <ComingSoon titleKey="pages.checkFile.title" descriptionKey="pages.checkFile.text" backTo="/dashboard" />;
+  const { t, i18n } = useTranslation();
+  useDocumentTitle(t('pages.checkFile.title'));
+  const params = useParams();
+  const templateId = Number(params.id);
+  const template = useTemplate(templateId);
+  const { profile } = useSession();
+  const defaultSession = useDefaultSession();
+
+  const [session, setSession] = useState<string | null>(null);
+  const [province, setProvince] = useState(profile?.scope.province_id ? String(profile.scope.province_id) : '');
+  const [file, setFile] = useState<File | null>(null);
+  const [photos, setPhotos] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [result, setResult] = useState<ImportCheckResult | null>(null);
+  // The form changed since the last check: the import waits for a new one.
+  const [stale, setStale] = useState(false);
+  // The draft of the first check, sent back so that a new upload replaces its list.
+  const [generationId, setGenerationId] = useState<number | null>(null);
+  const [importation, setImportation] = useState<number | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  const sessionValue = session ?? defaultSession;
+
+  useEffect(() => {
+    if (result) resultHeading.current?.focus();
+  }, [result]);
+
+  const notFound = !(Number.isInteger(templateId) && templateId > 0) || (isApiError(template.error) && template.error.status === 404);
+  if (notFound) {
+    return (
+      <section className="container page" aria-labelledby="template-not-found" data-testid="template-not-found">
+        <div className="card coming-soon__card">
+          <h1 id="template-not-found">{t('checkFile.templateNotFound')}</h1>
+          <p className="lead">{t('checkFile.templateNotFoundText')}</p>
+          <Link className="button button--secondary" to="/certificates">
+            {t('checkFile.backToTemplates')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  function changed<T>(set: (value: T) => void) {
+    return (value: T) => {
+      set(value);
+      if (result) setStale(true);
+    };
+  }
+
+  async function onCheck(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const next: Errors = {};
+    if (!sessionValue) next.session = t('issuing.sessionRequired');
+    if (!province) next.province = t('issuing.provinceRequired');
+    if (!file) next.file = errors.file ?? t('checkFile.fileRequired');
+    if (errors.photos) next.photos = errors.photos;
+    setErrors(next);
+    if (Object.keys(next).length > 0 || !file) {
+      window.setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+      return;
+    }
+    setChecking(true);
+    try {
+      const answer = await checkImportFile({
+        templateId,
+        sessionId: Number(sessionValue),
+        provinceId: Number(province),
+        generationType: template.data?.generation_type ?? null,
+        file,
+        photos,
+        generationId,
+      });
+      setGenerationId(answer.generation_id);
+      setResult(answer);
+      setStale(false);
+    } catch (error) {
+      if (isApiError(error)) {
+        const f = error.fieldErrors;
+        setErrors({ session: f.session_id?.[0], province: f.province_id?.[0], file: f.file?.[0], photos: f.photos?.[0] });
+        setFormError(f.template?.[0] ?? f.generation_id?.[0] ?? error.message);
+        window.setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+      } else setFormError(t('errors.generic'));
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  const typeLabel = template.data ? generationTypeLabel(t, template.data.generation_type) : null;
+
+  return (
+    <div className="container page stack">
+      <p>
+        <Link to="/certificates">{t('checkFile.backToTemplates')}</Link>
+      </p>
+      <header className="page-header">
+        <div>
+          <h1>{t('pages.checkFile.title')}</h1>
+          <p className="lead">{t('checkFile.intro')}</p>
+        </div>
+      </header>
+
+      <section className="card template-summary" aria-labelledby="chosen-template" data-testid="chosen-template">
+        {template.data ? (
+          <>
+            <div className="template-summary__preview">
+              <TemplatePreview design={template.data.design} label={t('certificates.previewOf', { name: template.data.name })} />
+            </div>
+            <div>
+              <h2 id="chosen-template">{t('checkFile.template', { name: template.data.name })}</h2>
+              <p className="muted">
+                {typeLabel} · {template.data.owner.name}
+              </p>
+              <Link to="/certificates">{t('checkFile.changeTemplate')}</Link>
+            </div>
+          </>
+        ) : template.isError ? (
+          <ErrorAlert error={template.error} onRetry={() => void template.refetch()} />
+        ) : (
+          <p id="chosen-template" role="status">
+            {t('common.loading')}
+          </p>
+        )}
+      </section>
+
+      {importation !== null && generationId !== null ? (
+        <ImportProgress importationId={importation} generationId={generationId} onRetry={() => setImportation(null)} />
+      ) : (
+        <>
+          <form ref={form} className="card form stack" noValidate onSubmit={(event) => void onCheck(event)} aria-labelledby="check-form-title">
+            <h2 id="check-form-title">{t('checkFile.formTitle')}</h2>
+            {formError ? (
+              <div className="alert alert--error" role="alert" data-testid="check-error">
+                {formError}
+              </div>
+            ) : null}
+            <div className="grid-2">
+              <SessionSelect id="check-session" value={sessionValue} onChange={changed(setSession)} error={errors.session} />
+              <ProvinceSelect id="check-province" value={province} onChange={changed(setProvince)} error={errors.province} />
+            </div>
+            <FileDrop
+              id="check-file"
+              label={t('checkFile.file')}
+              hint={t('checkFile.fileHint', { max: formatBytes(IMPORT_LIMITS.listMaxBytes, i18n.language), rows: IMPORT_LIMITS.maxRows.toLocaleString(i18n.language) })}
+              accept={LIST_ACCEPT}
+              maxBytes={IMPORT_LIMITS.listMaxBytes}
+              file={file}
+              error={errors.file ?? null}
+              onChange={(next, error) => {
+                changed(setFile)(next);
+                setErrors((e) => ({ ...e, file: error ?? undefined }));
+              }}
+            />
+            <FileDrop
+              id="check-photos"
+              label={t('checkFile.photos')}
+              hint={t('checkFile.photosHint', { max: formatBytes(IMPORT_LIMITS.photosMaxBytes, i18n.language), photoMax: formatBytes(IMPORT_LIMITS.photoMaxBytes, i18n.language) })}
+              accept={PHOTOS_ACCEPT}
+              maxBytes={IMPORT_LIMITS.photosMaxBytes}
+              file={photos}
+              optional
+              error={errors.photos ?? null}
+              onChange={(next, error) => {
+                changed(setPhotos)(next);
+                setErrors((e) => ({ ...e, photos: error ?? undefined }));
+              }}
+            />
+            {generationId !== null ? <p className="muted">{t('checkFile.replaceNote')}</p> : null}
+            <button type="submit" className="button" disabled={checking} aria-busy={checking}>
+              {checking ? t('checkFile.checking') : generationId !== null ? t('checkFile.checkAgain') : t('checkFile.check')}
+            </button>
+          </form>
+
+          {result ? (
+            <CheckResult
+              result={result}
+              stale={stale}
+              headingRef={resultHeading}
+              onImport={async (title) => {
+                const id = await startImport(result.generation_id, title);
+                setImportation(id);
+              }}
+            />
+          ) : null}
+
+          <ColumnsHelp />
+        </>
+      )}
+    </div>
+  );
+}
+
+function CheckResult({
+  result,
+  stale,
+  headingRef,
+  onImport,
+}: {
+  result: ImportCheckResult;
+  stale: boolean;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  onImport: (title: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [shownFor, setShownFor] = useState(result);
+  if (shownFor !== result) {
+    setShownFor(result);
+    setPage(1);
+  }
+  const pages = Math.max(1, Math.ceil(result.errors.length / ERRORS_PER_PAGE));
+  const rows = result.errors.slice((page - 1) * ERRORS_PER_PAGE, page * ERRORS_PER_PAGE);
+  const clean = result.error_count === 0 && result.valid_rows > 0;
+  const columnLabel = (column: string | null) => (column ? column : t('checkFile.wholeFile'));
+
+  return (
+    <section className="card stack" aria-labelledby="check-result-title" data-testid="check-result" data-error-count={result.error_count}>
+      <h2 id="check-result-title" ref={headingRef} tabIndex={-1}>
+        {t('checkFile.resultTitle')}
+      </h2>
+      <ul className="counters" aria-label={t('checkFile.summary')}>
+        <li className="counter">
+          <span className="counter__value" data-testid="check-rows">
+            {result.rows}
+          </span>
+          <span className="counter__label">{t('checkFile.rows')}</span>
+        </li>
+        <li className="counter">
+          <span className="counter__value" data-testid="check-valid-rows">
+            {result.valid_rows}
+          </span>
+          <span className="counter__label">{t('checkFile.validRows')}</span>
+        </li>
+        <li className="counter">
+          <span className="counter__value" data-testid="check-error-count">
+            {result.error_count}
+          </span>
+          <span className="counter__label">{t('checkFile.errorCount')}</span>
+        </li>
+        {result.photos ? (
+          <li className="counter">
+            <span className="counter__value" data-testid="check-photos">
+              {result.photos.matched} / {result.photos.files}
+            </span>
+            <span className="counter__label">{t('checkFile.photosMatched')}</span>
+          </li>
+        ) : null}
+      </ul>
+      <p role="status" className={clean ? 'alert alert--success' : 'alert alert--error'} data-testid="check-verdict">
+        {clean ? t('checkFile.clean', { count: result.valid_rows }) : result.error_count > 0 ? t('checkFile.hasErrors', { count: result.error_count }) : t('checkFile.noRows')}
+      </p>
+
+      {result.errors.length > 0 ? (
+        <>
+          {result.error_count > result.errors.length ? <p className="muted">{t('checkFile.firstErrors', { count: result.errors.length, total: result.error_count })}</p> : null}
+          <div className="table-wrap">
+            <table className="table" data-testid="check-errors">
+              <caption>{t('checkFile.errorsCaption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('checkFile.errorRow')}</th>
+                  <th scope="col">{t('checkFile.errorColumn')}</th>
+                  <th scope="col">{t('checkFile.errorMessage')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((error, index) => (
+                  <tr key={`${error.row}-${error.column}-${error.code}-${index}`} data-code={error.code}>
+                    <td>{error.row}</td>
+                    <td>
+                      <code>{columnLabel(error.column)}</code>
+                    </td>
+                    <td>{error.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {pages > 1 ? (
+            <Pagination
+              meta={{ current_page: page, last_page: pages, per_page: ERRORS_PER_PAGE, total: result.errors.length }}
+              onPage={setPage}
+              label={t('checkFile.errorsPagination')}
+            />
+          ) : null}
+          <p className="muted">{t('checkFile.fixAndReupload')}</p>
+        </>
+      ) : null}
+
+      {clean ? stale ? <p className="alert alert--info">{t('checkFile.staleNote')}</p> : <StartImport onImport={onImport} /> : null}
+    </section>
+  );
+}
+
+function StartImport({ onImport }: { onImport: (title: string) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const trimmed = title.trim();
+    if (trimmed.length < 3 || trimmed.length > 200) {
+      setError(t('issuing.titleLength'));
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await onImport(trimmed);
+    } catch (failure) {
+      setBusy(false);
+      if (isApiError(failure)) {
+        const message = failure.fieldErrors.title?.[0] ?? failure.fieldErrors.titre?.[0];
+        if (message) {
+          setError(message);
+          input.current?.focus();
+        }
+        setFormError(failure.fieldErrors.generation_id?.[0] ?? failure.message);
+      } else setFormError(t('errors.generic'));
+    }
+  }
+
+  return (
+    <form className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('checkFile.importForm')} data-testid="start-import">
+      {formError ? (
+        <div className="alert alert--error" role="alert">
+          {formError}
+        </div>
+      ) : null}
+      <FormField id="import-title" label={t('issuing.batchTitle')} hint={t('issuing.titleHint')} error={error}>
+        <input
+          id="import-title"
+          ref={input}
+          type="text"
+          maxLength={200}
+          value={title}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy('import-title', { hint: true, error: !!error })}
+          onChange={(event) => setTitle(event.target.value)}
+        />
+      </FormField>
+      <button type="submit" className="button" disabled={busy} aria-busy={busy}>
+        {busy ? t('checkFile.importing') : t('checkFile.import')}
+      </button>
+    </form>
+  );
+}
+
+/** The list's columns, what each expects, and the example to download. */
+function ColumnsHelp() {
+  const { t } = useTranslation();
+  const flash = useFlashStore();
+  const [downloading, setDownloading] = useState<'csv' | 'xlsx' | null>(null);
+
+  function download(format: 'csv' | 'xlsx') {
+    setDownloading(format);
+    downloadImportExample(format)
+      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .finally(() => setDownloading(null));
+  }
+
+  return (
+    <section className="card stack" aria-labelledby="columns-title" data-testid="columns-help">
+      <h2 id="columns-title">{t('checkFile.columnsTitle')}</h2>
+      <p>{t('checkFile.columnsIntro')}</p>
+      <div className="actions">
+        <button type="button" className="button button--secondary" onClick={() => download('csv')} disabled={downloading !== null} aria-busy={downloading === 'csv'}>
+          {t('checkFile.exampleCsv')}
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => download('xlsx')} disabled={downloading !== null} aria-busy={downloading === 'xlsx'}>
+          {t('checkFile.exampleXlsx')}
+        </button>
+      </div>
+      <div className="table-wrap">
+        <table className="table">
+          <caption>{t('checkFile.columnsCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('checkFile.columnHeader')}</th>
+              <th scope="col">{t('checkFile.columnRequired')}</th>
+              <th scope="col">{t('checkFile.columnExpects')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {IMPORT_COLUMNS.map((column) => (
+              <tr key={column.key} data-column={column.key}>
+                <th scope="row">
+                  <code>{column.key}</code>
+                  {column.aliases.length > 0 ? <span className="table__line muted">{t('checkFile.aliases', { names: column.aliases.join(', ') })}</span> : null}
+                </th>
+                <td>{column.required ? t('checkFile.required') : t('common.optional')}</td>
+                <td>{t(`checkFile.columns.${column.key}`)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted">{t('checkFile.columnsNote')}</p>
+    </section>
+  );
 }

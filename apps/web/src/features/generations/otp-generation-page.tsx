@@ -1,6 +1,348 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { hasPermission, SIGNATURE_KINDS, type GenerationView } from '@sceau/contracts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorAlert } from '@/components/error-alert';
+import { describedBy, FormField } from '@/components/form-field';
+import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
+import { maskContact } from '@/features/auth/pending-otp';
+import { useGeneration } from '@/features/generations/generations-api';
+import { sendLaunchCode, useStartGeneration, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
+import { useSignaturesState } from '@/features/signatures/signatures-api';
+import { isApiError } from '@/lib/http';
+import { useGrants, useSession } from '@/lib/session-context';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** Route and guard are final; the page itself comes in a later step. */
+const CODE_LENGTH = 6;
+const DEFAULT_RESEND_SECONDS = 60;
+const FIRST_PAGE = { page: 1, search: '', institution: null, centre: null };
+
+/** The current time, ticking every second while `active`. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function formatSeconds(total: number): string {
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+/** Launching a batch's generation: a one-time code sent to the signed-in user, checked, then the launch. */
 export function OtpGenerationPage() {
-  return <ComingSoon titleKey="pages.otpGeneration.title" descriptionKey="pages.otpGeneration.text" backTo="/dashboard" />;
+  const { t } = useTranslation();
+  const params = useParams();
+  const id = Number(params.id);
+  const detail = useGeneration(id, FIRST_PAGE);
+  const batch = detail.data?.data;
+  useDocumentTitle(t('pages.otpGeneration.title'));
+
+  if (!(Number.isInteger(id) && id > 0) || (isApiError(detail.error) && detail.error.status === 404)) {
+    return (
+      <section className="container page" aria-labelledby="batch-not-found" data-testid="batch-not-found">
+        <div className="card coming-soon__card">
+          <h1 id="batch-not-found">{t('batch.notFound.title')}</h1>
+          <p className="lead">{t('batch.notFound.text')}</p>
+          <Link className="button button--secondary" to="/dashboard">
+            {t('common.backDashboard')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <div className="container page stack">
+      <p>{batch ? <Link to={`/show/${batch.id}`}>{t('launch.backToBatch')}</Link> : <Link to="/dashboard">{t('common.backDashboard')}</Link>}</p>
+      <header className="page-header">
+        <div>
+          <h1>{t('pages.otpGeneration.title')}</h1>
+          <p className="lead">{t('launch.intro')}</p>
+        </div>
+      </header>
+      {batch ? (
+        <>
+          <BatchCard batch={batch} />
+          {batch.status === 'ready_for_generation' ? <LaunchSteps batch={batch} /> : <NotReady batch={batch} />}
+        </>
+      ) : detail.isError ? (
+        <ErrorAlert error={detail.error} onRetry={() => void detail.refetch()} />
+      ) : (
+        <p role="status">{t('common.loading')}</p>
+      )}
+    </div>
+  );
+}
+
+function BatchCard({ batch }: { batch: GenerationView }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="launch-batch" data-testid="launch-batch">
+      <h2 id="launch-batch">{generationLabel(t, batch)}</h2>
+      <p className="muted">{[generationTypeLabel(t, batch.type), batch.session.name, batch.province.name].join(' · ')}</p>
+      <p>
+        <GenerationStatusBadge status={batch.status} />
+        <SignatureStatusBadge status={batch.signature_status} />
+      </p>
+      <p>{t('launch.counts', { items: batch.counts.items, rejected: batch.counts.rejected, count: batch.counts.items - batch.counts.rejected })}</p>
+    </section>
+  );
+}
+
+/** Why this batch cannot be launched now, and where to go instead. */
+function NotReady({ batch }: { batch: GenerationView }) {
+  const { t } = useTranslation();
+  const grants = useGrants();
+  const status = t(`generations.status.${batch.status}`);
+  let next: { to: string; label: string } | null = null;
+  if (batch.status === 'pending_validation' && hasPermission(grants, 'validation.photo')) next = { to: `/validate-picture/${batch.id}`, label: t('batch.actions.validatePhotos') };
+  else if (batch.status === 'pending_validation' && hasPermission(grants, 'validation.data')) next = { to: `/validate-data/${batch.id}`, label: t('batch.actions.validateData') };
+  else if (batch.status === 'in_progress' || batch.status === 'ready_for_signature') next = { to: `/generating-op/${batch.id}`, label: t('batch.actions.follow') };
+  const reason =
+    batch.status === 'created' || batch.status === 'pending_validation' || batch.status === 'in_progress' || batch.status === 'ready_for_signature' || batch.status === 'failed'
+      ? t(`launch.notReady.${batch.status}`)
+      : t('launch.notReady.other');
+  return (
+    <section className="card stack" aria-labelledby="launch-not-ready" data-testid="launch-not-ready">
+      <h2 id="launch-not-ready">{t('launch.notReadyTitle', { status })}</h2>
+      <p>{reason}</p>
+      {batch.status === 'failed' && batch.last_error ? (
+        <p className="alert alert--error">
+          <strong>{t('batch.lastError')}</strong> {batch.last_error}
+        </p>
+      ) : null}
+      <div className="actions">
+        {next ? (
+          <Link className="button" to={next.to}>
+            {next.label}
+          </Link>
+        ) : null}
+        <Link className="button button--secondary" to={`/show/${batch.id}`}>
+          {t('launch.backToBatch')}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function LaunchSteps({ batch }: { batch: GenerationView }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { profile } = useSession();
+  const grants = useGrants();
+  const start = useStartGeneration();
+
+  const [sent, setSent] = useState<(LaunchCodeSent & { at: number }) | null>(null);
+  const [resendAt, setResendAt] = useState<number | null>(null);
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
+  const [verified, setVerified] = useState<string | null>(null);
+  const [launchError, setLaunchError] = useState<string | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const launchButton = useRef<HTMLButtonElement>(null);
+
+  const now = useNow(sent !== null || resendAt !== null);
+  const secondsToResend = resendAt ? Math.max(0, Math.ceil((resendAt - now) / 1000)) : 0;
+  const minutesLeft = sent ? Math.max(0, Math.ceil((sent.at + sent.expires_in * 1000 - now) / 60000)) : null;
+  const destination = profile?.email ?? profile?.phone ?? null;
+
+  useEffect(() => {
+    if (verified) launchButton.current?.focus();
+  }, [verified]);
+
+  async function onSend() {
+    setSending(true);
+    setSendError(null);
+    try {
+      const answer = await sendLaunchCode(batch.id);
+      setSent({ ...answer, at: Date.now() });
+      setResendAt(Date.now() + answer.resend_in * 1000);
+      setCode('');
+      setCodeError(null);
+      setVerified(null);
+      window.setTimeout(() => codeInput.current?.focus(), 0);
+    } catch (error) {
+      if (isApiError(error) && error.status === 429) setResendAt(Date.now() + (error.retryAfter ?? DEFAULT_RESEND_SECONDS) * 1000);
+      setSendError(isApiError(error) ? error.message : t('errors.generic'));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  async function onVerify(event: FormEvent) {
+    event.preventDefault();
+    if (code.length !== CODE_LENGTH) {
+      setCodeError(t('otp.codeFormat', { count: CODE_LENGTH }));
+      codeInput.current?.focus();
+      return;
+    }
+    setCodeError(null);
+    setVerifying(true);
+    try {
+      setVerified(await verifyLaunchCode(batch.id, code));
+    } catch (error) {
+      const message = isApiError(error) ? (error.fieldErrors.code?.[0] ?? error.message) : t('errors.generic');
+      setCodeError(message);
+      codeInput.current?.focus();
+      codeInput.current?.select();
+    } finally {
+      setVerifying(false);
+    }
+  }
+
+  function onLaunch() {
+    setLaunchError(null);
+    start.mutate(batch.id, {
+      onSuccess: () => void navigate(`/generating-op/${batch.id}`),
+      onError: (error) => {
+        const codeMessage = isApiError(error) ? error.fieldErrors.code?.[0] : undefined;
+        if (codeMessage) {
+          // The verified code has expired or was used: a new one is needed.
+          setVerified(null);
+          setCode('');
+          setCodeError(codeMessage);
+        }
+        setLaunchError(isApiError(error) ? error.message : t('errors.generic'));
+      },
+    });
+  }
+
+  const channel = sent?.channel === 'sms' ? t('launch.channelSms') : t('launch.channelEmail');
+
+  return (
+    <>
+      <section className="card stack" aria-labelledby="launch-code-title" data-testid="launch-code">
+        <h2 id="launch-code-title">{t('launch.codeTitle')}</h2>
+        <p>{t('launch.codeIntro')}</p>
+        {sendError ? (
+          <div className="alert alert--error" role="alert" data-testid="launch-send-error">
+            {sendError}
+          </div>
+        ) : null}
+        <div aria-live="polite">
+          {sent ? (
+            <div className="alert alert--success" data-testid="launch-code-sent">
+              <p>{sent.message}</p>
+              <p>{destination ? t('launch.sentTo', { channel, contact: maskContact(destination) }) : t('launch.sentBy', { channel })}</p>
+            </div>
+          ) : null}
+        </div>
+        {minutesLeft !== null ? (
+          <p className="muted" data-testid="launch-expiry">
+            {minutesLeft > 0 ? t('launch.expiresIn', { count: minutesLeft }) : t('launch.expired')}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button
+            type="button"
+            className={sent ? 'button button--secondary' : 'button'}
+            disabled={sending || secondsToResend > 0}
+            aria-busy={sending}
+            onClick={() => void onSend()}
+            data-testid="launch-send"
+          >
+            {sending ? t('launch.sending') : secondsToResend > 0 ? t('launch.resendIn', { time: formatSeconds(secondsToResend) }) : sent ? t('launch.resend') : t('launch.send')}
+          </button>
+        </div>
+
+        {sent ? (
+          <form className="form" noValidate onSubmit={(event) => void onVerify(event)} aria-label={t('launch.verifyForm')}>
+            <FormField id="launch-otp" label={t('launch.code')} hint={t('launch.codeHint', { count: CODE_LENGTH })} error={codeError}>
+              <input
+                id="launch-otp"
+                ref={codeInput}
+                className="otp__input"
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]*"
+                maxLength={CODE_LENGTH}
+                value={code}
+                disabled={verified !== null}
+                aria-invalid={codeError ? true : undefined}
+                aria-describedby={describedBy('launch-otp', { hint: true, error: !!codeError })}
+                onChange={(event) => {
+                  setCode(event.target.value.replace(/\D/g, '').slice(0, CODE_LENGTH));
+                  if (codeError) setCodeError(null);
+                }}
+              />
+            </FormField>
+            {verified ? (
+              <p className="alert alert--success" role="status" data-testid="launch-verified">
+                {verified}
+              </p>
+            ) : (
+              <button type="submit" className="button" disabled={verifying} aria-busy={verifying}>
+                {verifying ? t('launch.verifying') : t('launch.verify')}
+              </button>
+            )}
+          </form>
+        ) : null}
+      </section>
+
+      {hasPermission(grants, 'signatures.list') ? <OfficialSignatures /> : null}
+
+      <section className="card stack" aria-labelledby="launch-go-title" data-testid="launch-go">
+        <h2 id="launch-go-title">{t('launch.goTitle')}</h2>
+        <p>{verified ? t('launch.goReady') : t('launch.goWaiting')}</p>
+        {launchError ? (
+          <div className="alert alert--error" role="alert" data-testid="launch-error">
+            {launchError}
+          </div>
+        ) : null}
+        <button ref={launchButton} type="button" className="button button--large" disabled={!verified || start.isPending} aria-busy={start.isPending} onClick={onLaunch}>
+          {start.isPending ? t('launch.launching') : t('launch.launch')}
+        </button>
+      </section>
+    </>
+  );
+}
+
+/** The official signatures the diplomas will carry (spec: "add signature"); managed on /settings. */
+function OfficialSignatures() {
+  const { t } = useTranslation();
+  const grants = useGrants();
+  const state = useSignaturesState();
+  const missing = state.data ? SIGNATURE_KINDS.filter((kind) => !state.data![kind]) : [];
+  return (
+    <section className="card stack" aria-labelledby="launch-signatures" data-testid="launch-signatures">
+      <h2 id="launch-signatures">{t('launch.signaturesTitle')}</h2>
+      <p className="muted">{t('launch.signaturesIntro')}</p>
+      {state.isError ? <ErrorAlert error={state.error} onRetry={() => void state.refetch()} /> : null}
+      {state.isPending ? <p role="status">{t('common.loading')}</p> : null}
+      {state.data ? (
+        <ul className="signature-list">
+          {SIGNATURE_KINDS.map((kind) => {
+            const signature = state.data![kind];
+            return (
+              <li key={kind} data-signature-kind={kind} data-present={signature ? 'true' : 'false'}>
+                <strong>{t(`signatures.kinds.${kind}`)}</strong>{' '}
+                {signature ? (
+                  <span>
+                    {signature.name} — {signature.title}
+                  </span>
+                ) : (
+                  <span className="badge badge--warning">{t('launch.signatureMissing')}</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {missing.length > 0 ? <p className="alert alert--info">{t('launch.signaturesMissingNote')}</p> : null}
+      {grants.roles.includes('root') || grants.roles.includes('admin') ? (
+        <p>
+          <Link to="/settings">{t('launch.manageSignatures')}</Link>
+        </p>
+      ) : null}
+    </section>
+  );
 }
