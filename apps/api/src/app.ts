@@ -20,6 +20,7 @@ import { verificationRoutes } from './modules/verification/verification-routes.t
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
+import { validationsRoutes } from './modules/validations/validations-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(
       await api.register(importsRoutes, context);
       await api.register(revocationRoutes, context);
       await api.register(launchRoutes, context);
+      await api.register(validationsRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(outboxRoutes, context);
     },

@@ -10,3 +10,4 @@ export * from './validation-messages.ts';
 export * from './routes.ts';
 export * from './templates.ts';
 export * from './imports.ts';
+export * from './validations.ts';

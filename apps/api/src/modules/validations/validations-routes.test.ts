@@ -1,0 +1,278 @@
+import { and, desc, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { buildApp, type App } from '../../app.ts';
+import { auditLog, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, roles, userRoles, users } from '../../db/schema.ts';
+import { demoPhoto, seedCountryTemplate } from '../../seed/demo-batch.ts';
+import { createServices, type Services } from '../../services.ts';
+import { hashPassword } from '../auth/auth-service.ts';
+
+let ctx: TestContext;
+let app: App;
+let services: Services;
+const as: Record<string, Record<string, string>> = {};
+/** KIN-FUN-C1-E1 and -E2: two schools of one centre, with their first option each. */
+let schools: { id: number; centreId: number; optionId: number }[];
+let codeSeq = 0;
+
+async function bearer(email: string) {
+  return { authorization: `Bearer ${await signIn(ctx, email)}` };
+}
+
+/** A batch of `n` candidates (alternately of each school), each with a photo, in `status`. */
+async function makeBatch(n = 4, status = 'pending_validation', validated = false): Promise<{ id: number; items: number[] }> {
+  const templateId = await seedCountryTemplate(ctx.db);
+  const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
+  const [province] = await ctx.db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
+  const [batch] = await ctx.db
+    .insert(generations)
+    .values({ type: 'diplome_etat', templateId, title: 'Lot à valider', sessionId: session!.id, educProvinceId: province!.id, status })
+    .returning();
+  const items: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const school = schools[i % 2]!;
+    const code = String(20267700000000 + ++codeSeq);
+    const photoKey = `photos/${batch!.id}/${code}.jpg`;
+    await services.storage.put(photoKey, await demoPhoto(i * 60));
+    const [item] = await ctx.db
+      .insert(generationItems)
+      .values({
+        generationId: batch!.id,
+        candidateCode: code,
+        lastName: ['Matondo', 'Luzolo', "N'Sele", 'Nkiambi'][i % 4]!,
+        middleName: 'Ndombasi',
+        firstName: ['Espérance', 'Joël', 'Jean-Baptiste', 'Naomie'][i % 4]!,
+        birthDate: '2007-02-01',
+        birthPlace: 'Matadi',
+        gender: i % 2 ? 'M' : 'F',
+        optionId: school.optionId,
+        institutionId: school.id,
+        centreId: school.centreId,
+        percentageTenths: 650,
+        photoKey,
+        photoStatus: validated ? 'validated' : 'pending',
+        dataStatus: validated ? 'validated' : 'pending',
+      })
+      .returning({ id: generationItems.id });
+    items.push(item!.id);
+  }
+  return { id: batch!.id, items };
+}
+
+const batchStatus = async (id: number) => (await ctx.db.select({ status: generations.status }).from(generations).where(eq(generations.id, id)))[0]!.status;
+const itemRow = async (id: number) => (await ctx.db.select().from(generationItems).where(eq(generationItems.id, id)))[0]!;
+const post = (url: string, payload: object, headers = as.validateur!) => app.inject({ method: 'POST', url, headers, payload });
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  services = createServices(ctx.db, ctx.config);
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  schools = [];
+  for (const code of ['KIN-FUN-C1-E1', 'KIN-FUN-C1-E2']) {
+    const [school] = await ctx.db.select().from(institutions).where(eq(institutions.code, code));
+    const [option] = await ctx.db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
+    schools.push({ id: school!.id, centreId: school!.centreId, optionId: option!.optionId });
+  }
+  for (const role of ['validateur', 'controleur', 'backoffice_manager', 'admin']) as[role] = await bearer(`${role}@sceau.example`);
+  // A validator of another province's school: sees none of these batches.
+  const [other] = await ctx.db.select().from(institutions).where(eq(institutions.code, 'KIN-FUN-C1-E1'));
+  const [elsewhere] = await ctx.db.select().from(institutions).where(and(eq(institutions.countryId, other!.countryId))).orderBy(desc(institutions.id)).limit(1);
+  expect(elsewhere!.educProvinceId).not.toBe(other!.educProvinceId);
+  const [user] = await ctx.db
+    .insert(users)
+    .values({ name: 'Ailleurs', firstName: 'Agent', email: 'ailleurs@sceau.example', passwordHash: await hashPassword('Sceau-Demo-2026'), verifiedAt: new Date(), institutionId: elsewhere!.id, centreId: elsewhere!.centreId, educProvinceId: elsewhere!.educProvinceId })
+    .returning();
+  const [validateur] = await ctx.db.select().from(roles).where(eq(roles.name, 'validateur'));
+  await ctx.db.insert(userRoles).values({ userId: user!.id, roleId: validateur!.id });
+  as.elsewhere = await bearer('ailleurs@sceau.example');
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await ctx?.close();
+});
+
+describe('photo validation', () => {
+  it('lists a batch’s candidates with their photo, filtered by school, centre, option, search and state', async () => {
+    const { id, items } = await makeBatch(4);
+    const all = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}`, headers: as.validateur });
+    expect(all.statusCode).toBe(200);
+    const body = all.json();
+    expect(body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 20, total: 4 });
+    expect(body.generation).toMatchObject({ id, status: 'pending_validation', open: true, counts: { items: 4, photos: { pending: 4, validated: 0, rejected: 0 }, candidates: { pending: 4 } } });
+    expect(body.data[0]).toMatchObject({ photo_status: 'pending', data_status: 'pending', status: 'pending', rejected: false, institution: { id: expect.any(Number) } });
+    expect(body.data[0].photo_url).toMatch(new RegExp(`^/api/validations/photos/${id}/items/\\d+/photo\\?v=[0-9a-f]{12}$`));
+
+    const bySchool = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?institution=${schools[1]!.id}&option=${schools[1]!.optionId}`, headers: as.validateur });
+    expect(bySchool.json().data.map((i: { id: number }) => i.id).sort()).toEqual([items[1], items[3]].sort());
+    const byCentre = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?center=${schools[0]!.centreId}&per_page=1&page=2`, headers: as.validateur });
+    expect(byCentre.json().meta).toMatchObject({ current_page: 2, last_page: 4, total: 4 });
+    const search = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?search=${encodeURIComponent("n'sele jean")}`, headers: as.validateur });
+    expect(search.json().data.map((i: { id: number }) => i.id)).toEqual([items[2]]);
+    const bad = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?option=abc`, headers: { ...as.validateur, 'x-locale': 'en' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.option).toBeDefined();
+
+    // The photo itself, and as a data URL for the editor (by id or by its URL).
+    const photo = await app.inject({ method: 'GET', url: body.data[0].photo_url, headers: as.validateur });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['content-type']).toBe('image/jpeg');
+    const byUrl = await app.inject({ method: 'GET', url: `/api/image-to-base64?image=${encodeURIComponent(body.data[0].photo_url)}`, headers: as.validateur });
+    expect(byUrl.json().data.base64).toBe(`data:image/jpeg;base64,${photo.rawPayload.toString('base64')}`);
+    const byId = await app.inject({ method: 'GET', url: `/api/image-to-base64?image=${body.data[0].id}`, headers: as.validateur });
+    expect(byId.json().data.base64).toBe(byUrl.json().data.base64);
+    expect((await app.inject({ method: 'GET', url: '/api/image-to-base64?image=nothing', headers: as.validateur })).statusCode).toBe(422);
+  });
+
+  it('validates several photos at once, edits one on the server, stores an edited image and rejects one with its reason', async () => {
+    const { id, items } = await makeBatch(4);
+    const bulk = await post('/api/validations/photos/validate', { items: [items[0], items[1]], generation_id: id }, { ...as.validateur!, 'x-locale': 'en' });
+    expect(bulk.statusCode).toBe(200);
+    expect(bulk.json().data).toMatchObject({ message: '2 photos validated.', skipped: [], generation: { counts: { photos: { pending: 2, validated: 2 } } } });
+    expect((await itemRow(items[0]!)).photoStatus).toBe('validated');
+
+    // Edit: crop, size, brightness, contrast, hue: a new JPEG of the chosen size, at most 30 KB.
+    const before = await itemRow(items[2]!);
+    const urlBefore = (await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?search=${before.candidateCode}`, headers: as.validateur })).json().data[0].photo_url;
+    const edits = { brightness: 120, contrast: 130, hue: 40, width: 240, height: 320, crop: { x: 20, y: 20, w: 260, h: 340 } };
+    const edited = await post('/api/validations/photos/validate', { item: items[2], edits });
+    expect(edited.statusCode).toBe(200);
+    const after = await itemRow(items[2]!);
+    expect(after.photoStatus).toBe('validated');
+    expect(after.photoKey).not.toBe(before.photoKey);
+    const stored = (await services.storage.get(after.photoKey!))!;
+    expect(stored.length).toBeLessThanOrEqual(30_000);
+    expect(await sharp(stored).metadata()).toMatchObject({ format: 'jpeg', width: 240, height: 320 });
+    // A new address, so no browser shows the old photo from its cache.
+    expect(edited.json().data.items[0].photo_url).not.toBe(urlBefore);
+    // The import's original stays; the audit says who changed what.
+    expect(await services.storage.get(before.photoKey!)).not.toBeNull();
+    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.photo_edited'), eq(auditLog.subjectId, String(items[2])))).limit(1);
+    expect(entry).toMatchObject({ actorId: expect.any(Number), details: expect.objectContaining({ generation_id: id, edits, before: before.photoKey, after: after.photoKey }) });
+    // A crop beyond the photo is refused, translated.
+    const outside = await post('/api/validations/photos/validate', { item: items[3], edits: { crop: { x: 200, y: 0, w: 200, h: 200 } } }, { ...as.validateur!, 'x-locale': 'en' });
+    expect(outside.statusCode).toBe(422);
+    expect(outside.json().errors['edits.crop'][0]).toMatch(/beyond the photo \(240|beyond the photo \(300 × 400/);
+
+    // The editor's result sent whole (a large PNG): fitted to 300 × 400 and stored.
+    const png = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#88aacc' } }).png().toBuffer();
+    const image = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${png.toString('base64')}` });
+    expect(image.statusCode).toBe(200);
+    expect(await sharp((await services.storage.get((await itemRow(items[3]!)).photoKey!))!).metadata()).toMatchObject({ format: 'jpeg', width: 300, height: 400 });
+    const notImage = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${Buffer.from('hello').toString('base64')}` });
+    expect(notImage.statusCode).toBe(422);
+
+    // Reject through the validate call, and through its own route; a reason is required.
+    expect((await post('/api/validations/photos/validate', { item: items[1], reject: true })).json().errors.reason).toBeDefined();
+    const rejected = await post('/api/validations/photos/validate', { item: items[1], reject: true, reason: 'Photo floue, visage non reconnaissable' });
+    expect(rejected.statusCode).toBe(200);
+    expect(await itemRow(items[1]!)).toMatchObject({ photoStatus: 'rejected', rejected: true, rejectionReason: 'Photo floue, visage non reconnaissable', rejectedBy: expect.any(Number), rejectedAt: expect.any(Date) });
+    const again = await post('/api/validations/photos/reject', { item: items[0], reason: 'Photo d’une autre personne' });
+    expect(again.json().data.items[0]).toMatchObject({ status: 'rejected', rejection_reason: 'Photo d’une autre personne', rejected_by: { name: 'Grâce Tshisekedi' } });
+    // A rejected candidate is not validated until reopened.
+    expect((await post('/api/validations/photos/validate', { item: items[0] })).statusCode).toBe(409);
+    expect((await post('/api/validations/photos/validate', { items: [items[0], items[2]] })).json().data.skipped).toEqual([items[0]]);
+  });
+});
+
+describe('data validation', () => {
+  it('corrects and validates a candidate’s data, validates several unchanged, and rejects one through DELETE', async () => {
+    const { id, items } = await makeBatch(3);
+    const edit = await post(
+      '/api/validations/data/validate',
+      { item: items[0], last_name: 'Matondo-Kiese', middle_name: '', first_name: 'Espérance', birth_place: 'Boma', birth_date: '2006-12-31', gender: 'F' },
+      as.controleur,
+    );
+    expect(edit.statusCode).toBe(200);
+    expect(await itemRow(items[0]!)).toMatchObject({ lastName: 'Matondo-Kiese', middleName: null, birthPlace: 'Boma', birthDate: '2006-12-31', dataStatus: 'validated', photoStatus: 'pending' });
+    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.data_validated'), eq(auditLog.subjectId, String(items[0]))));
+    expect((entry!.details as { changes: Record<string, unknown> }).changes).toMatchObject({ lastName: { from: 'Matondo', to: 'Matondo-Kiese' }, middleName: { from: 'Ndombasi', to: null } });
+
+    const bad = await post('/api/validations/data/validate', { item: items[1], birth_date: '2007-02-30', gender: 'X', last_name: 'R2D2' }, { ...as.controleur!, 'x-locale': 'fr' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toMatchObject({ birth_date: ["Cette date n'existe pas"], gender: [expect.any(String)], last_name: [expect.stringMatching(/^Lettres/)] });
+    const implausible = await post('/api/validations/data/validate', { item: items[1], birth_date: '2020-01-01' }, { ...as.controleur!, 'x-locale': 'en' });
+    expect(implausible.json().errors.birth_date[0]).toMatch(/14 to 70/);
+    const both = await post('/api/validations/data/validate', { items: [items[1]], last_name: 'Autre' }, as.controleur);
+    expect(both.statusCode).toBe(422);
+
+    const bulk = await post('/api/validations/data/validate', { items: [items[1], items[2]] }, { ...as.controleur!, 'x-locale': 'en' });
+    expect(bulk.json().data.message).toBe('2 records validated.');
+
+    const reject = await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.controleur, payload: { item: items[2], reason: 'Candidat absent à l’examen' } });
+    expect(reject.statusCode).toBe(200);
+    expect(await itemRow(items[2]!)).toMatchObject({ dataStatus: 'rejected', rejected: true, rejectionReason: 'Candidat absent à l’examen' });
+    expect((await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.controleur, payload: { item: items[2] } })).statusCode).toBe(422);
+
+    // The rejected list: reason, who, when, filtered; open to whoever may see rejected candidates.
+    const list = await app.inject({ method: 'GET', url: `/api/generations/${id}/items/rejected?center=${schools[0]!.centreId}`, headers: as.backoffice_manager });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data).toEqual([expect.objectContaining({ id: items[2], rejection_reason: 'Candidat absent à l’examen', rejected_by: { id: expect.any(Number), name: 'Patrick Mukendi' }, rejected_at: expect.any(String) })]);
+    expect((await app.inject({ method: 'GET', url: `/api/generations/${id}/items/rejected?search=nobody`, headers: as.validateur })).json().meta.total).toBe(0);
+  });
+});
+
+describe('the batch follows its candidates', () => {
+  it('becomes ready for generation when its last candidate is validated, and pending again when one is reopened', async () => {
+    const { id, items } = await makeBatch(3);
+    await post('/api/validations/photos/validate', { items });
+    await post('/api/validations/data/validate', { items: [items[0], items[1]] });
+    expect(await batchStatus(id)).toBe('pending_validation');
+    // The last pending one is rejected: the others are all validated.
+    await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.validateur, payload: { item: items[2], reason: 'Doublon d’un autre lot' } });
+    expect(await batchStatus(id)).toBe('ready_for_generation');
+    const [moved] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'generation.status_changed'), eq(auditLog.subjectId, String(id))));
+    expect(moved!.details).toMatchObject({ from: 'pending_validation', to: 'ready_for_generation' });
+
+    // Lifting the rejection makes that candidate pending again: the batch goes back.
+    const reopened = await post('/api/validations/data/reopen', { item: items[2], generation_id: id });
+    expect(reopened.json().data.generation.status).toBe('pending_validation');
+    expect(await itemRow(items[2]!)).toMatchObject({ rejected: false, rejectionReason: null, dataStatus: 'pending', photoStatus: 'validated' });
+    await post('/api/validations/data/validate', { item: items[2] });
+    expect(await batchStatus(id)).toBe('ready_for_generation');
+    await post('/api/validations/photos/reopen', { item: items[0] });
+    expect(await batchStatus(id)).toBe('pending_validation');
+
+    const overview = await app.inject({ method: 'GET', url: `/api/validations?search=${encodeURIComponent('à valider')}&per_page=100`, headers: as.controleur });
+    expect(overview.statusCode).toBe(200);
+    expect(overview.json().data.find((b: { id: number }) => b.id === id)).toMatchObject({
+      status: 'pending_validation',
+      counts: { items: 3, photos: { pending: 1, validated: 2, rejected: 0 }, data: { validated: 3 }, candidates: { pending: 1, validated: 2, rejected: 0 } },
+    });
+  });
+});
+
+describe('who may validate what, where and when', () => {
+  it('keeps photos to validation.photo, refuses other roles, closed batches, other scopes and other batches’ candidates', async () => {
+    const { id, items } = await makeBatch(2);
+    // controleur: data only.
+    expect((await post('/api/validations/photos/validate', { items }, as.controleur)).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/photos/${id}`, headers: as.controleur })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/data/${id}`, headers: as.controleur })).statusCode).toBe(200);
+    // backoffice_manager: no validation at all.
+    expect((await post('/api/validations/data/validate', { items }, as.backoffice_manager)).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/validations', headers: as.backoffice_manager })).statusCode).toBe(403);
+
+    // Another province's staff: the batch and its candidates do not exist for them.
+    expect((await app.inject({ method: 'GET', url: `/api/validations/photos/${id}`, headers: as.elsewhere })).statusCode).toBe(404);
+    expect((await post('/api/validations/photos/validate', { items }, as.elsewhere)).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/image-to-base64?image=${items[0]}`, headers: as.elsewhere })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/generations/${id}/items/rejected`, headers: as.elsewhere })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/validations?per_page=100', headers: as.elsewhere })).json().data.some((b: { id: number }) => b.id === id)).toBe(false);
+
+    // A candidate of another batch is unknown to this one.
+    const other = await makeBatch(1);
+    expect((await post('/api/validations/photos/validate', { items: [items[0], other.items[0]] })).statusCode).toBe(404);
+    expect((await post('/api/validations/data/validate', { item: other.items[0], generation_id: id })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${other.items[0]}/photo`, headers: as.validateur })).statusCode).toBe(404);
+
+    // A published batch accepts no validation change (409, translated).
+    const done = await makeBatch(1, 'completed', true);
+    const closed = await post('/api/validations/data/validate', { item: done.items[0], last_name: 'Autre' }, { ...as.validateur!, 'x-locale': 'en' });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json()).toMatchObject({ code: 'conflict', errors: { generation_id: [expect.stringMatching(/does not accept validation/)] } });
+    expect((await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.validateur, payload: { item: done.items[0], reason: 'Trop tard' } })).statusCode).toBe(409);
+    expect((await itemRow(done.items[0]!)).rejected).toBe(false);
+  });
+});

@@ -1,0 +1,211 @@
+import {
+  generationIdParam,
+  idParam,
+  imageToBase64Query,
+  imageToBase64Response,
+  itemPhotoParams,
+  PHOTO_EDIT_LIMITS,
+  rejectedItemsQuery,
+  rejectItemBody,
+  reopenItemBody,
+  validateDataBody,
+  validatePhotosBody,
+  validationChangeResponse,
+  validationItemsQuery,
+  validationItemsResponse,
+  validationsQuery,
+  validationsResponse,
+  type Requirement,
+} from '@sceau/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app.ts';
+import { AppError } from '../../lib/errors.ts';
+import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import { applyPhotoEdits, readEditedImage } from './photo-editing.ts';
+import { listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
+import { ValidationsService, type Aspect } from './validations-service.ts';
+
+const tags = ['validations'];
+const photos = { anyPermission: ['validation.photo'], section: 'validation' } as const satisfies Requirement;
+const data = { anyPermission: ['validation.data'], section: 'validation' } as const satisfies Requirement;
+const anyValidation = { anyPermission: ['validation.photo', 'validation.data'] } as const satisfies Requirement;
+/** A candidate's photo is shown wherever a candidate is: validation screens, the rejected list, the batch page. */
+const seePhoto = { anyPermission: ['validation.photo', 'validation.data', 'generation.view.rejected', 'generation.view'] } as const satisfies Requirement;
+
+const PHOTO_URL = /^(?:https?:\/\/[^/]+)?\/api\/validations\/photos\/(\d+)\/items\/(\d+)\/photo(?:\?.*)?$/;
+
+/**
+ * Photo and data validation (spec section 7 "Validation"; /validate-picture, /validate-data,
+ * /student-reject, /validated). ADR 0070.
+ */
+export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
+  const validations = new ValidationsService(db, services.storage);
+  const meta = (page: number, perPage: number, total: number) => ({ current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total });
+
+  async function itemsPage(userId: number, generationId: number, filter: ItemFilter) {
+    const batch = await validations.visibleBatch(userId, generationId);
+    const [{ items, total }, [generation]] = await Promise.all([listValidationItems(db, batch.id, filter), presentBatches(db, [batch.id])]);
+    return { data: items, meta: meta(filter.page, filter.perPage, total), generation: generation! };
+  }
+
+  for (const aspect of ['photo', 'data'] as const) {
+    app.get(
+      `/validations/${aspect === 'photo' ? 'photos' : 'data'}/:generationId`,
+      {
+        config: { access: aspect === 'photo' ? photos : data },
+        schema: {
+          tags,
+          summary: aspect === 'photo' ? "A page of a batch's candidates with their photo's state" : "A page of a batch's candidates with their data's state",
+          params: generationIdParam,
+          querystring: validationItemsQuery,
+          response: { 200: validationItemsResponse },
+        },
+      },
+      async (request) => {
+        const { page, per_page: perPage = 20, ...filters } = request.query;
+        return itemsPage(request.user!.id, request.params.generationId, { page, perPage, ...filters, on: aspect });
+      },
+    );
+  }
+
+  app.get(
+    '/validations/photos/:generationId/items/:itemId/photo',
+    {
+      config: { access: seePhoto },
+      schema: { tags, summary: "A candidate's stored photo (JPEG)", params: itemPhotoParams },
+    },
+    async (request, reply) => {
+      const item = await validations.visibleItem(request.user!.id, request.params.itemId, request.params.generationId);
+      const photo = await validations.readPhoto(item);
+      // The URL changes with the photo (`v`), so a private cache may keep it.
+      return reply.type('image/jpeg').header('cache-control', 'private, max-age=3600').send(photo);
+    },
+  );
+
+  app.get(
+    '/image-to-base64',
+    {
+      config: { access: photos },
+      schema: { tags, summary: "A candidate's photo as a data URL, for the browser's image editor", querystring: imageToBase64Query, response: { 200: imageToBase64Response } },
+    },
+    async (request) => {
+      const { image } = request.query;
+      const fromUrl = PHOTO_URL.exec(image);
+      const itemId = fromUrl ? Number(fromUrl[2]) : /^\d{1,15}$/.test(image) ? Number(image) : null;
+      if (!itemId) throw new AppError('validation_failed', { fields: { image: ['field.validation_image_reference'] } });
+      const item = await validations.visibleItem(request.user!.id, itemId, fromUrl ? Number(fromUrl[1]) : undefined);
+      const photo = await validations.readPhoto(item);
+      return { data: { base64: `data:image/jpeg;base64,${photo.toString('base64')}` } };
+    },
+  );
+
+  app.post(
+    '/validations/photos/validate',
+    {
+      config: { access: photos },
+      // An edited photo may come whole, as a data URL.
+      bodyLimit: Math.ceil((PHOTO_EDIT_LIMITS.maxUploadBytes * 4) / 3) + 64 * 1024,
+      schema: { tags, summary: 'Validate photos (several, or one as it is, edited, or replaced by the editor’s result); or reject one', body: validatePhotosBody, response: { 200: validationChangeResponse } },
+    },
+    async (request) => {
+      const body = request.body;
+      const user = request.user!.id;
+      if (body.reject) {
+        const result = await validations.reject(request, 'photo', { ...body, item: body.item! }, body.reason!);
+        return { data: { message: request.t('messages:validation_photo_rejected'), ...result } };
+      }
+      if (body.edits || body.image) {
+        const target = { generation_id: body.generation_id, item: body.item! };
+        let jpeg: Buffer;
+        if (body.edits) {
+          const item = await validations.visibleItem(user, target.item, target.generation_id);
+          if (!item.photoKey) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
+          jpeg = await applyPhotoEdits(await validations.readPhoto(item), body.edits);
+        } else {
+          await validations.visibleItem(user, target.item, target.generation_id);
+          jpeg = await readEditedImage(body.image!);
+        }
+        const result = await validations.replacePhoto(request, target, jpeg, body.edits ? { edits: body.edits } : { source: 'image' });
+        return { data: { message: request.t('messages:validation_photo_edited'), ...result } };
+      }
+      const result = await validations.validatePhotos(request, body);
+      return { data: { message: request.t('messages:validation_photos_validated', { count: result.changed.length }), ...result } };
+    },
+  );
+
+  app.post(
+    '/validations/photos/reject',
+    {
+      config: { access: photos },
+      schema: { tags, summary: "Reject a candidate for its photo, with the reason", body: rejectItemBody, response: { 200: validationChangeResponse } },
+    },
+    async (request) => {
+      const result = await validations.reject(request, 'photo', request.body, request.body.reason);
+      return { data: { message: request.t('messages:validation_photo_rejected'), ...result } };
+    },
+  );
+
+  app.post(
+    '/validations/data/validate',
+    {
+      config: { access: data },
+      schema: { tags, summary: "Correct a candidate's data and validate it, or validate several unchanged", body: validateDataBody, response: { 200: validationChangeResponse } },
+    },
+    async (request) => {
+      const result = await validations.validateData(request, request.body);
+      return { data: { message: request.t('messages:validation_data_validated', { count: result.changed.length }), ...result } };
+    },
+  );
+
+  app.delete(
+    '/validations/data/reject',
+    {
+      config: { access: data },
+      schema: { tags, summary: 'Reject a candidate for its data, with the reason', body: rejectItemBody, response: { 200: validationChangeResponse } },
+    },
+    async (request) => {
+      const result = await validations.reject(request, 'data', request.body, request.body.reason);
+      return { data: { message: request.t('messages:validation_data_rejected'), ...result } };
+    },
+  );
+
+  for (const aspect of ['photo', 'data'] as const satisfies Aspect[]) {
+    app.post(
+      `/validations/${aspect === 'photo' ? 'photos' : 'data'}/reopen`,
+      {
+        config: { access: aspect === 'photo' ? photos : data },
+        schema: { tags, summary: `Put a candidate's ${aspect} back to pending (and lift a rejection made for it)`, body: reopenItemBody, response: { 200: validationChangeResponse } },
+      },
+      async (request) => {
+        const result = await validations.reopen(request, aspect, request.body);
+        return { data: { message: request.t('messages:validation_reopened'), ...result } };
+      },
+    );
+  }
+
+  app.get(
+    '/generations/:id/items/rejected',
+    {
+      config: { access: { anyPermission: ['validation.photo', 'validation.data', 'generation.view.rejected'] } },
+      schema: { tags, summary: "A batch's rejected candidates, with the reason, who and when", params: idParam, querystring: rejectedItemsQuery, response: { 200: validationItemsResponse } },
+    },
+    async (request) => {
+      const { page, per_page: perPage = 20, ...filters } = request.query;
+      return itemsPage(request.user!.id, request.params.id, { page, perPage, ...filters, rejectedOnly: true });
+    },
+  );
+
+  app.get(
+    '/validations',
+    {
+      config: { access: anyValidation },
+      schema: { tags, summary: "The user's scope's batches in validation (or ready for generation), with their counters", querystring: validationsQuery, response: { 200: validationsResponse } },
+    },
+    async (request) => {
+      const { page, per_page: perPage = 20, search, status } = request.query;
+      const scope = generationScopeCondition(await scopeOf(db, request.user!.id));
+      const { views, total } = await listValidationBatches(db, scope, { page, perPage, search, status });
+      return { data: views, meta: meta(page, perPage, total) };
+    },
+  );
+};

@@ -1,0 +1,247 @@
+import { createHash } from 'node:crypto';
+import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ValidateDataBody } from '@sceau/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { examSessions, generationItems, generations } from '../../db/schema.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { recordAudit } from '../audit/audit-service.ts';
+import { moveGeneration } from '../generations/generation-status.ts';
+import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import { BIRTH_AGE } from '../imports/row-values.ts';
+import { pendingCondition, presentBatches, presentItems } from './validations-repository.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Item = typeof generationItems.$inferSelect;
+type Target = { generation_id?: number; item?: number; items?: number[] };
+export type Aspect = 'photo' | 'data';
+
+const STATUS_COLUMN = { photo: 'photoStatus', data: 'dataStatus' } as const;
+
+/** What a change did: the candidates changed and those left as they were. */
+interface Outcome {
+  changed: number[];
+  skipped: number[];
+}
+
+/**
+ * Photo and data validation (ADR 0070). Every change runs in one transaction that locks the batch,
+ * refuses a batch not in validation, writes the candidates and their audit entries, then moves the
+ * batch between "pending validation" and "ready for generation" as its candidates now allow.
+ */
+export class ValidationsService {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: FileStorage,
+  ) {}
+
+  /** The batch, if it exists and lies within the user's scope (else 404). */
+  async visibleBatch(userId: number, id: number) {
+    const [batch] = await this.db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(this.db, userId))));
+    if (!batch) throw new AppError('not_found');
+    return batch;
+  }
+
+  /** A candidate of a visible batch (of `generationId` when given), else 404. */
+  async visibleItem(userId: number, itemId: number, generationId?: number): Promise<Item> {
+    const [item] = await this.db.select().from(generationItems).where(eq(generationItems.id, itemId));
+    if (!item || (generationId !== undefined && item.generationId !== generationId)) throw new AppError('not_found');
+    await this.visibleBatch(userId, item.generationId);
+    return item;
+  }
+
+  async readPhoto(item: Item): Promise<Buffer> {
+    const photo = item.photoKey ? await this.storage.get(item.photoKey) : null;
+    if (!photo) throw new AppError('not_found');
+    return photo;
+  }
+
+  // ------------------------------------------------------------ photos
+
+  async validatePhotos(request: FastifyRequest, target: Target) {
+    return this.change(request, target, async (tx, items) => {
+      const outcome: Outcome = { changed: [], skipped: [] };
+      for (const item of items) {
+        if (item.rejected || !item.photoKey) {
+          if (items.length === 1) throw item.rejected ? rejectedConflict() : fieldError('item', 'field.validation_no_photo');
+          outcome.skipped.push(item.id);
+          continue;
+        }
+        if (item.photoStatus === 'validated') continue;
+        await tx.update(generationItems).set({ photoStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item.id));
+        await this.audit(tx, request, 'validation.photo_validated', item, { from: item.photoStatus });
+        outcome.changed.push(item.id);
+      }
+      return outcome;
+    });
+  }
+
+  /** Stores a new photo (the editor's result) and validates it; the import's original file is kept. */
+  async replacePhoto(request: FastifyRequest, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
+    const sha = createHash('sha256').update(jpeg).digest('hex');
+    let written: string | null = null;
+    let previous: string | null = null;
+    try {
+      const result = await this.change(request, target, async (tx, [item]) => {
+        if (item!.rejected) throw rejectedConflict();
+        const key = `photos/${item!.generationId}/${item!.candidateCode}-${sha.slice(0, 16)}.jpg`;
+        if (key !== item!.photoKey) {
+          await this.storage.put(key, jpeg);
+          written = key;
+        }
+        previous = item!.photoKey;
+        await tx.update(generationItems).set({ photoKey: key, photoStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
+        await this.audit(tx, request, 'validation.photo_edited', item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...details });
+        return { changed: [item!.id], skipped: [] };
+      });
+      // An earlier edit is replaced; the import's own file stays (it is the candidate's original).
+      if (previous && written && previous !== written && /-[0-9a-f]{16}\.jpg$/.test(previous)) await this.storage.delete(previous).catch(() => {});
+      return result;
+    } catch (error) {
+      if (written) await this.storage.delete(written).catch(() => {});
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------ data
+
+  async validateData(request: FastifyRequest, body: ValidateDataBody) {
+    return this.change(request, body, async (tx, items, batch) => {
+      const outcome: Outcome = { changed: [], skipped: [] };
+      const edits = dataEdits(body);
+      if (edits.birthDate) await checkBirthDate(tx, batch.sessionId, edits.birthDate);
+      for (const item of items) {
+        if (item.rejected) {
+          if (items.length === 1) throw rejectedConflict();
+          outcome.skipped.push(item.id);
+          continue;
+        }
+        const changes = Object.fromEntries(
+          Object.entries(edits)
+            .filter(([k, v]) => item[k as keyof typeof edits] !== v)
+            .map(([k, v]) => [k, { from: item[k as keyof typeof edits], to: v }]),
+        );
+        if (item.dataStatus === 'validated' && Object.keys(changes).length === 0) continue;
+        await tx.update(generationItems).set({ ...edits, dataStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item.id));
+        await this.audit(tx, request, 'validation.data_validated', item, { from: item.dataStatus, ...(Object.keys(changes).length ? { changes } : {}) });
+        outcome.changed.push(item.id);
+      }
+      return outcome;
+    });
+  }
+
+  // ------------------------------------------------------------ rejection and reopening
+
+  /** Rejects a candidate for its photo or its data: it leaves the batch's count of diplomas to make. */
+  async reject(request: FastifyRequest, aspect: Aspect, target: Target & { item: number }, reason: string) {
+    return this.change(request, target, async (tx, [item]) => {
+      await tx
+        .update(generationItems)
+        .set({ [STATUS_COLUMN[aspect]]: 'rejected', rejected: true, rejectionReason: reason, rejectedBy: request.user!.id, rejectedAt: new Date(), updatedAt: new Date() })
+        .where(eq(generationItems.id, item!.id));
+      await this.audit(tx, request, `validation.${aspect}_rejected`, item!, { from: item![STATUS_COLUMN[aspect]], reason });
+      return { changed: [item!.id], skipped: [] };
+    });
+  }
+
+  /** Puts a candidate's photo or data back to pending; no longer rejected unless the other is. */
+  async reopen(request: FastifyRequest, aspect: Aspect, target: Target & { item: number }) {
+    return this.change(request, target, async (tx, [item]) => {
+      const other = aspect === 'photo' ? item!.dataStatus : item!.photoStatus;
+      const stillRejected = other === 'rejected';
+      await tx
+        .update(generationItems)
+        .set({
+          [STATUS_COLUMN[aspect]]: 'pending',
+          updatedAt: new Date(),
+          ...(stillRejected ? {} : { rejected: false, rejectionReason: null, rejectedBy: null, rejectedAt: null }),
+        })
+        .where(eq(generationItems.id, item!.id));
+      await this.audit(tx, request, `validation.${aspect}_reopened`, item!, { from: item![STATUS_COLUMN[aspect]], was_rejected: item!.rejected });
+      return { changed: [item!.id], skipped: [] };
+    });
+  }
+
+  // ------------------------------------------------------------ the common path
+
+  private async change(request: FastifyRequest, target: Target, apply: (tx: Tx, items: Item[], batch: typeof generations.$inferSelect) => Promise<Outcome>) {
+    const userId = request.user!.id;
+    const ids = [...new Set(target.items ?? [target.item!])];
+    const [first] = await this.db.select({ generationId: generationItems.generationId }).from(generationItems).where(eq(generationItems.id, ids[0]!));
+    const generationId = target.generation_id ?? first?.generationId;
+    if (generationId === undefined) throw new AppError('not_found');
+    await this.visibleBatch(userId, generationId);
+
+    const outcome = await this.db.transaction(async (tx) => {
+      const [batch] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
+      if (!batch) throw new AppError('not_found');
+      if (!isOpen(batch.status)) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      const items = await tx
+        .select()
+        .from(generationItems)
+        .where(and(inArray(generationItems.id, ids), eq(generationItems.generationId, generationId)))
+        .for('update');
+      // A candidate of another batch is as unknown as one that does not exist.
+      if (items.length !== ids.length) throw new AppError('not_found');
+      items.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+      const result = await apply(tx, items, batch);
+      await this.settleBatch(tx, request, generationId, batch.status as GenerationStatus);
+      return result;
+    });
+    const [items, [generation]] = await Promise.all([presentItems(this.db, ids), presentBatches(this.db, [generationId])]);
+    return { ...outcome, items, generation: generation! };
+  }
+
+  /**
+   * Ready for generation when no candidate left (not rejected) is pending and at least one is left;
+   * back to pending validation otherwise.
+   */
+  private async settleBatch(tx: Tx, request: FastifyRequest, generationId: number, status: GenerationStatus) {
+    const [row] = await tx
+      .select({
+        pending: sql<number>`count(*) filter (where ${pendingCondition})`.mapWith(Number),
+        kept: sql<number>`count(*) filter (where not ${generationItems.rejected})`.mapWith(Number),
+      })
+      .from(generationItems)
+      .where(eq(generationItems.generationId, generationId));
+    const ready = row!.pending === 0 && row!.kept > 0;
+    if (ready && status === 'pending_validation') await moveGeneration(tx, generationId, 'ready_for_generation', { request, reason: 'validation_complete' });
+    if (!ready && status === 'ready_for_generation') await moveGeneration(tx, generationId, 'pending_validation', { request, reason: 'validation_reopened' });
+  }
+
+  private audit(tx: Tx, request: FastifyRequest, action: string, item: Item, details: Record<string, unknown>) {
+    return recordAudit(tx, { action, subjectType: 'generation_item', subjectId: item.id, details: { generation_id: item.generationId, candidate_code: item.candidateCode, ...details } }, request);
+  }
+}
+
+export function isOpen(status: string): boolean {
+  return (VALIDATION_OPEN_STATUSES as readonly string[]).includes(status);
+}
+
+function rejectedConflict() {
+  return new AppError('conflict', { fields: { item: ['field.validation_item_rejected'] } });
+}
+
+/** The data form's fields, as columns (only those sent). */
+function dataEdits(body: ValidateDataBody) {
+  const edits: Partial<Pick<Item, 'lastName' | 'middleName' | 'firstName' | 'birthPlace' | 'birthDate' | 'gender'>> = {};
+  if (body.last_name !== undefined) edits.lastName = body.last_name.normalize('NFC').replace(/’/g, "'");
+  if (body.middle_name !== undefined) edits.middleName = body.middle_name?.normalize('NFC').replace(/’/g, "'") ?? null;
+  if (body.first_name !== undefined) edits.firstName = body.first_name.normalize('NFC').replace(/’/g, "'");
+  if (body.birth_place !== undefined) edits.birthPlace = body.birth_place.normalize('NFC');
+  if (body.birth_date !== undefined) edits.birthDate = body.birth_date;
+  if (body.gender !== undefined) edits.gender = body.gender;
+  return edits;
+}
+
+/** The same plausibility as the list import: a candidate of that session's exam is 14 to 70. */
+async function checkBirthDate(tx: Tx, sessionId: number, birthDate: string) {
+  const [session] = await tx.select({ year: examSessions.year }).from(examSessions).where(eq(examSessions.id, sessionId));
+  const age = session!.year - Number(birthDate.slice(0, 4));
+  if (age < BIRTH_AGE.min || age > BIRTH_AGE.max || new Date(`${birthDate}T00:00:00Z`).getTime() > Date.now())
+    throw fieldError('birth_date', { key: 'field.validation_birth_date_implausible', params: { min: BIRTH_AGE.min, max: BIRTH_AGE.max } });
+}
