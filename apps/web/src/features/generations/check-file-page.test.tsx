@@ -1,0 +1,199 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { issuingRoutes } from '@/test/issuing';
+import { renderApp } from '@/test/render-app';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const LIST_LABEL = 'Liste des candidats (CSV ou XLSX)';
+
+function csv(name = 'liste.csv') {
+  return new File(['code_candidat;nom\n20260000100001;Kabongo\n'], name, { type: 'text/csv' });
+}
+
+describe('/check-file/{id} (step 2)', () => {
+  it('checks the list (multipart), shows every problem, re-uploads into the same draft, then imports and follows to the batch', async () => {
+    const checks: FormData[] = [];
+    let polls = 0;
+    const { router, calls } = renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...issuingRoutes(),
+        'POST /api/check-import-file': (_url, init) => {
+          const form = init.body as FormData;
+          checks.push(form);
+          if (checks.length === 1) {
+            return jsonResponse({
+              data: {
+                generation_id: 55,
+                rows: 3,
+                valid_rows: 1,
+                errors: [
+                  { row: 2, column: 'code_candidat', code: 'code_format', message: 'Le code du candidat compte 14 chiffres' },
+                  { row: 3, column: 'date_naissance', code: 'birth_date_format', message: 'Date de naissance illisible' },
+                  { row: 1, column: null, code: 'missing_columns', message: 'Colonnes manquantes : sexe' },
+                ],
+                error_count: 3,
+                format: 'csv',
+                photos: { files: 2, matched: 1 },
+              },
+            });
+          }
+          return jsonResponse({ data: { generation_id: 55, rows: 3, valid_rows: 3, errors: [], error_count: 0, format: 'xlsx', photos: null } });
+        },
+        'POST /api/start-import-process': () => jsonResponse({ data: { importation_id: 31 } }, 202),
+        'GET /api/importations/31/tracking': () => {
+          polls += 1;
+          return jsonResponse({
+            data: polls < 2
+              ? { id: 31, generation_id: 55, status: 'running', rows_total: 3, rows_done: 1, percent: 33, error: null }
+              : { id: 31, generation_id: 55, status: 'completed', rows_total: 3, rows_done: 3, percent: 100, error: null },
+          });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: "Modèle : Diplôme d'État" })).toBeInTheDocument();
+    // The columns are documented on the page.
+    const help = screen.getByTestId('columns-help');
+    expect(within(help).getByRole('rowheader', { name: /code_candidat/ })).toBeInTheDocument();
+    expect(within(help).getByText(/JJ\/MM\/AAAA/)).toBeInTheDocument();
+    expect(screen.getByText(/20 Mo au plus/)).toBeInTheDocument();
+
+    // Required fields first.
+    await user.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
+    expect(screen.getByText('La province éducationnelle est requise')).toBeInTheDocument();
+    expect(screen.getByText('Choisissez la liste des candidats')).toBeInTheDocument();
+
+    await waitFor(() => expect(screen.getByLabelText('Session')).toHaveValue('4'));
+    await user.selectOptions(screen.getByLabelText('Province éducationnelle'), '5');
+    await user.upload(screen.getByLabelText(LIST_LABEL), csv());
+    await user.upload(screen.getByLabelText(/Photos des candidats/), new File(['PK'], 'photos.zip', { type: 'application/zip' }));
+    await user.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
+
+    const result = await screen.findByTestId('check-result');
+    const first = checks[0]!;
+    expect(first.get('template')).toBe('1');
+    expect(first.get('session_id')).toBe('4');
+    expect(first.get('province_id')).toBe('5');
+    expect((first.get('file') as File).name).toBe('liste.csv');
+    expect((first.get('photos') as File).name).toBe('photos.zip');
+    expect(first.get('generation_id')).toBeNull();
+    const post = calls.find((c) => c.url.pathname === '/api/check-import-file')!;
+    expect(new Headers(post.init.headers).get('Content-Type')).toBeNull();
+
+    expect(within(result).getByTestId('check-rows')).toHaveTextContent('3');
+    expect(within(result).getByTestId('check-valid-rows')).toHaveTextContent('1');
+    expect(within(result).getByTestId('check-error-count')).toHaveTextContent('3');
+    expect(within(result).getByTestId('check-photos')).toHaveTextContent('1 / 2');
+    expect(within(result).getByTestId('check-verdict')).toHaveTextContent("3 problèmes à corriger avant l'import.");
+    const table = within(result).getByRole('table', { name: 'Problèmes trouvés, par ligne et par colonne' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('2code_candidatLe code du candidat compte 14 chiffres');
+    expect(rows[2]).toHaveTextContent('1fichierColonnes manquantes : sexe');
+    expect(screen.queryByRole('button', { name: 'Importer' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Résultat de la vérification' })).toHaveFocus());
+
+    // A corrected file replaces the draft's list.
+    await user.upload(screen.getByLabelText(LIST_LABEL), csv('liste-corrigee.xlsx'));
+    await user.click(screen.getByRole('button', { name: 'Vérifier à nouveau' }));
+    await waitFor(() => expect(screen.getByTestId('check-error-count')).toHaveTextContent('0'));
+    expect(checks[1]!.get('generation_id')).toBe('55');
+    expect(screen.getByTestId('check-verdict')).toHaveTextContent('Aucun problème : les 3 candidats peuvent être importés.');
+
+    await user.type(screen.getByLabelText('Titre du lot'), 'ab');
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    expect(screen.getByText('Le titre compte de 3 à 200 caractères')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Titre du lot'), 'c — Kinshasa-Est');
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+
+    expect(await screen.findByRole('progressbar', { name: "Progression de l'import" })).toBeInTheDocument();
+    const start = calls.find((c) => c.url.pathname === '/api/start-import-process')!;
+    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 55, title: 'abc — Kinshasa-Est' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/show/55'), { timeout: 4000 });
+    expect(await screen.findByText('Liste importée : 3 candidats ajoutés au lot.')).toBeInTheDocument();
+  });
+
+  it("shows the server's field errors next to their fields, and a failed import's translated error", async () => {
+    let checked = 0;
+    renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['root'], { scope: { institution_id: null, centre_id: null, province_id: 6 } }) },
+      routes: {
+        ...issuingRoutes(),
+        'POST /api/check-import-file': () => {
+          checked += 1;
+          if (checked === 1) return jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { file: ['Ce fichier n’est ni un CSV ni un classeur XLSX'] } }, 422);
+          return jsonResponse({ data: { generation_id: 56, rows: 1, valid_rows: 1, errors: [], error_count: 0, format: 'csv', photos: null } });
+        },
+        'POST /api/start-import-process': () => jsonResponse({ data: { importation_id: 32 } }, 202),
+        'GET /api/importations/32/tracking': () =>
+          jsonResponse({ data: { id: 32, generation_id: 56, status: 'failed', rows_total: 1, rows_done: 0, percent: 0, error: 'Le code 20260000100001 est déjà dans un autre lot' } }),
+      },
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByLabelText('Session')).toHaveValue('4'));
+    // The user's province is chosen for them.
+    await waitFor(() => expect(screen.getByLabelText('Province éducationnelle')).toHaveValue('6'));
+    await user.upload(screen.getByLabelText(LIST_LABEL), csv('image.png'));
+    await user.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
+    const fileField = screen.getByLabelText(LIST_LABEL);
+    await waitFor(() => expect(fileField).toHaveAttribute('aria-invalid', 'true'));
+    expect(fileField).toHaveAccessibleDescription(/Ce fichier n’est ni un CSV ni un classeur XLSX/);
+
+    await user.upload(screen.getByLabelText(LIST_LABEL), csv());
+    await user.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
+    await user.type(await screen.findByLabelText('Titre du lot'), 'Lot de test');
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    expect(await screen.findByTestId('import-error')).toHaveTextContent('Le code 20260000100001 est déjà dans un autre lot');
+    expect(screen.getByTestId('import-progress')).toHaveAttribute('data-import-status', 'failed');
+    await user.click(screen.getByRole('button', { name: 'Revenir au fichier' }));
+    expect(screen.getByRole('button', { name: 'Vérifier à nouveau' })).toBeInTheDocument();
+  });
+
+  it('refuses a list over 20 MB before sending it', async () => {
+    renderApp({ path: '/check-file/1', signedIn: { profile: makeProfile(['root']) }, routes: issuingRoutes() });
+    const user = userEvent.setup();
+    const big = csv('enorme.csv');
+    Object.defineProperty(big, 'size', { value: 21 * 1024 * 1024 });
+    await user.upload(await screen.findByLabelText(LIST_LABEL), big);
+    expect(screen.getByText('« enorme.csv » dépasse la taille maximale de 20 Mo.')).toBeInTheDocument();
+  });
+
+  it('downloads the example list with the token', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:example'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...issuingRoutes(),
+        'GET /api/import/example': () => new Response('PK', { status: 200, headers: { 'Content-Disposition': 'attachment; filename="exemple-liste-candidats.xlsx"' } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: "Télécharger l'exemple (XLSX)" }));
+    await waitFor(() => expect(saved).toEqual(['exemple-liste-candidats.xlsx']));
+    const call = calls.find((c) => c.url.pathname === '/api/import/example')!;
+    expect(call.url.searchParams.get('format')).toBe('xlsx');
+    expect(new Headers(call.init.headers).get('Authorization')).toBe('Bearer test-token');
+  });
+
+  it('says when the template does not exist', async () => {
+    renderApp({
+      path: '/check-file/999',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...issuingRoutes(), 'GET /api/templates/999': () => jsonResponse({ code: 'not_found', message: 'Introuvable' }, 404) },
+    });
+    expect(await screen.findByTestId('template-not-found')).toHaveTextContent('Modèle introuvable');
+  });
+});
