@@ -135,6 +135,48 @@ function fieldValue(doc: Pick<CredentialDocument, 'record' | 'issuer'>, field: H
   return isIssuerField(field) ? issuerFieldValue(doc.issuer, field) : doc.record[field];
 }
 
+/** A record canonicalised and salted, with its targetHash: a document still waiting for its proof. */
+export interface SaltedRecord {
+  record: DiplomaRecord;
+  salts: Partial<Record<HashedField, string>>;
+  targetHash: Uint8Array;
+}
+
+/**
+ * Canonicalises and salts one record and computes its targetHash (the first half of wrapping a
+ * batch: callers that stream a large batch keep only the targetHashes between the two halves).
+ */
+export function saltRecord(input: DiplomaRecordInput, issuerInput: IssuerInfo, salt?: (field: HashedField) => Uint8Array): SaltedRecord {
+  const issuer = issuerInfoSchema.parse(issuerInput);
+  const record = diplomaRecordSchema.parse(input);
+  if (record.issuer !== issuer.id) throw new Error(`record ${record.diploma_id}: issuer ${record.issuer} is not ${issuer.id}`);
+  const pool = salt ? undefined : randomBytes(SALT_BYTES * HASHED_FIELDS.length);
+  const salts: Partial<Record<HashedField, string>> = {};
+  const hashes = HASHED_FIELDS.map((field, i) => {
+    const bytes = salt ? salt(field) : pool!.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES);
+    salts[field] = bytesToHex(bytes);
+    return hashField(bytes, field, canonicalFieldValue(field, fieldValue({ record, issuer }, field)));
+  });
+  return { record, salts, targetHash: computeTargetHash(hashes) };
+}
+
+/** The second half: a salted record and its place in the batch's tree make its document. */
+export function credentialDocument(salted: SaltedRecord, issuer: IssuerInfo, proof: readonly Uint8Array[], merkleRoot: string): CredentialDocument {
+  return {
+    version: DOCUMENT_VERSION,
+    record: salted.record,
+    issuer: issuerInfoSchema.parse(issuer),
+    salts: salted.salts,
+    obfuscated: [],
+    signature: {
+      type: 'MerkleProof',
+      targetHash: bytesToHex(salted.targetHash),
+      proof: proof.map(bytesToHex),
+      merkleRoot,
+    },
+  };
+}
+
 /**
  * Canonicalises and salts each record, computes targetHashes and the batch's Merkle tree, and
  * returns one document per record (with its proof) and the root to anchor. Throws on an invalid
@@ -144,40 +186,15 @@ export function wrapBatch(records: readonly DiplomaRecordInput[], options: WrapO
   if (records.length === 0) throw new Error('wrapBatch: no records');
   const issuer = issuerInfoSchema.parse(options.issuer);
   const ids = new Set<string>();
-  const targets: Uint8Array[] = [];
-  const partial = records.map((input, index) => {
-    const record = diplomaRecordSchema.parse(input);
-    if (record.issuer !== issuer.id) throw new Error(`record ${index}: issuer ${record.issuer} is not ${issuer.id}`);
-    if (ids.has(record.diploma_id)) throw new Error(`record ${index}: diploma_id ${record.diploma_id} repeated`);
-    ids.add(record.diploma_id);
-    const pool = options.salt ? undefined : randomBytes(SALT_BYTES * HASHED_FIELDS.length);
-    const salts: Partial<Record<HashedField, string>> = {};
-    const hashes = HASHED_FIELDS.map((field, i) => {
-      const salt = options.salt
-        ? options.salt(index, field)
-        : pool!.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES);
-      salts[field] = bytesToHex(salt);
-      return hashField(salt, field, canonicalFieldValue(field, fieldValue({ record, issuer }, field)));
-    });
-    const targetHash = computeTargetHash(hashes);
-    targets.push(targetHash);
-    return { record, salts, targetHash };
+  const salted = records.map((input, index) => {
+    const one = saltRecord(input, issuer, options.salt ? (field) => options.salt!(index, field) : undefined);
+    if (ids.has(one.record.diploma_id)) throw new Error(`record ${index}: diploma_id ${one.record.diploma_id} repeated`);
+    ids.add(one.record.diploma_id);
+    return one;
   });
-  const tree = buildMerkleTree(targets);
+  const tree = buildMerkleTree(salted.map((s) => s.targetHash));
   const merkleRoot = bytesToHex(tree.root);
-  const documents = partial.map(({ record, salts, targetHash }, index): CredentialDocument => ({
-    version: DOCUMENT_VERSION,
-    record,
-    issuer,
-    salts,
-    obfuscated: [],
-    signature: {
-      type: 'MerkleProof',
-      targetHash: bytesToHex(targetHash),
-      proof: tree.proof(index).map(bytesToHex),
-      merkleRoot,
-    },
-  }));
+  const documents = salted.map((one, index) => credentialDocument(one, issuer, tree.proof(index), merkleRoot));
   return { merkleRoot, documents };
 }
 

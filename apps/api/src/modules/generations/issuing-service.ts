@@ -1,11 +1,13 @@
 import {
+  buildMerkleTree,
+  bytesToHex,
+  credentialDocument,
   encodeQrPayload,
   newDiplomaId,
-  qrFieldsFromDocument,
-  signBatch,
-  wrapBatch,
+  qrFieldsFromRecord,
+  saltRecord,
+  signMerkleRoot,
   type CredentialDocument,
-  type DiplomaRecordInput,
 } from '@sceau/credential';
 import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
@@ -37,7 +39,7 @@ import { sharedRenderPool, type RenderSetup } from './render-pool.ts';
 export class BatchDataError extends Error {}
 
 const RENDER_CHUNK = 50;
-const INSERT_CHUNK = 500;
+const CREDENTIAL_CHUNK = 500;
 
 /** The day of issue, as printed and hashed: the date in Kinshasa. */
 function issueDate(now = new Date()): string {
@@ -83,76 +85,112 @@ export class IssuingService {
     this.log.info({ generationId }, 'batch generated: ready for signature');
   }
 
-  /** Phase one, all or nothing: every credential, the tree and the QR payloads, in one transaction. */
+  /**
+   * Phase one, all or nothing, in one transaction: every credential and its QR payload, the tree and
+   * the signed root. Streamed, so memory does not grow with the batch: candidates are read and
+   * written a chunk at a time, only their targetHashes (32 bytes each) are kept to build the tree,
+   * then each credential receives its proof, again a chunk at a time.
+   */
   private async writeCredentials(generationId: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
       if (!locked || locked.merkleRoot) return; // another worker got here first
       const [session] = await tx.select().from(examSessions).where(eq(examSessions.id, locked.sessionId));
-      const rows = await tx
-        .select({ item: generationItems, option: options, school: institutions, centre: centres, province: educProvinces })
-        .from(generationItems)
-        .innerJoin(options, eq(options.id, generationItems.optionId))
-        .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
-        .innerJoin(centres, eq(centres.id, generationItems.centreId))
-        .innerJoin(educProvinces, eq(educProvinces.id, institutions.educProvinceId))
-        .where(and(eq(generationItems.generationId, generationId), eq(generationItems.rejected, false)))
-        .orderBy(asc(generationItems.id));
-      if (rows.length === 0) throw new BatchDataError('no candidate to issue a diploma to');
-      const day = issueDate();
-      const records: DiplomaRecordInput[] = rows.map(({ item, option, school, centre, province }) => ({
-        diploma_id: newDiplomaId(),
-        candidate_code: item.candidateCode,
-        last_name: item.lastName,
-        middle_name: item.middleName ?? '',
-        first_name: item.firstName ?? '',
-        birth_date: item.birthDate,
-        birth_place: item.birthPlace,
-        gender: item.gender as 'M' | 'F',
-        option: option.name,
-        option_code: option.code,
-        school: school.name,
-        school_code: school.code,
-        centre: centre.name,
-        centre_code: centre.code,
-        educ_province: province.name,
-        educ_province_code: province.code,
-        session: session!.name,
-        session_year: session!.year,
-        percentage: item.percentageTenths / 10,
-        issue_date: day,
-        issuer: this.config.issuer.id,
-      }));
       const base = this.config.publicUrl.replace(/\/$/, '');
-      const batch = await signBatch(
-        wrapBatch(records, {
-          issuer: {
-            id: this.config.issuer.id,
-            name: this.config.issuer.name,
-            jwks_url: `${base}/.well-known/jwks.json`,
-            registry: { chain_id: this.chain.chainId, contract: this.chain.address.toLowerCase() },
-          },
-        }),
-        this.keys.active.es256,
-      );
-      const values = [];
-      for (const [index, doc] of batch.documents.entries()) {
-        const qr = await encodeQrPayload(qrFieldsFromDocument(doc), this.keys.active.es256);
-        values.push({
-          id: doc.record.diploma_id as string,
-          itemId: rows[index]!.item.id,
-          generationId,
-          candidateCode: rows[index]!.item.candidateCode,
-          credential: doc as unknown as Record<string, unknown>,
-          targetHash: doc.signature.targetHash,
-          qrPayload: qr.text,
-          signingKeyId: this.keys.active.kid,
-        });
+      const issuer = {
+        id: this.config.issuer.id,
+        name: this.config.issuer.name,
+        jwks_url: `${base}/.well-known/jwks.json`,
+        registry: { chain_id: this.chain.chainId, contract: this.chain.address.toLowerCase() },
+      };
+      const day = issueDate();
+      const leaves: Uint8Array[] = [];
+      const ids: string[] = [];
+      let after = 0;
+      for (;;) {
+        const rows = await tx
+          .select({ item: generationItems, option: options, school: institutions, centre: centres, province: educProvinces })
+          .from(generationItems)
+          .innerJoin(options, eq(options.id, generationItems.optionId))
+          .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
+          .innerJoin(centres, eq(centres.id, generationItems.centreId))
+          .innerJoin(educProvinces, eq(educProvinces.id, institutions.educProvinceId))
+          .where(and(eq(generationItems.generationId, generationId), eq(generationItems.rejected, false), gt(generationItems.id, after)))
+          .orderBy(asc(generationItems.id))
+          .limit(CREDENTIAL_CHUNK);
+        if (rows.length === 0) break;
+        const values = [];
+        for (const { item, option, school, centre, province } of rows) {
+          const salted = saltRecord(
+            {
+              diploma_id: newDiplomaId(),
+              candidate_code: item.candidateCode,
+              last_name: item.lastName,
+              middle_name: item.middleName ?? '',
+              first_name: item.firstName ?? '',
+              birth_date: item.birthDate,
+              birth_place: item.birthPlace,
+              gender: item.gender as 'M' | 'F',
+              option: option.name,
+              option_code: option.code,
+              school: school.name,
+              school_code: school.code,
+              centre: centre.name,
+              centre_code: centre.code,
+              educ_province: province.name,
+              educ_province_code: province.code,
+              session: session!.name,
+              session_year: session!.year,
+              percentage: item.percentageTenths / 10,
+              issue_date: day,
+              issuer: this.config.issuer.id,
+            },
+            issuer,
+          );
+          const targetHash = bytesToHex(salted.targetHash);
+          // The QR names the targetHash, not the proof: it can be signed before the tree exists.
+          const qr = await encodeQrPayload(qrFieldsFromRecord(salted.record, targetHash), this.keys.active.es256);
+          leaves.push(salted.targetHash);
+          ids.push(salted.record.diploma_id);
+          values.push({
+            id: salted.record.diploma_id,
+            itemId: item.id,
+            generationId,
+            candidateCode: item.candidateCode,
+            // Its signature (proof, root, the ministry's signature of the root) is set once the tree is built.
+            credential: credentialDocument(salted, issuer, [], '0'.repeat(64)) as unknown as Record<string, unknown>,
+            targetHash,
+            qrPayload: qr.text,
+            signingKeyId: this.keys.active.kid,
+          });
+        }
+        await tx.insert(diplomas).values(values);
+        after = rows.at(-1)!.item.id;
       }
-      for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(diplomas).values(values.slice(i, i + INSERT_CHUNK));
+      if (leaves.length === 0) throw new BatchDataError('no candidate to issue a diploma to');
+
+      const tree = buildMerkleTree(leaves);
+      const merkleRoot = bytesToHex(tree.root);
+      const issuerSignature = await signMerkleRoot(merkleRoot, this.keys.active.es256);
+      for (let start = 0; start < ids.length; start += CREDENTIAL_CHUNK) {
+        const chunk = ids.slice(start, start + CREDENTIAL_CHUNK).map((id, i) => ({
+          id,
+          signature: {
+            type: 'MerkleProof',
+            targetHash: bytesToHex(leaves[start + i]!),
+            proof: tree.proof(start + i).map(bytesToHex),
+            merkleRoot,
+            issuerSignature,
+          },
+        }));
+        await tx.execute(sql`
+          update diplomas d set credential = jsonb_set(d.credential, '{signature}', v.signature)
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as v(id text, signature jsonb)
+          where d.id = v.id`);
+      }
       await tx
         .update(generations)
-        .set({ merkleRoot: batch.merkleRoot, progressTotal: values.length, progressDone: 0, updatedAt: new Date() })
+        .set({ merkleRoot, progressTotal: ids.length, progressDone: 0, updatedAt: new Date() })
         .where(eq(generations.id, generationId));
     });
   }
