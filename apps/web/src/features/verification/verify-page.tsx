@@ -1,6 +1,104 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { CopyButton } from '@/features/generations/copy-button';
+import { isValidDiplomaId, useVerifyById, type VerificationResultData } from '@/features/verification/verification-api';
+import { VerificationResult } from '@/features/verification/verification-result';
+import { saveFile } from '@/lib/save-file';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** Route and guard are final; the page itself comes in a later step. */
+function ShareLink({ url }: { url: string }) {
+  const { t } = useTranslation();
+  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
+  return (
+    <div className="verify-share" data-testid="verification-share">
+      <span className="muted">{t('verify.share.label')}</span>
+      <code>{url}</code>
+      <CopyButton value={url} label={t('verify.share.copy')} />
+      {canShare ? (
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() => void navigator.share({ title: t('verify.share.title'), url }).catch(() => undefined)}
+        >
+          {t('verify.share.share')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function CredentialDownload({ id, result }: { id: string; result: VerificationResultData }) {
+  const { t } = useTranslation();
+  if (!result.credential) return null;
+  const credential = result.credential;
+  return (
+    <p>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        onClick={() => saveFile(new Blob([JSON.stringify(credential, null, 2)], { type: 'application/json' }), `diplome-${id}.json`)}
+      >
+        {t('verify.credential.download')}
+      </button>
+      <span className="muted"> {t('verify.credential.hint')}</span>
+    </p>
+  );
+}
+
+/** /verify/{id}: the page a diploma's QR code opens; shareable, verified on load. */
 export function VerifyPage() {
-  return <ComingSoon titleKey="pages.verify.title" descriptionKey="pages.verify.text" />;
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  useDocumentTitle(t('verify.resultTitle'));
+  const valid = isValidDiplomaId(id);
+  const query = useVerifyById(id, valid);
+  const url = `${window.location.origin}/verify/${encodeURIComponent(id)}`;
+  const error = query.error;
+
+  return (
+    <div className="container page verify-page">
+      <h1>{t('verify.resultTitle')}</h1>
+      <p className="verify-page__intro">
+        {t('verify.diplomaNumber')} <code>{id}</code>
+      </p>
+
+      {!valid ? (
+        <div className="alert alert--error" role="alert" data-testid="verification-error">
+          <p>{t('verify.failed')}</p>
+          <p>{t('errors:field.diploma_id')}</p>
+        </div>
+      ) : error ? (
+        <div className="alert alert--error" role="alert" data-testid="verification-error">
+          <p>{error.code === 'network_error' ? error.message : t('verify.failed')}</p>
+          {error.status === 422 ? <p>{t('errors:field.diploma_id')}</p> : null}
+          {error.status !== 422 ? (
+            <button type="button" className="button button--secondary button--small" onClick={() => void query.refetch()}>
+              {t('common.retry')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div data-testid="verification-result">
+        <VerificationResult
+          result={query.data ?? null}
+          pending={valid && query.isPending && !error}
+          level={2}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      </div>
+
+      {query.data ? (
+        <div className="verify-page__links stack">
+          <ShareLink url={url} />
+          <CredentialDownload id={id} result={query.data} />
+        </div>
+      ) : null}
+
+      <p className="verify-page__links">
+        <Link to="/verification">{t('verify.another')}</Link>
+      </p>
+    </div>
+  );
 }

@@ -1,0 +1,95 @@
+import { LOCALE_HEADER } from '@sceau/contracts';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DIPLOMA_ID, result, TX_HASH } from '@/features/verification/verification-fixtures';
+import { jsonResponse } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+
+function open(answer: ReturnType<typeof result>) {
+  return renderApp({ path: `/verify/${DIPLOMA_ID}`, routes: { [`GET /api/verify/${DIPLOMA_ID}`]: () => jsonResponse(answer) } });
+}
+
+describe('/verify/{id}', () => {
+  it('shows an authentic diploma: verdict, each check and the public fields', async () => {
+    const { calls } = open(result('authentic', { credential: { id: DIPLOMA_ID } }));
+    const banner = await screen.findByTestId('verdict-banner');
+    expect(banner).toHaveAttribute('data-verdict', 'authentic');
+    expect(banner).toHaveTextContent('Authentique');
+    expect(banner).toHaveTextContent(/émis et signé par le ministère/);
+    expect(banner.closest('[role="status"]')).not.toBeNull();
+    expect(new Headers(calls.find((c) => c.url.pathname === `/api/verify/${DIPLOMA_ID}`)!.init.headers).get(LOCALE_HEADER)).toBe('fr');
+
+    const checks = within(screen.getByTestId('verification-checks')).getAllByRole('listitem');
+    expect(checks.map((c) => c.getAttribute('data-check'))).toEqual(['integrity', 'issuer_signature', 'issuer_identity', 'anchored', 'not_revoked']);
+    expect(checks.every((c) => c.getAttribute('data-status') === 'passed')).toBe(true);
+    expect(within(checks[0]!).getByRole('img', { name: 'Réussi' })).toBeInTheDocument();
+    expect(within(checks[0]!).getByRole('heading', { name: 'Intégrité' })).toBeInTheDocument();
+
+    const anchored = checks[3]!;
+    expect(anchored).toHaveTextContent('80002');
+    expect(anchored).toHaveTextContent(/1\s234\s567/);
+    const tx = within(anchored).getByRole('link', { name: /0x5f2b8c1e…456789/ });
+    expect(tx).toHaveAttribute('href', `https://amoy.polygonscan.com/tx/${TX_HASH}`);
+    expect(anchored).toHaveTextContent(/0x9a3c0e2b…e7f809/);
+    expect(anchored).toHaveTextContent(/2 mars 2026/);
+
+    const diploma = screen.getByTestId('verification-diploma');
+    expect(diploma).toHaveTextContent('MUKENDI KABONGO Aline');
+    expect(diploma).toHaveTextContent('17 mai 2007');
+    expect(diploma).toHaveTextContent(/65,5\s%/);
+    expect(diploma).toHaveTextContent('20 juillet 2026');
+    expect(diploma).toHaveTextContent('Institut Lumumba');
+    expect(diploma).toHaveTextContent('Kinshasa-Gombe');
+    expect(diploma).toHaveTextContent('Scientifique');
+    expect(diploma).toHaveTextContent('Ministère de l’Enseignement');
+
+    expect(screen.getByRole('button', { name: 'Copier le lien de cette vérification' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Télécharger les données du diplôme (JSON)' })).toBeInTheDocument();
+  });
+
+  it('shows a revoked diploma in red, with the date and reason of its revocation', async () => {
+    open(result('revoked'));
+    const banner = await screen.findByTestId('verdict-banner');
+    expect(banner).toHaveAttribute('data-verdict', 'revoked');
+    expect(banner).toHaveClass('verdict-banner--revoked');
+    expect(banner).toHaveTextContent('Révoqué');
+    expect(banner).toHaveTextContent(/n'est plus valable/);
+    const check = screen.getByTestId('verification-checks').querySelector('[data-check="not_revoked"]') as HTMLElement;
+    expect(check).toHaveAttribute('data-status', 'failed');
+    expect(within(check).getByRole('img', { name: 'Échoué' })).toBeInTheDocument();
+    expect(check).toHaveTextContent('Fraude constatée');
+    expect(check).toHaveTextContent('Date de révocation');
+  });
+
+  it('shows an altered document without its fields, and the checks not made', async () => {
+    open(result('altered'));
+    const banner = await screen.findByTestId('verdict-banner');
+    expect(banner).toHaveAttribute('data-verdict', 'altered');
+    expect(banner).toHaveTextContent('Modifié ou contrefait');
+    expect(banner).toHaveTextContent(/ne vous y fiez pas/);
+    expect(screen.queryByTestId('verification-diploma')).toBeNull();
+    const anchored = screen.getByTestId('verification-checks').querySelector('[data-check="anchored"]') as HTMLElement;
+    expect(within(anchored).getByRole('img', { name: 'Non vérifié' })).toBeInTheDocument();
+  });
+
+  it('says an incomplete check could not be fully made, and offers to check again', async () => {
+    open(result('incomplete'));
+    const banner = await screen.findByTestId('verdict-banner');
+    expect(banner).toHaveAttribute('data-verdict', 'incomplete');
+    expect(banner).toHaveClass('verdict-banner--incomplete');
+    expect(banner).toHaveTextContent("N'a pas pu être entièrement vérifié");
+    expect(screen.getByRole('button', { name: 'Vérifier à nouveau' })).toBeInTheDocument();
+  });
+
+  it('refuses a malformed number without calling the API', async () => {
+    const { calls } = renderApp({ path: '/verify/not-an-id' });
+    expect(await screen.findByText('Numéro de diplôme invalide')).toBeInTheDocument();
+    expect(screen.getByText('La vérification a échoué')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname.startsWith('/api/verify'))).toHaveLength(0);
+  });
+
+  it('says the verification failed when the API fails', async () => {
+    renderApp({ path: `/verify/${DIPLOMA_ID}`, routes: { [`GET /api/verify/${DIPLOMA_ID}`]: () => jsonResponse({ code: 'bad_request', message: 'Requête invalide' }, 400) } });
+    expect(await screen.findByText('La vérification a échoué')).toBeInTheDocument();
+  });
+});
