@@ -100,6 +100,7 @@ describe('launching, generating and publishing a batch', () => {
 
     const sent = await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin });
     expect(sent.statusCode).toBe(200);
+    expect(sent.json().data).toMatchObject({ channel: 'email', destination: 'ad•••@sceau.example' });
     const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
     const wrong = await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code: code === '000000' ? '111111' : '000000', generation_id: id } });
     expect(wrong.statusCode).toBe(422);
@@ -125,6 +126,16 @@ describe('launching, generating and publishing a batch', () => {
     // Published: cannot be cancelled (revoke instead), nor signed again.
     expect((await app.inject({ method: 'DELETE', url: `/api/generations/${id}/cancel`, headers: admin })).statusCode).toBe(409);
     expect((await app.inject({ method: 'POST', url: `/api/generations/${id}/apply-signature`, headers: admin })).statusCode).toBe(409);
+  });
+
+  it('relaunches a failed batch with a new code: the generation resumes', async () => {
+    const id = await readyBatch();
+    await ctx.db.update(generations).set({ status: 'failed', lastError: 'candidate has no photo' }).where(eq(generations.id, id));
+    await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin });
+    const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
+    expect((await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code, generation_id: id } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/api/start-generation-process', headers: admin, payload: { generation_id: id } })).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
   });
 
   it('cancels a batch before its signature starts, and refuses roles that may not launch', async () => {

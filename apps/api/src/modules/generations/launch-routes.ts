@@ -13,6 +13,17 @@ const tags = ['generations'];
 /** How long a verified launch code allows the launch. */
 const LAUNCH_GRANT_MINUTES = 10;
 const generationId = z.coerce.number().int().positive();
+/** A batch is launched when ready, or relaunched after a failed generation (it resumes where it stopped). */
+const LAUNCHABLE = ['ready_for_generation', 'failed'];
+
+/** Where a code went, without giving the whole address away: "ad•••@sceau.example", "+243•••••0002". */
+export function maskContact(contact: string): string {
+  if (contact.includes('@')) {
+    const [name = '', domain = ''] = contact.split('@');
+    return `${name.slice(0, 2)}•••@${domain}`;
+  }
+  return `${contact.slice(0, 4)}•••••${contact.slice(-4)}`;
+}
 
 const statusResponse = envelope(
   z.object({
@@ -51,16 +62,29 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     '/generations/send-otp',
     {
       config: { access: launch },
-      schema: { tags, summary: 'Send the signed-in user a one-time code to launch a batch', querystring: z.object({ generation_id: generationId }), response: { 200: envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']), resend_in: z.number().int(), expires_in: z.number().int() })) } },
+      schema: {
+        tags,
+        summary: 'Send the signed-in user a one-time code to launch (or relaunch, after a failure) a batch',
+        querystring: z.object({ generation_id: generationId }),
+        response: { 200: envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']), destination: z.string(), resend_in: z.number().int(), expires_in: z.number().int() })) },
+      },
     },
     async (request) => {
       const batch = await batchInScope(request.user!.id, request.query.generation_id);
-      if (batch.status !== 'ready_for_generation') throw new AppError('conflict');
+      if (!LAUNCHABLE.includes(batch.status)) throw new AppError('conflict');
       const [me] = await db.select().from(users).where(eq(users.id, request.user!.id));
       const destination = me!.email ?? me!.phone;
       if (!destination) throw new AppError('conflict');
       const sent = await services.otp.send({ destination, purpose: `generation_launch:${batch.id}`, userId: me!.id, locale: me!.locale as Locale, template: 'otp_generation' });
-      return { data: { message: request.t('messages:code_sent_to_you', { minutes: Math.round(sent.expiresIn / 60) }), channel: sent.channel, resend_in: sent.resendIn, expires_in: sent.expiresIn } };
+      return {
+        data: {
+          message: request.t('messages:code_sent_to_you', { minutes: Math.round(sent.expiresIn / 60) }),
+          channel: sent.channel,
+          destination: maskContact(destination),
+          resend_in: sent.resendIn,
+          expires_in: sent.expiresIn,
+        },
+      };
     },
   );
 
@@ -97,7 +121,7 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       async (request) => {
         const { queue, jobs } = requireQueue();
         const batch = await batchInScope(request.user!.id, request.body.generation_id);
-        if (batch.status !== 'ready_for_generation') throw new AppError('conflict');
+        if (!LAUNCHABLE.includes(batch.status)) throw new AppError('conflict');
         if (!(await services.otp.consumeGrant(request.user!.id, `generation_launch_ok:${batch.id}`))) throw fieldError('code', 'field.launch_code_required');
         await db.transaction((tx) => moveGeneration(tx, batch.id, 'in_progress', { request, changes: { progressDone: 0, progressTotal: 0, lastError: null } }));
         await queue.send(jobs.generate, { generationId: batch.id }, { singletonKey: `generate:${batch.id}` });
