@@ -19,7 +19,7 @@ export function formatPercentage(value: number, locale: string): string {
 }
 
 /** `0x1234ab…9f3c`: enough to recognise a hash or an address, short enough for a phone. */
-export function shorten(value: string, head = 10, tail = 6): string {
+export function shorten(value: string, head = 8, tail = 6): string {
   return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
 }
 

@@ -104,16 +104,26 @@ function CheckFacts({ check }: { check: VerificationCheck }) {
   return facts.length ? <dl className="verify-check__facts">{facts}</dl> : null;
 }
 
+/**
+ * The server's texts are in the language of the request; the same catalogue is here, keyed by the
+ * check's name and code, so that a change of language applies at once without verifying again.
+ */
+function useCatalogueText() {
+  const { t, i18n } = useTranslation();
+  return (key: string, fallback: string): string => (i18n.exists(key) ? t(key) : fallback);
+}
+
 function CheckItem({ check, level }: { check: VerificationCheck; level: 3 | 4 }) {
   const { t } = useTranslation();
+  const catalogue = useCatalogueText();
   return (
     <li className={`verify-check verify-check--${check.status}`} data-check={check.name} data-status={check.status} data-code={check.code}>
       <Icon shape={STATUS_ICON[check.status]} label={t(`verify.status.${check.status}`)} className="verify-check__icon" />
       <div className="verify-check__body">
         <Heading level={level} className="verify-check__title">
-          {check.title}
+          {catalogue(`verification:check.${check.name}`, check.title)}
         </Heading>
-        <p className="verify-check__message">{check.message}</p>
+        <p className="verify-check__message">{catalogue(`verification:code.${check.code}`, check.message)}</p>
         <CheckFacts check={check} />
       </div>
     </li>
@@ -160,6 +170,7 @@ export interface VerificationResultProps {
  */
 export function VerificationResult({ result, pending = false, level = 2, onRetry, retrying = false }: VerificationResultProps) {
   const { t } = useTranslation();
+  const catalogue = useCatalogueText();
   const checkLevel = (level + 1) as 3 | 4;
   return (
     <div className="verify-result">
@@ -173,7 +184,7 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
           <div className={`verdict-banner verdict-banner--${result.verdict}`} data-testid="verdict-banner" data-verdict={result.verdict}>
             <Icon shape={VERDICT_ICON[result.verdict]} className="verdict-banner__icon" />
             <div>
-              <p className="verdict-banner__label">{result.verdict_label}</p>
+              <p className="verdict-banner__label">{catalogue(`verification:verdict.${result.verdict}`, result.verdict_label)}</p>
               <p className="verdict-banner__text">{t(`verify.explain.${result.verdict}`)}</p>
             </div>
           </div>

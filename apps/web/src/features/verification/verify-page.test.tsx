@@ -1,5 +1,5 @@
 import { LOCALE_HEADER } from '@sceau/contracts';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DIPLOMA_ID, result, TX_HASH } from '@/features/verification/verification-fixtures';
 import { jsonResponse } from '@/test/fixtures';
@@ -28,9 +28,9 @@ describe('/verify/{id}', () => {
     const anchored = checks[3]!;
     expect(anchored).toHaveTextContent('80002');
     expect(anchored).toHaveTextContent(/1\s234\s567/);
-    const tx = within(anchored).getByRole('link', { name: /0x5f2b8c1e…456789/ });
+    const tx = within(anchored).getByRole('link', { name: /0x5f2b8c…456789/ });
     expect(tx).toHaveAttribute('href', `https://amoy.polygonscan.com/tx/${TX_HASH}`);
-    expect(anchored).toHaveTextContent(/0x9a3c0e2b…e7f809/);
+    expect(anchored).toHaveTextContent(/0x9a3c0e…e7f809/);
     expect(anchored).toHaveTextContent(/2 mars 2026/);
 
     const diploma = screen.getByTestId('verification-diploma');
@@ -91,5 +91,21 @@ describe('/verify/{id}', () => {
   it('says the verification failed when the API fails', async () => {
     renderApp({ path: `/verify/${DIPLOMA_ID}`, routes: { [`GET /api/verify/${DIPLOMA_ID}`]: () => jsonResponse({ code: 'bad_request', message: 'Requête invalide' }, 400) } });
     expect(await screen.findByText('La vérification a échoué')).toBeInTheDocument();
+  });
+});
+
+describe('/verify/{id} in English', () => {
+  it('follows a change of language without verifying again', async () => {
+    const { calls } = open(result('authentic'));
+    expect(await screen.findByTestId('verdict-banner')).toHaveTextContent('Authentique');
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    const banner = screen.getByTestId('verdict-banner');
+    expect(banner).toHaveTextContent('Authentic');
+    expect(banner).toHaveTextContent(/issued and signed by the ministry/);
+    expect(screen.getByRole('heading', { name: 'Recorded on the blockchain' })).toBeInTheDocument();
+    expect(screen.getByTestId('verification-diploma')).toHaveTextContent('May 17, 2007');
+    expect(screen.getByTestId('verification-diploma')).toHaveTextContent('65.5%');
+    expect(calls.filter((c) => c.url.pathname.startsWith('/api/verify'))).toHaveLength(1);
   });
 });
