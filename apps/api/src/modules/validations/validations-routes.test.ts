@@ -160,6 +160,15 @@ describe('photo validation', () => {
     const image = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${png.toString('base64')}` });
     expect(image.statusCode).toBe(200);
     expect(await sharp((await services.storage.get((await itemRow(items[3]!)).photoKey!))!).metadata()).toMatchObject({ format: 'jpeg', width: 300, height: 400 });
+    // A phone photo's worth of data URL (over the API's usual 1 MB body limit) is accepted here.
+    const noisy = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    expect(noisy.length).toBeGreaterThan(1024 * 1024);
+    const firstResult = (await itemRow(items[3]!)).photoKey!;
+    const large = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${noisy.toString('base64')}` });
+    expect(large.statusCode).toBe(200);
+    expect((await services.storage.get((await itemRow(items[3]!)).photoKey!))!.length).toBeLessThanOrEqual(30_000);
+    // The superseded edit is removed; the import's original is not.
+    expect(await services.storage.get(firstResult)).toBeNull();
     const notImage = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${Buffer.from('hello').toString('base64')}` });
     expect(notImage.statusCode).toBe(422);
 
