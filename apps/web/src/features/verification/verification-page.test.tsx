@@ -130,6 +130,21 @@ describe('/verification', () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
+  it('shows the field message of a 422 next to the document', async () => {
+    renderApp({
+      path: '/verification',
+      routes: {
+        [VERIFY]: () =>
+          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { cert_document: ["Ce fichier n'est ni un diplôme PDF, ni des données de diplôme, ni le contenu d'un code QR de diplôme"] } }, 422),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText('Document'));
+    await user.upload(screen.getByLabelText('Document du diplôme'), new File(['bonjour'], 'note.txt', { type: 'text/plain' }));
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText(/Ce fichier n'est ni un diplôme PDF/)).toHaveAttribute('id', 'verify-document-error');
+  });
+
   it('takes a file dropped on the zone', async () => {
     renderApp({ path: '/verification', routes: { [VERIFY]: () => jsonResponse(result('authentic')) } });
     const user = userEvent.setup();
