@@ -1,6 +1,214 @@
-import { ComingSoon } from '@/components/coming-soon';
+import type { ValidationBatchView, ValidationItemView } from '@sceau/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ErrorAlert } from '@/components/error-alert';
+import { Pagination } from '@/components/pagination';
+import { isApiError } from '@/lib/http';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { PhotoEditor } from '@/features/validations/photo-editor';
+import {
+  BatchNotFound,
+  ReadyNotice,
+  RejectDialog,
+  ValidationFilters,
+  ValidationHeader,
+  ValidationStateBadge,
+  candidateName,
+  useChangeOutcome,
+  usePhotoObjectUrl,
+  useValidationFilter,
+} from '@/features/validations/validation-parts';
+import { useValidationChange, useValidationItems } from '@/features/validations/validations-api';
 
-/** Route and guard are final; the page itself comes in a later step. */
+/** /validate-picture/{id}: the batch's candidates with their photos, to validate, edit or reject. */
 export function ValidatePicturePage() {
-  return <ComingSoon titleKey="pages.validatePicture.title" descriptionKey="pages.validatePicture.text" backTo="/dashboard" />;
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const controls = useValidationFilter();
+  const list = useValidationItems('photos', id, controls.filter);
+  useDocumentTitle(t('pages.validatePicture.title'));
+  const validId = Number.isInteger(id) && id > 0;
+  if (!validId || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound />;
+  const page = list.data;
+  return (
+    <div className="container page stack">
+      {page ? (
+        <>
+          <ValidationHeader batch={page.generation} titleKey="pages.validatePicture.title" aspect="photos" />
+          <ValidationFilters batch={page.generation} items={page.data} controls={controls} full />
+          <PhotoGrid batch={page.generation} items={page.data} busy={list.isFetching} filtered={controls.filtered} />
+          <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
+        </>
+      ) : list.isError ? (
+        <>
+          <h1>{t('pages.validatePicture.title')}</h1>
+          <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
+        </>
+      ) : (
+        <p role="status">{t('common.loading')}</p>
+      )}
+    </div>
+  );
+}
+
+function PhotoGrid({ batch, items, busy, filtered }: { batch: ValidationBatchView; items: ValidationItemView[]; busy: boolean; filtered: boolean }) {
+  const { t } = useTranslation();
+  const change = useValidationChange();
+  const outcome = useChangeOutcome();
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [rejecting, setRejecting] = useState<ValidationItemView | null>(null);
+  const [editing, setEditing] = useState<{ item: ValidationItemView; src: string | null } | null>(null);
+  const selectable = items.filter((i) => !i.rejected && i.photo_url);
+  const chosen = selectable.filter((i) => selected.has(i.id)).map((i) => i.id);
+  const allChosen = selectable.length > 0 && chosen.length === selectable.length;
+
+  function run(p: Parameters<typeof change.mutateAsync>[0]) {
+    return change.mutateAsync(p).then((result) => {
+      outcome.handle(result);
+      return result;
+    });
+  }
+
+  function toggle(id: number, on: boolean) {
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  return (
+    <section className="stack" aria-labelledby="photos-title">
+      <h2 id="photos-title" className="section__title section__title--left">
+        {t('validations.photos.title')}
+      </h2>
+      <ReadyNotice generationId={outcome.ready} />
+      {batch.open && selectable.length > 0 ? (
+        <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
+          <label className="checkbox">
+            <input type="checkbox" checked={allChosen} onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((i) => i.id)) : new Set())} />
+            {t('validations.selection.all')}
+          </label>
+          <span aria-live="polite">{t('validations.selection.count', { count: chosen.length })}</span>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={chosen.length === 0 || change.isPending}
+            aria-busy={change.isPending}
+            onClick={() => {
+              run({ kind: 'photos', items: chosen })
+                .then(() => setSelected(new Set()))
+                .catch(outcome.fail);
+            }}
+          >
+            {t('validations.selection.validate')}
+          </button>
+        </div>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="card empty-state" data-testid="validation-empty">
+          {filtered ? t('validations.noMatch') : t('validations.empty')}
+        </p>
+      ) : (
+        <ul className="card-grid card-grid--fill" aria-busy={busy} data-testid="photo-grid">
+          {items.map((item) => (
+            <PhotoCard
+              key={item.id}
+              item={item}
+              open={batch.open}
+              busy={change.isPending}
+              selected={selected.has(item.id)}
+              onSelect={(on) => toggle(item.id, on)}
+              onValidate={() => void run({ kind: 'photo', item: item.id }).catch(outcome.fail)}
+              onReject={() => setRejecting(item)}
+              onEdit={(src) => setEditing({ item, src })}
+            />
+          ))}
+        </ul>
+      )}
+      <RejectDialog
+        name={rejecting ? candidateName(rejecting) : null}
+        onReject={(reason) => run({ kind: 'rejectPhoto', item: rejecting!.id, reason })}
+        onClose={() => setRejecting(null)}
+      />
+      {editing ? (
+        <PhotoEditor
+          key={editing.item.id}
+          open
+          name={candidateName(editing.item)}
+          src={editing.src}
+          onSave={(edits) => run({ kind: 'photo', item: editing.item.id, edits })}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+interface PhotoCardProps {
+  item: ValidationItemView;
+  open: boolean;
+  busy: boolean;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onValidate: () => void;
+  onReject: () => void;
+  onEdit: (src: string | null) => void;
+}
+
+function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject, onEdit }: PhotoCardProps) {
+  const { t } = useTranslation();
+  const name = candidateName(item);
+  const photo = usePhotoObjectUrl(item.photo_url);
+  const canAct = open && !item.rejected;
+  return (
+    <li className="card stack" data-testid={`photo-card-${item.id}`}>
+      <div style={{ aspectRatio: '3 / 4', background: '#eee', borderRadius: 4, overflow: 'hidden', display: 'grid', placeItems: 'center' }}>
+        {photo.url ? (
+          <img src={photo.url} alt={t('validations.photos.alt', { name })} style={{ width: '100%', height: '100%', objectFit: 'cover' }} loading="lazy" />
+        ) : (
+          <span className="muted">{!item.photo_url ? t('validations.photos.none') : photo.failed ? t('validations.photos.failed') : t('common.loading')}</span>
+        )}
+      </div>
+      <div>
+        <strong className="cell-line">{name}</strong>
+        <span className="cell-line muted">
+          {t('validations.code')} <code>{item.candidate_code}</code>
+        </span>
+        <span className="cell-line muted">
+          {item.option.name} · {item.institution.name}
+        </span>
+      </div>
+      <p className="badge-stack">
+        <ValidationStateBadge kind="photo" state={item.photo_status} />
+        {item.rejected ? <span className="badge badge--danger">{t('validations.rejectedBadge')}</span> : null}
+      </p>
+      {item.rejected && item.rejection_reason ? <p className="muted">{item.rejection_reason}</p> : null}
+      {canAct ? (
+        <div className="row-actions">
+          {item.photo_url ? (
+            <label className="checkbox">
+              <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} aria-label={t('validations.selection.one', { name })} />
+              {t('validations.selection.select')}
+            </label>
+          ) : null}
+          {item.photo_url && item.photo_status !== 'validated' ? (
+            <button type="button" className="button button--small" disabled={busy} onClick={onValidate} aria-label={t('validations.actions.validateOf', { name })}>
+              {t('validations.actions.validate')}
+            </button>
+          ) : null}
+          {item.photo_url ? (
+            <button type="button" className="button button--secondary button--small" onClick={() => onEdit(photo.url)} aria-label={t('validations.actions.editPhotoOf', { name })}>
+              {t('validations.actions.edit')}
+            </button>
+          ) : null}
+          <button type="button" className="button button--danger button--small" onClick={onReject} aria-label={t('validations.actions.rejectOf', { name })}>
+            {t('validations.actions.reject')}
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
 }
