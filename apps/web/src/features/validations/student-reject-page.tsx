@@ -22,7 +22,7 @@ export function StudentRejectPage() {
   const change = useValidationChange();
   const outcome = useChangeOutcome();
   useDocumentTitle(t('pages.studentReject.title'));
-  if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound />;
+  if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.studentReject.title" />;
   const page = list.data;
 
   function reopenSides(item: ValidationItemView): ('photo' | 'data')[] {

@@ -28,7 +28,7 @@ export function ValidateDataPage() {
   const controls = useValidationFilter();
   const list = useValidationItems('data', id, controls.filter);
   useDocumentTitle(t('pages.validateData.title'));
-  if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound />;
+  if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.validateData.title" />;
   const page = list.data;
   return (
     <div className="container page stack">

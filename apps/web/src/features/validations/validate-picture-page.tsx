@@ -29,7 +29,7 @@ export function ValidatePicturePage() {
   const list = useValidationItems('photos', id, controls.filter);
   useDocumentTitle(t('pages.validatePicture.title'));
   const validId = Number.isInteger(id) && id > 0;
-  if (!validId || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound />;
+  if (!validId || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.validatePicture.title" />;
   const page = list.data;
   return (
     <div className="container page stack">

@@ -88,12 +88,14 @@ export function ValidationHeader({ batch, titleKey, aspect }: { batch: Validatio
   );
 }
 
-export function BatchNotFound() {
+/** A batch absent or outside the user's scope (404), under the page's own title. */
+export function BatchNotFound({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   return (
-    <section className="container page" aria-labelledby="validation-not-found" data-testid="batch-not-found">
+    <section className="container page stack" aria-labelledby="validation-not-found" data-testid="batch-not-found">
+      <h1>{t(titleKey)}</h1>
       <div className="card coming-soon__card">
-        <h1 id="validation-not-found">{t('batch.notFound.title')}</h1>
+        <h2 id="validation-not-found">{t('batch.notFound.title')}</h2>
         <p className="lead">{t('batch.notFound.text')}</p>
         <Link className="button button--secondary" to="/validated">
           {t('validations.backToList')}

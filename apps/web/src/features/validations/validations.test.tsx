@@ -1,0 +1,260 @@
+import type { ValidationBatchView, ValidationItemView } from '@sceau/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { pageMeta } from '@/test/generations';
+import { renderApp } from '@/test/render-app';
+
+function makeBatch(overrides: Partial<ValidationBatchView> = {}): ValidationBatchView {
+  return {
+    id: 12,
+    title: 'Kinshasa-Est 2025',
+    status: 'pending_validation',
+    session: { id: 3, name: 'Session 2025' },
+    province: { id: 5, name: 'Kinshasa-Est' },
+    institution: null,
+    centre: null,
+    created_at: '2026-03-01T08:00:00.000Z',
+    counts: {
+      items: 3,
+      photos: { pending: 2, validated: 1, rejected: 0 },
+      data: { pending: 3, validated: 0, rejected: 0 },
+      candidates: { pending: 3, validated: 0, rejected: 0 },
+    },
+    open: true,
+    ...overrides,
+  };
+}
+
+function makeVItem(id: number, overrides: Partial<ValidationItemView> = {}): ValidationItemView {
+  return {
+    id,
+    generation_id: 12,
+    candidate_code: `1234567890${String(id).padStart(4, '0')}`,
+    last_name: 'MUKENDI',
+    middle_name: 'KABONGO',
+    first_name: 'Aline',
+    birth_date: '2006-05-14',
+    birth_place: 'Kinshasa',
+    gender: 'F',
+    option: { id: 1, name: 'Scientifique' },
+    institution: { id: 21, name: 'Institut Bosangani' },
+    centre: { id: 31, name: 'Centre Gombe' },
+    photo_status: 'pending',
+    data_status: 'pending',
+    status: 'pending',
+    photo_url: `/api/validations/photos/12/items/${id}/photo?v=1`,
+    rejected: false,
+    rejection_reason: null,
+    rejected_by: null,
+    rejected_at: null,
+    updated_at: '2026-03-01T08:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const aline = makeVItem(501);
+const jean = makeVItem(502, { last_name: 'ILUNGA', middle_name: null, first_name: 'Jean', gender: 'M' });
+const paul = makeVItem(503, { last_name: 'KASONGO', middle_name: null, first_name: 'Paul', photo_status: 'validated' });
+const items = [aline, jean, paul];
+
+function changed(generation: Partial<ValidationBatchView> = {}, skipped: number[] = []) {
+  return () => jsonResponse({ data: { message: 'Validation enregistrée.', items: [], skipped, generation: makeBatch(generation) } });
+}
+
+function photoRoutes(extra: Record<string, (url: URL, init: RequestInit) => Response> = {}) {
+  const routes: Record<string, (url: URL, init: RequestInit) => Response> = {
+    'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(items.length), generation: makeBatch() }),
+  };
+  for (const item of items) routes[`GET /api/validations/photos/12/items/${item.id}/photo`] = () => new Response(new Blob(['jpeg'], { type: 'image/jpeg' }), { status: 200, headers: { 'Content-Type': 'image/jpeg' } });
+  return { ...routes, ...extra };
+}
+
+const bodyOf = (calls: { method: string; url: URL; init: RequestInit }[], method: string, path: string) => {
+  const call = calls.find((c) => c.method === method && c.url.pathname === path);
+  return call ? JSON.parse(String(call.init.body)) : undefined;
+};
+
+const validator = { profile: makeProfile(['validateur']) };
+
+beforeEach(() => {
+  let n = 0;
+  Object.assign(URL, { createObjectURL: vi.fn(() => `blob:photo-${++n}`), revokeObjectURL: vi.fn() });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('/validate-picture', () => {
+  it('shows the batch and the photos fetched with the token, and validates a selection', async () => {
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed({ status: 'ready_for_generation' }) }) });
+    const header = await screen.findByTestId('validation-header');
+    expect(within(header).getByRole('heading', { level: 1, name: 'Validation des photos' })).toBeInTheDocument();
+    expect(header).toHaveTextContent('Kinshasa-Est 2025');
+    expect(screen.getByTestId('count-pending')).toHaveTextContent('2 en attente');
+    const photo = await screen.findByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' });
+    expect(photo.getAttribute('src')).toMatch(/^blob:photo-/);
+    const photoCall = calls.find((c) => c.url.pathname === '/api/validations/photos/12/items/501/photo')!;
+    expect(new Headers(photoCall.init.headers).get('Authorization')).toBe('Bearer test-token');
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('checkbox', { name: 'Sélectionner MUKENDI KABONGO Aline' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Sélectionner ILUNGA Jean' }));
+    expect(screen.getByText('2 candidats sélectionnés')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Valider la sélection' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toEqual({ items: [501, 502] }));
+    const ready = await screen.findByTestId('validation-ready');
+    // A validator cannot launch: the notice leads to the batch.
+    expect(within(ready).getByRole('link', { name: 'Voir le lot' })).toHaveAttribute('href', '/show/12');
+  });
+
+  it('requires a reason to reject', async () => {
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/reject': changed() }) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Rejeter MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog', { name: 'Rejeter le candidat' });
+    await user.click(within(dialog).getByRole('button', { name: 'Rejeter' }));
+    expect(within(dialog).getByText('Le motif est requis (au moins 3 caractères).')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/validations/photos/reject')).toBe(false);
+    await user.type(within(dialog).getByLabelText('Motif du rejet'), 'Photo floue');
+    await user.click(within(dialog).getByRole('button', { name: 'Rejeter' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/reject')).toEqual({ item: 501, reason: 'Photo floue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('posts the editor’s settings', async () => {
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed() }) });
+    await screen.findByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Modifier la photo de MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier la photo de MUKENDI KABONGO Aline' });
+    const brightness = within(dialog).getByRole('slider', { name: /Luminosité/ });
+    fireEvent.change(brightness, { target: { value: '150' } });
+    expect(brightness).toHaveAttribute('aria-valuetext', '150 %');
+    fireEvent.change(within(dialog).getByRole('slider', { name: /Teinte/ }), { target: { value: '-20' } });
+    expect(within(dialog).getByRole('img', { name: 'Aperçu de la photo de MUKENDI KABONGO Aline' }).style.filter).toContain('brightness(150%)');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Recadrer la photo' }));
+    for (const [label, value] of [['Gauche (x)', '10'], ['Haut (y)', '20'], ['Largeur (w)', '200'], ['Hauteur (h)', '260']] as const) {
+      fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    await waitFor(() =>
+      expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toEqual({
+        item: 501,
+        edits: { brightness: 150, contrast: 100, hue: -20, width: 300, height: 400, crop: { x: 10, y: 20, w: 200, h: 260 } },
+      }),
+    );
+  });
+
+  it('hides the actions when the batch is closed', async () => {
+    renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ status: 'in_progress', open: false }) }) }),
+    });
+    expect(await screen.findByTestId('validation-closed')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Valider|Rejeter|Modifier/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('/validate-data', () => {
+  const dataRoutes = (extra: Record<string, (url: URL, init: RequestInit) => Response> = {}) => ({
+    'GET /api/validations/data/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch() }),
+    ...extra,
+  });
+
+  it('sends only the fields changed', async () => {
+    const { calls } = renderApp({ path: '/validate-data/12', signedIn: validator, routes: dataRoutes({ 'POST /api/validations/data/validate': changed() }) });
+    const user = userEvent.setup();
+    const row = await screen.findByTestId('data-row-501');
+    expect(row).toHaveTextContent('Féminin');
+    await user.click(within(row).getByRole('button', { name: 'Modifier les données de MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog');
+    const first = within(dialog).getByLabelText('Prénom');
+    await user.clear(first);
+    await user.type(first, 'Alina');
+    await user.click(within(dialog).getByRole('radio', { name: 'Masculin' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/data/validate')).toEqual({ item: 501, first_name: 'Alina', gender: 'M' }));
+  });
+
+  it('shows the server’s field errors next to the fields', async () => {
+    renderApp({
+      path: '/validate-data/12',
+      signedIn: validator,
+      routes: dataRoutes({
+        'POST /api/validations/data/validate': () => jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { birth_date: ['Date de naissance invalide'] } }, 422),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Modifier les données de ILUNGA Jean' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Date de naissance'), { target: { value: '2006-02-28' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    expect(await within(dialog).findByText('Date de naissance invalide')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Date de naissance')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('validates one candidate, a selection, and rejects with DELETE', async () => {
+    const { calls } = renderApp({
+      path: '/validate-data/12',
+      signedIn: validator,
+      routes: dataRoutes({ 'POST /api/validations/data/validate': changed(), 'DELETE /api/validations/data/reject': changed() }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Valider KASONGO Paul' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/data/validate')).toEqual({ items: [503] }));
+    await user.click(screen.getByRole('button', { name: 'Rejeter ILUNGA Jean' }));
+    await user.type(screen.getByLabelText('Motif du rejet'), 'Nom erroné');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Rejeter' }));
+    await waitFor(() => expect(bodyOf(calls, 'DELETE', '/api/validations/data/reject')).toEqual({ item: 502, reason: 'Nom erroné' }));
+  });
+});
+
+describe('/student-reject', () => {
+  it('lists the rejected candidates and reopens the rejected side', async () => {
+    const rejected = makeVItem(504, {
+      last_name: 'MBUYI',
+      middle_name: null,
+      first_name: 'Rose',
+      photo_status: 'rejected',
+      status: 'rejected',
+      rejected: true,
+      rejection_reason: 'Photo floue',
+      rejected_by: { id: 7, name: 'Mukendi Aline' },
+      rejected_at: '2026-03-01T09:00:00.000Z',
+    });
+    const { calls } = renderApp({
+      path: '/student-reject/12',
+      signedIn: validator,
+      routes: {
+        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: makeBatch() }),
+        'POST /api/validations/photos/reopen': changed(),
+      },
+    });
+    const row = await screen.findByTestId('rejected-row-504');
+    expect(row).toHaveTextContent('MBUYI Rose');
+    expect(row).toHaveTextContent('Photo floue');
+    expect(row).toHaveTextContent('Mukendi Aline');
+    expect(within(row).queryByRole('button', { name: /Rouvrir les données/ })).not.toBeInTheDocument();
+    await userEvent.setup().click(within(row).getByRole('button', { name: 'Rouvrir la photo de MBUYI Rose' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/reopen')).toEqual({ item: 504 }));
+  });
+});
+
+describe('/validated', () => {
+  it('shows each batch’s progress and links to its pages', async () => {
+    renderApp({
+      path: '/validated',
+      signedIn: validator,
+      routes: { 'GET /api/validations': () => jsonResponse({ data: [makeBatch({ counts: { ...makeBatch().counts, candidates: { pending: 2, validated: 0, rejected: 1 } } })], meta: pageMeta(1) }) },
+    });
+    const card = await screen.findByTestId('validation-batch-12');
+    expect(within(card).getByRole('progressbar', { name: 'Photos validées du lot Kinshasa-Est 2025' })).toHaveAttribute('aria-valuenow', '33');
+    expect(within(card).getByRole('link', { name: 'Valider les photos du lot Kinshasa-Est 2025' })).toHaveAttribute('href', '/validate-picture/12');
+    expect(within(card).getByRole('link', { name: 'Valider les données du lot Kinshasa-Est 2025' })).toHaveAttribute('href', '/validate-data/12');
+    expect(within(card).getByRole('link', { name: 'Candidats rejetés du lot Kinshasa-Est 2025' })).toHaveAttribute('href', '/student-reject/12');
+    expect(within(card).getByRole('link', { name: 'Voir le lot Kinshasa-Est 2025' })).toHaveAttribute('href', '/show/12');
+  });
+});
