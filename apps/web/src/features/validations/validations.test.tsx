@@ -109,6 +109,24 @@ describe('/validate-picture', () => {
     expect(within(ready).getByRole('link', { name: 'Voir le lot' })).toHaveAttribute('href', '/show/12');
   });
 
+  it('leads one who may generate to the launch once the batch is ready', async () => {
+    renderApp({
+      path: '/validate-picture/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: photoRoutes({ 'POST /api/validations/photos/validate': changed({ status: 'ready_for_generation' }) }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Valider ILUNGA Jean' }));
+    const ready = await screen.findByTestId('validation-ready');
+    expect(within(ready).getByRole('link', { name: 'Lancer la génération' })).toHaveAttribute('href', '/otp-generation/12');
+  });
+
+  it('says a batch outside the scope is not found, under the page title', async () => {
+    renderApp({ path: '/validate-picture/99', signedIn: validator });
+    expect(await screen.findByTestId('batch-not-found')).toHaveTextContent('Lot introuvable');
+    expect(screen.getByRole('heading', { level: 1, name: 'Validation des photos' })).toBeInTheDocument();
+  });
+
   it('requires a reason to reject', async () => {
     const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/reject': changed() }) });
     const user = userEvent.setup();
