@@ -42,9 +42,12 @@ export async function listGenerations(db: Db, where: SQL | undefined, page: numb
   return { views: await presentGenerations(db, rows.map((r) => r.id)), total };
 }
 
-export async function presentGenerations(db: Db, ids: number[]): Promise<GenerationView[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
+/**
+ * Batches with the names of their session, province, school, centre and option: the header every
+ * batch view starts from (the batch page, the dashboard, the validation screens).
+ */
+export async function selectBatchHeaders(db: Pick<Db, 'select'>, ids: number[]) {
+  return db
     .select({
       g: generations,
       session: { id: examSessions.id, name: examSessions.name },
@@ -60,6 +63,11 @@ export async function presentGenerations(db: Db, ids: number[]): Promise<Generat
     .leftJoin(batchCentre, eq(batchCentre.id, generations.centreId))
     .leftJoin(batchOption, eq(batchOption.id, generations.optionId))
     .where(inArray(generations.id, ids));
+}
+
+export async function presentGenerations(db: Db, ids: number[]): Promise<GenerationView[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectBatchHeaders(db, ids);
   const itemCounts = await db
     .select({
       generationId: generationItems.generationId,

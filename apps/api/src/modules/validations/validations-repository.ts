@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
-import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { centres, educProvinces, examSessions, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
+import { selectBatchHeaders } from '../generations/generations-repository.ts';
+import { centres, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
 
 type Reader = Pick<Db, 'select'>;
 type Item = typeof generationItems.$inferSelect;
-
-const batchInstitution = aliasedTable(institutions, 'batch_institution');
-const batchCentre = aliasedTable(centres, 'batch_centre');
 
 function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -128,20 +126,7 @@ const state = (column: typeof generationItems.photoStatus | typeof generationIte
 /** The batches with their validation counters, in the order of `ids`. */
 export async function presentBatches(db: Reader, ids: number[]): Promise<ValidationBatchView[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({
-      g: generations,
-      session: { id: examSessions.id, name: examSessions.name },
-      province: { id: educProvinces.id, name: educProvinces.name },
-      institution: { id: batchInstitution.id, name: batchInstitution.name },
-      centre: { id: batchCentre.id, name: batchCentre.name },
-    })
-    .from(generations)
-    .innerJoin(examSessions, eq(examSessions.id, generations.sessionId))
-    .innerJoin(educProvinces, eq(educProvinces.id, generations.educProvinceId))
-    .leftJoin(batchInstitution, eq(batchInstitution.id, generations.institutionId))
-    .leftJoin(batchCentre, eq(batchCentre.id, generations.centreId))
-    .where(inArray(generations.id, ids));
+  const rows = await selectBatchHeaders(db, ids);
   const counts = await db
     .select({
       generationId: generationItems.generationId,
