@@ -47,6 +47,11 @@ if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must b
 
 const MB = 1024 * 1024;
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
+/** The JavaScript heap still in use after a full collection (RSS also counts memory V8 keeps but no longer uses). */
+const liveHeapMb = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Math.round(process.memoryUsage().heapUsed / MB);
+};
 const log = pino({ level: 'warn' });
 const say = (line: string) => console.log(line);
 
@@ -272,7 +277,7 @@ try {
   // ---- issuing ----------------------------------------------------------------------------------
   const issueStart = performance.now();
   const cpuStart = process.cpuUsage();
-  const memory: Record<string, number> = { beforeIssuingMb: rssMb() };
+  const memory: Record<string, number> = { beforeIssuingMb: rssMb(), heapBeforeMb: liveHeapMb() };
 
   // 1. Credentials, Merkle tree, QR payloads: one transaction (IssuingService.writeCredentials).
   peakRss = 0;
@@ -282,6 +287,7 @@ try {
   const credentialsS = (performance.now() - t) / 1000;
   const credentialsPeakMb = Math.round(peakRss / MB);
   memory.afterCredentialsMb = rssMb();
+  memory.heapAfterCredentialsMb = liveHeapMb();
   say(`1. credentials + Merkle tree + QR (one transaction): ${credentialsS.toFixed(2)} s, ${Math.round(count / credentialsS)}/s, ${((credentialsS * 1000) / count).toFixed(3)} ms/diploma; peak RSS ${credentialsPeakMb} MB (${memory.afterCredentialsMb} MB after; ${memory.beforeIssuingMb} MB before)${busyText(await machineBusySince(cpu0))}`);
 
   // 2. PDFs on the render pool, pipelined with storage + database (IssuingService.renderPending).
@@ -300,11 +306,13 @@ try {
   clearInterval(watcher);
   while (marks.length) atProgress[`${Math.round(marks.shift()! * 100)}%`] = rssMb();
   const renderPeakMb = Math.round(peakRss / MB);
+  memory.heapAfterRenderMb = liveHeapMb();
   const s = pool.stats;
   say(`2. PDF render + sign on ${pool.size} workers, with storage + DB: ${renderS.toFixed(2)} s, ${Math.round(count / renderS)}/s${busyText(await machineBusySince(cpu0))}`);
   say(`   in the workers: render ${(s.renderMs / s.documents).toFixed(3)} ms + PAdES sign ${(s.signMs / s.documents).toFixed(3)} ms per diploma (${Math.round((1000 * s.documents) / (s.renderMs + s.signMs))}/s per worker busy)`);
   say(`   storage + DB (overlapping the rendering): PDF writes ${(s.storageMs / count).toFixed(3)} ms, chunk transactions ${(s.dbMs / count).toFixed(3)} ms, photo reads ${(s.photoReadMs / count).toFixed(3)} ms per diploma (summed per chunk)`);
   say(`   main thread busy ${Math.round(elu.utilization * 100)} % of the time; RSS at 25/50/75/100 %: ${Object.values(atProgress).join(' / ')} MB; peak ${renderPeakMb} MB`);
+  say(`   live JavaScript heap after a full GC: ${memory.heapBeforeMb} MB before issuing, ${memory.heapAfterCredentialsMb} MB after the credentials, ${memory.heapAfterRenderMb} MB after the PDFs`);
 
   // 3. The batch moves to "ready for signature" (nothing left to render).
   t = performance.now();
@@ -368,6 +376,7 @@ try {
     credentialsPeakMemoryMb: credentialsPeakMb,
     renderPeakMemoryMb: renderPeakMb,
     memoryMbAtRenderProgress: atProgress,
+    liveHeapMb: { beforeIssuing: memory.heapBeforeMb, afterCredentials: memory.heapAfterCredentialsMb, afterPdfs: memory.heapAfterRenderMb },
     avgPdfKb: +(totals!.bytes / count / 1024).toFixed(1),
     maxPdfKb: +(totals!.max / 1024).toFixed(1),
     avgPhotoKb: +avgPhotoKb.toFixed(1),
