@@ -1,6 +1,7 @@
 import type { GenerationItemView, GenerationView } from '@sceau/contracts';
 import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { containsPattern } from '../../lib/sql-search.ts';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
 
 /** Where a user may look: staff tied to a school, a centre or a province see only that. */
@@ -29,6 +30,16 @@ export function generationScopeCondition(scope: Scope): SQL | undefined {
 const batchInstitution = aliasedTable(institutions, 'batch_institution');
 const batchCentre = aliasedTable(centres, 'batch_centre');
 const batchOption = aliasedTable(options, 'batch_option');
+
+/** A candidate whose names or code match an ILIKE pattern (the search of every candidate list). */
+export function candidateMatches(pattern: string): SQL {
+  return or(
+    ilike(generationItems.lastName, pattern),
+    ilike(generationItems.middleName, pattern),
+    ilike(generationItems.firstName, pattern),
+    ilike(generationItems.candidateCode, pattern),
+  )!;
+}
 
 export async function listGenerations(db: Db, where: SQL | undefined, page: number, perPage: number) {
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generations).where(where);
@@ -125,15 +136,7 @@ export async function listItems(
   if (filter.institution) conditions.push(eq(generationItems.institutionId, filter.institution));
   if (filter.centre) conditions.push(eq(generationItems.centreId, filter.centre));
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(
-      or(
-        ilike(generationItems.lastName, pattern),
-        ilike(generationItems.middleName, pattern),
-        ilike(generationItems.firstName, pattern),
-        ilike(generationItems.candidateCode, pattern),
-      )!,
-    );
+    conditions.push(candidateMatches(containsPattern(filter.search)));
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);

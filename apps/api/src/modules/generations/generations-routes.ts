@@ -7,6 +7,7 @@ import { diplomas, generationItems, generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { generationScopeCondition, listGenerations, listItems, presentGenerations, scopeOf } from './generations-repository.ts';
+import { containsPattern } from '../../lib/sql-search.ts';
 
 const tags = ['generations'];
 
@@ -31,7 +32,7 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     async (request) => {
       const { page, per_page: perPage = 10, search, session } = request.query;
       const conditions: SQL[] = [eq(generations.createdBy, request.user!.id)];
-      if (search) conditions.push(ilike(generations.title, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+      if (search) conditions.push(ilike(generations.title, containsPattern(search)));
       if (session) conditions.push(eq(generations.sessionId, session));
       const { views, total } = await listGenerations(db, and(...conditions), page, perPage);
       return { data: views, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };

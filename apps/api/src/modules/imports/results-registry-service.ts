@@ -14,6 +14,7 @@ import { HEADER_HINTS, type RowProblem } from './import-checker.ts';
 import type { ImportsService } from './imports-service.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readGender, readName, readPercentage } from './row-values.ts';
 import { normaliseHeader, readTable } from './table-reader.ts';
+import { escapeLike } from '../../lib/sql-search.ts';
 
 type ResultColumn = (typeof IMPORT_COLUMNS)[number]['key'] | 'admis';
 
@@ -165,7 +166,7 @@ export class ResultsRegistryService {
     let where: SQL;
     if (typeof ref === 'number') where = ref >= 1900 ? eq(examSessions.year, ref) : eq(examSessions.id, ref);
     else if (/^\d+$/.test(text!)) where = Number(text) >= 1900 ? eq(examSessions.year, Number(text)) : eq(examSessions.id, Number(text));
-    else where = ilike(examSessions.name, text!.replace(/[\\%_]/g, (c) => `\\${c}`));
+    else where = ilike(examSessions.name, escapeLike(text!));
     const [session] = await this.db.select().from(examSessions).where(where);
     return session ?? null;
   }

@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { hashPassword } from '../auth/auth-service.ts';
 import { revokeUserTokens } from '../auth/token-service.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
+import { containsPattern } from '../../lib/sql-search.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -44,7 +45,7 @@ export class UsersService {
     const perPage = query.per_page ?? 20;
     const conditions: SQL[] = [query.archived === '1' ? isNotNull(users.archivedAt) : isNull(users.archivedAt)];
     if (query.search) {
-      const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = containsPattern(query.search);
       conditions.push(
         or(ilike(users.name, pattern), ilike(users.firstName, pattern), ilike(users.email, pattern), ilike(users.phone, pattern))!,
       );

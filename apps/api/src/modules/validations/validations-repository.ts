@@ -2,15 +2,13 @@ import { createHash } from 'node:crypto';
 import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { selectBatchHeaders } from '../generations/generations-repository.ts';
+import { containsPattern } from '../../lib/sql-search.ts';
+import { candidateMatches, selectBatchHeaders } from '../generations/generations-repository.ts';
 import { centres, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
 
 type Reader = Pick<Db, 'select'>;
 type Item = typeof generationItems.$inferSelect;
 
-function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Where the photo is served; `v` changes with the photo, so a browser cache never shows an old one. */
 export function photoUrl(item: Pick<Item, 'id' | 'generationId' | 'photoKey'>): string | null {
@@ -49,15 +47,7 @@ export async function listValidationItems(db: Reader, generationId: number, filt
   if (filter.status && filter.on) conditions.push(eq(filter.on === 'photo' ? generationItems.photoStatus : generationItems.dataStatus, filter.status));
   // Every word somewhere in the names or the code: "n'sele jean" finds N'Sele Ndombasi Jean-Baptiste.
   for (const word of (filter.search ?? '').split(/\s+/).filter(Boolean).slice(0, 6)) {
-    const pattern = likePattern(word);
-    conditions.push(
-      or(
-        ilike(generationItems.lastName, pattern),
-        ilike(generationItems.middleName, pattern),
-        ilike(generationItems.firstName, pattern),
-        ilike(generationItems.candidateCode, pattern),
-      )!,
-    );
+    conditions.push(candidateMatches(containsPattern(word)));
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
@@ -180,7 +170,7 @@ export async function listValidationBatches(
 ) {
   const conditions: (SQL | undefined)[] = [scope, inArray(generations.status, filter.status ? [filter.status] : [...VALIDATION_OPEN_STATUSES])];
   if (filter.search) {
-    const pattern = likePattern(filter.search);
+    const pattern = containsPattern(filter.search);
     conditions.push(or(ilike(generations.title, pattern), sql`${generations.id}::text = ${filter.search}`));
   }
   const where = and(...conditions);
