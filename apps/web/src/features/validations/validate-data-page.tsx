@@ -1,57 +1,29 @@
-import type { ValidationBatchView, ValidationItemView } from '@sceau/contracts';
+import type { ValidationItemView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { Dialog } from '@/components/dialog';
-import { ErrorAlert } from '@/components/error-alert';
 import { FormField, describedBy } from '@/components/form-field';
-import { Pagination } from '@/components/pagination';
 import { isApiError } from '@/lib/http';
-import { useDocumentTitle } from '@/lib/use-document-title';
 import {
-  BatchNotFound,
   ReadyNotice,
   RejectDialog,
-  ValidationFilters,
-  ValidationHeader,
   ValidationStateBadge,
   candidateName,
   useChangeOutcome,
-  useValidationFilter,
 } from '@/features/validations/validation-parts';
-import { useValidationChange, useValidationItems, type ValidationChange } from '@/features/validations/validations-api';
+import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
+import { useValidationChange, type ValidationChange } from '@/features/validations/validations-api';
 
 /** /validate-data/{id}: the batch's candidates with their data, to validate, correct or reject. */
 export function ValidateDataPage() {
-  const { t } = useTranslation();
-  const id = Number(useParams().id);
-  const controls = useValidationFilter();
-  const list = useValidationItems('data', id, controls.filter);
-  useDocumentTitle(t('pages.validateData.title'));
-  if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.validateData.title" />;
-  const page = list.data;
   return (
-    <div className="container page stack">
-      {page ? (
-        <>
-          <ValidationHeader batch={page.generation} titleKey="pages.validateData.title" aspect="data" />
-          <ValidationFilters batch={page.generation} items={page.data} controls={controls} full />
-          <DataTable batch={page.generation} items={page.data} busy={list.isFetching} filtered={controls.filtered} />
-          <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
-        </>
-      ) : list.isError ? (
-        <>
-          <h1>{t('pages.validateData.title')}</h1>
-          <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
-        </>
-      ) : (
-        <p role="status">{t('common.loading')}</p>
-      )}
-    </div>
+    <ValidationPage aspect="data" titleKey="pages.validateData.title">
+      {(props) => <DataTable {...props} />}
+    </ValidationPage>
   );
 }
 
-function DataTable({ batch, items, busy, filtered }: { batch: ValidationBatchView; items: ValidationItemView[]; busy: boolean; filtered: boolean }) {
+function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
   const { t } = useTranslation();
   const change = useValidationChange();
   const outcome = useChangeOutcome();

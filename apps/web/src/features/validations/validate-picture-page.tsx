@@ -1,58 +1,28 @@
-import type { ValidationBatchView, ValidationItemView } from '@sceau/contracts';
+import type { ValidationItemView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { ErrorAlert } from '@/components/error-alert';
-import { Pagination } from '@/components/pagination';
-import { isApiError } from '@/lib/http';
-import { useDocumentTitle } from '@/lib/use-document-title';
 import { PhotoEditor } from '@/features/validations/photo-editor';
 import {
-  BatchNotFound,
   ReadyNotice,
   RejectDialog,
-  ValidationFilters,
-  ValidationHeader,
   ValidationStateBadge,
   candidateName,
   useChangeOutcome,
   usePhotoObjectUrl,
-  useValidationFilter,
 } from '@/features/validations/validation-parts';
-import { useValidationChange, useValidationItems } from '@/features/validations/validations-api';
+import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
+import { useValidationChange } from '@/features/validations/validations-api';
 
 /** /validate-picture/{id}: the batch's candidates with their photos, to validate, edit or reject. */
 export function ValidatePicturePage() {
-  const { t } = useTranslation();
-  const id = Number(useParams().id);
-  const controls = useValidationFilter();
-  const list = useValidationItems('photos', id, controls.filter);
-  useDocumentTitle(t('pages.validatePicture.title'));
-  const validId = Number.isInteger(id) && id > 0;
-  if (!validId || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.validatePicture.title" />;
-  const page = list.data;
   return (
-    <div className="container page stack">
-      {page ? (
-        <>
-          <ValidationHeader batch={page.generation} titleKey="pages.validatePicture.title" aspect="photos" />
-          <ValidationFilters batch={page.generation} items={page.data} controls={controls} full />
-          <PhotoGrid batch={page.generation} items={page.data} busy={list.isFetching} filtered={controls.filtered} />
-          <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
-        </>
-      ) : list.isError ? (
-        <>
-          <h1>{t('pages.validatePicture.title')}</h1>
-          <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
-        </>
-      ) : (
-        <p role="status">{t('common.loading')}</p>
-      )}
-    </div>
+    <ValidationPage aspect="photos" titleKey="pages.validatePicture.title">
+      {(props) => <PhotoGrid {...props} />}
+    </ValidationPage>
   );
 }
 
-function PhotoGrid({ batch, items, busy, filtered }: { batch: ValidationBatchView; items: ValidationItemView[]; busy: boolean; filtered: boolean }) {
+function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
   const { t } = useTranslation();
   const change = useValidationChange();
   const outcome = useChangeOutcome();
