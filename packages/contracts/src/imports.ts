@@ -37,6 +37,8 @@ export const IMPORT_COLUMNS = [
   { key: 'centre', required: true, aliases: ['code_centre', 'center', 'centre_examen'] },
   { key: 'pourcentage', required: true, aliases: ['percentage', 'pourcent', 'resultat', 'points'] },
   { key: 'photo', required: false, aliases: ['fichier_photo', 'image'] },
+  { key: 'telephone', required: false, aliases: ['phone', 'tel', 'numero_telephone', 'numero_de_telephone', 'portable', 'gsm'] },
+  { key: 'email', required: false, aliases: ['e_mail', 'mail', 'courriel', 'adresse_email', 'adresse_e_mail'] },
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number]['key'];
 
@@ -73,6 +75,12 @@ export const IMPORT_ERROR_CODES = [
   'photo_not_in_zip',
   'photo_unreadable',
   'photo_too_large',
+  'phone_digits_only',
+  'phone_too_short',
+  'phone_too_long',
+  'phone_length_exact',
+  'phone_length_range',
+  'email_invalid',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 

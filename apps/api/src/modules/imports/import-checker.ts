@@ -5,7 +5,7 @@ import type yauzl from 'yauzl';
 import type { Db } from '../../db/client.ts';
 import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
 import type { Scope } from '../generations/generations-repository.ts';
-import { cleanText, comparable, readBirthDate, readCandidateCode, readGender, readName, readPercentage } from './row-values.ts';
+import { cleanText, comparable, readBirthDate, readCandidateCode, readEmail, readGender, readName, readPercentage, readPhone } from './row-values.ts';
 import { normaliseHeader, type Table } from './table-reader.ts';
 import { baseName, type ZipArchive } from './zip-archive.ts';
 
@@ -31,6 +31,9 @@ export interface CheckedCandidate {
   institutionId: number;
   centreId: number;
   percentageTenths: number;
+  /** Contacts for distribution (optional columns). */
+  phone: string | null;
+  email: string | null;
   photo: yauzl.Entry | null;
 }
 
@@ -134,6 +137,11 @@ export async function checkTable(db: Db, table: Table, context: CheckContext): P
     const percentage = readPercentage(cell('pourcentage'));
     if ('error' in percentage) problem('pourcentage', percentage.error);
 
+    const phone = readPhone(cell('telephone'));
+    if ('error' in phone) problem('telephone', phone.error, phone.params);
+    const email = readEmail(cell('email'));
+    if ('error' in email) problem('email', email.error);
+
     let photo: yauzl.Entry | null = null;
     if (context.zip) {
       const named = baseName(cleanText(cell('photo')));
@@ -165,6 +173,8 @@ export async function checkTable(db: Db, table: Table, context: CheckContext): P
       institutionId: school!.id,
       centreId: centre!.id,
       percentageTenths: (percentage as { value: number }).value,
+      phone: (phone as { value: string | null }).value,
+      email: (email as { value: string | null }).value,
       photo,
     });
     if (photo && photos) photos.matched++;

@@ -313,7 +313,7 @@ describe('the example list', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const text = res.rawPayload.subarray(3).toString('utf8').trim().split('\r\n');
-    expect(text[0]).toBe('code_candidat;nom;postnom;prenom;date_naissance;lieu_naissance;sexe;option;ecole;centre;pourcentage;photo');
+    expect(text[0]).toBe('code_candidat;nom;postnom;prenom;date_naissance;lieu_naissance;sexe;option;ecole;centre;pourcentage;photo;telephone;email');
     expect(text).toHaveLength(4);
     const checked = await check([csvFile(res.rawPayload)]);
     expect(checked.json().data).toMatchObject({ rows: 3, valid_rows: 3, errors: [] });

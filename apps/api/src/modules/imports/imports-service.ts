@@ -336,6 +336,8 @@ export class ImportsService {
             photoStatus: 'pending',
             dataStatus: 'pending',
             sourceRow: c.row,
+            phone: c.phone,
+            email: c.email,
           })),
         );
       }

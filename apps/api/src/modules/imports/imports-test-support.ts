@@ -9,7 +9,7 @@ import { centres, countries, educProvinces, examSessions, institutions, roles, t
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../auth/auth-service.ts';
 
-export const HEADERS = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'photo'];
+export const HEADERS = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'photo', 'telephone', 'email'];
 
 export interface ImportTest {
   ctx: TestContext;
@@ -109,6 +109,8 @@ export function row(code: string, changes: Partial<Record<(typeof HEADERS)[numbe
     centre: 'KIN-FUN-C1',
     pourcentage: '72,5',
     photo: '',
+    telephone: '',
+    email: '',
     ...changes,
   };
   return HEADERS.map((h) => base[h]!);

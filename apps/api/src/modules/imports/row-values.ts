@@ -2,6 +2,8 @@
  * The values of a list's cells, read the way people write them (pure functions, no database).
  * Each answers the clean value or the code of its problem (IMPORT_ERROR_CODES).
  */
+import { checkInternationalPhone, checkPhone, DEFAULT_PHONE_COUNTRY, detectPhoneCountry } from '@sceau/contracts';
+import { z } from 'zod';
 
 type Result<T, E extends string> = { value: T } | { error: E };
 
@@ -82,4 +84,39 @@ export function comparable(value: string | undefined): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase();
+}
+
+type PhoneProblem = 'phone_digits_only' | 'phone_too_short' | 'phone_too_long' | 'phone_length_exact' | 'phone_length_range';
+
+/**
+ * A candidate's phone, optional, as lists write it: `+243 81 234 5678`, `00243812345678`,
+ * `243812345678` (a spreadsheet drops the `+`), or a national `0812345678` / `812345678` (DR Congo,
+ * the default country). Answers the international form the phone input gives (`+243812345678`),
+ * checked with the same per-country rules; the problem's params fill its message.
+ */
+export function readPhone(value: string | undefined): Result<string | null, PhoneProblem> & { params?: Record<string, number> } {
+  const text = cleanText(value).replace(/[\s().\-/]/g, '');
+  if (!text) return { value: null };
+  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : null;
+  const asInternational = (number: string) => {
+    const failure = checkInternationalPhone(number);
+    return failure ? { error: failure.error.replace('field.', '') as PhoneProblem, params: failure.params } : { value: number };
+  };
+  if (international) return asInternational(international);
+  if (!/^\d+$/.test(text)) return { error: 'phone_digits_only' };
+  // Long enough to hold a dial code and a number: the `+` was lost (a spreadsheet's number cell).
+  if (!text.startsWith('0') && text.length > 10 && detectPhoneCountry(`+${text}`)) return asInternational(`+${text}`);
+  // A national number, its trunk 0 optional (`0812345678` and `812345678` are the same).
+  const national = checkPhone(text.replace(/^0(?=\d)/, ''), DEFAULT_PHONE_COUNTRY);
+  return national.error ? { error: national.error.replace('field.', '') as PhoneProblem, params: national.params } : { value: national.value! };
+}
+
+const EMAIL = z.email();
+
+/** A candidate's e-mail, optional; lower-cased. */
+export function readEmail(value: string | undefined): Result<string | null, 'email_invalid'> {
+  const text = cleanText(value).toLowerCase();
+  if (!text) return { value: null };
+  if (text.length > 254 || !EMAIL.safeParse(text).success) return { error: 'email_invalid' };
+  return { value: text };
 }
