@@ -16,6 +16,7 @@ import { importsRoutes } from './modules/imports/imports-routes.ts';
 import { templatesRoutes } from './modules/templates/templates-routes.ts';
 import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
 import { launchRoutes } from './modules/generations/launch-routes.ts';
+import { statsRoutes } from './modules/generations/stats-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
@@ -103,6 +104,7 @@ export async function buildApp(
       await api.register(importsRoutes, context);
       await api.register(revocationRoutes, context);
       await api.register(launchRoutes, context);
+      await api.register(statsRoutes, context);
       await api.register(validationsRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(outboxRoutes, context);

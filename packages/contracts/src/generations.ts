@@ -142,3 +142,31 @@ export const generationDetailResponse = z.object({
   meta: pageMeta,
 });
 export const generationResponse = envelope(generationView);
+
+// ---------------------------------------------------------------- what a scope has issued (the dashboard's charts)
+
+export const generationStatsQuery = z.object({ session: z.coerce.number().int().positive().optional() });
+
+/**
+ * Batches, and diplomas generated (a cancelled batch keeps none): published (of a completed batch,
+ * not revoked), revoked (one by one or with their batch); the rest are not published yet.
+ */
+const issuedCounts = z.object({
+  batches: z.number().int(),
+  diplomas: z.number().int(),
+  published: z.number().int(),
+  revoked: z.number().int(),
+});
+export type IssuedCounts = z.infer<typeof issuedCounts>;
+
+export const generationStats = z.object({
+  /** The session the figures are limited to, or null for every session. */
+  session: named.nullable(),
+  totals: issuedCounts,
+  by_session: z.array(issuedCounts.extend({ session: named.extend({ year: z.number().int() }) })),
+  by_province: z.array(issuedCounts.extend({ province: named })),
+  /** Every status, in the order of GENERATION_STATUSES, even at zero. */
+  by_status: z.array(issuedCounts.extend({ status: z.enum(GENERATION_STATUSES) })),
+});
+export type GenerationStats = z.infer<typeof generationStats>;
+export const generationStatsResponse = envelope(generationStats);

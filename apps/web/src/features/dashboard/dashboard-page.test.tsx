@@ -23,8 +23,27 @@ function routes(list = batches) {
     },
     'GET /api/sessions': () =>
       jsonResponse({ data: [{ id: 3, name: 'Session 2025', year: 2025, is_current: true }, { id: 2, name: 'Session 2024', year: 2024, is_current: false }] }),
+    'GET /api/generations/stats': (url: URL) => jsonResponse({ data: url.searchParams.get('session') === '2' ? emptyStats : stats }),
   };
 }
+
+const counts = (batches: number, diplomas: number, published: number, revoked: number) => ({ batches, diplomas, published, revoked });
+const stats = {
+  session: null,
+  totals: counts(5, 1250, 900, 12),
+  by_session: [
+    { session: { id: 2, name: 'Session 2024', year: 2024 }, ...counts(2, 900, 888, 12) },
+    { session: { id: 3, name: 'Session 2025', year: 2025 }, ...counts(3, 350, 12, 0) },
+  ],
+  by_province: [
+    { province: { id: 1, name: 'Kinshasa-Est' }, ...counts(4, 1249, 900, 12) },
+    { province: { id: 2, name: 'Kongo-Central 1' }, ...counts(1, 1, 0, 0) },
+  ],
+  by_status: GENERATION_STATUSES.map((status) =>
+    status === 'completed' ? { status, ...counts(3, 912, 900, 12) } : status === 'ready_for_signature' ? { status, ...counts(1, 338, 0, 0) } : status === 'failed' ? { status, ...counts(1, 0, 0, 0) } : { status, ...counts(0, 0, 0, 0) },
+  ),
+};
+const emptyStats = { ...stats, session: { id: 2, name: 'Session 2024' }, totals: counts(0, 0, 0, 0), by_session: [], by_province: [], by_status: GENERATION_STATUSES.map((status) => ({ status, ...counts(0, 0, 0, 0) })) };
 
 describe('dashboard: my batches', () => {
   it('lists the batches with translated statuses, progress, counts and links to each', async () => {
@@ -61,7 +80,7 @@ describe('dashboard: my batches', () => {
     expect(searches.map((c) => c.url.searchParams.get('search'))).toEqual(['échoué']);
     expect(searches[0]!.url.searchParams.get('page')).toBe('1');
 
-    await waitFor(() => expect(screen.getByRole('option', { name: 'Session 2024' })).toBeInTheDocument());
+    await waitFor(() => expect(within(screen.getByTestId('my-batches')).getByRole('option', { name: 'Session 2024' })).toBeInTheDocument());
     await user.selectOptions(screen.getByLabelText('Session'), '2');
     await waitFor(() => {
       const last = calls.filter((c) => c.url.pathname === '/api/generations/by-user').at(-1)!.url.searchParams;
@@ -98,5 +117,67 @@ describe('dashboard: my batches', () => {
       for (const status of GENERATION_STATUSES) expect(typeof generations.status[status], `${lang} ${status}`).toBe('string');
       for (const status of SIGNATURE_STATUSES) expect(typeof generations.signature[status], `${lang} ${status}`).toBe('string');
     }
+  });
+});
+
+describe('dashboard: what the scope has issued', () => {
+  it('charts diplomas by session and province and batches by status, each with its figures in text and a table', async () => {
+    renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    const charts = await screen.findByTestId('issued-charts');
+    expect(within(charts).getByRole('heading', { name: 'Ce que votre périmètre a délivré' })).toBeInTheDocument();
+    expect(await within(charts).findByTestId('issued-total-diplomas')).toHaveTextContent(/1\s?250 diplômes générés/);
+    expect(within(charts).getByTestId('issued-total-revoked')).toHaveTextContent('12 diplômes révoqués');
+
+    const bySession = within(charts).getByRole('figure', { name: 'Diplômes par session' });
+    expect(within(bySession).getByTestId('chart-session-2')).toHaveTextContent('Session 2024900 diplômes · 888 publié(s) · 12 révoqué(s)');
+    // The bars are drawn to scale of the largest row, and hidden from screen readers (the text says it all).
+    const track = within(bySession).getByTestId('chart-session-3').querySelector('.chart__track')!;
+    expect(track).toHaveAttribute('aria-hidden', 'true');
+    const widths = [...track.querySelectorAll<HTMLElement>('.chart__bar')].map((bar) => bar.style.width);
+    expect(widths).toHaveLength(2);
+    expect(parseFloat(widths[0]!)).toBeCloseTo((12 / 900) * 100, 3);
+    expect(parseFloat(widths[1]!)).toBeCloseTo((338 / 900) * 100, 3);
+
+    const byProvince = within(charts).getByRole('figure', { name: 'Diplômes par province éducationnelle' });
+    expect(within(byProvince).getByTestId('chart-province-2')).toHaveTextContent('Kongo-Central 11 diplôme · 0 publié(s) · 0 révoqué(s)');
+    // The same figures as a table.
+    const table = within(byProvince).getByRole('table', { hidden: true });
+    expect(within(table).getByRole('rowheader', { name: 'Kinshasa-Est', hidden: true }).closest('tr')).toHaveTextContent(/Kinshasa-Est4\s?1\s?24990012/);
+
+    // Only the statuses that have batches.
+    const byStatus = within(charts).getByRole('figure', { name: 'Lots par statut' });
+    expect(within(byStatus).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Prêt pour la signature1 lot · 338 diplôme(s)',
+      'Terminé3 lots · 912 diplôme(s)',
+      'Échoué1 lot · 0 diplôme(s)',
+    ]);
+  });
+
+  it('limits the figures to a session', async () => {
+    const { calls } = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    const user = userEvent.setup();
+    await screen.findByTestId('chart-session-2');
+    await waitFor(() => expect(within(screen.getByTestId('issued-charts')).getByRole('option', { name: 'Session 2024' })).toBeInTheDocument());
+    await user.selectOptions(screen.getByLabelText('Session des chiffres'), '2');
+    expect(await screen.findByTestId('issued-empty')).toHaveTextContent('Aucun lot de la Session 2024 dans votre périmètre.');
+    expect(calls.filter((c) => c.url.pathname === '/api/generations/stats').map((c) => c.url.searchParams.get('session'))).toEqual([null, '2']);
+  });
+
+  it('is offered to whoever may see batches, not to an account without a batch permission', async () => {
+    const validateur = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['validateur']) }, routes: routes() });
+    expect(await screen.findByTestId('chart-status')).toBeInTheDocument();
+    validateur.unmount();
+    const { calls } = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile([]) }, routes: routes() });
+    await screen.findByRole('heading', { name: /Bienvenue/ });
+    expect(screen.queryByTestId('issued-charts')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/generations/stats')).toBe(false);
+  });
+
+  it('reads English', async () => {
+    await changeLocale('en');
+    renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    expect(await screen.findByRole('figure', { name: 'Diplomas by educational province' })).toBeInTheDocument();
+    expect(screen.getByTestId('chart-session-2')).toHaveTextContent('900 diplomas · 888 published · 12 revoked');
+    expect(screen.getAllByText('Show the table of figures')).toHaveLength(3);
   });
 });

@@ -1,6 +1,8 @@
 import { APP_ROUTES, checkRequirement, type AppRoute } from '@sceau/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Can } from '@/components/permission-gate';
+import { IssuedCharts } from '@/features/dashboard/issued-charts';
 import { MyBatches } from '@/features/dashboard/my-batches';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -65,6 +67,11 @@ export function DashboardPage() {
       </section>
 
       <MyBatches />
+
+      {/* The same requirement as GET /generations/stats. */}
+      <Can anyPermission={['generation.view', 'generation.create', 'generation.generate']} section="generation">
+        <IssuedCharts />
+      </Can>
     </div>
   );
 }

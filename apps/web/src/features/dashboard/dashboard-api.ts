@@ -1,0 +1,13 @@
+import type { GenerationStats } from '@sceau/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { http } from '@/lib/http';
+import { useApiQuery } from '@/lib/query';
+
+/** What the user's scope has issued, for one session or every session (`GET /generations/stats`). */
+export function useGenerationStats(session: number | null) {
+  return useApiQuery<GenerationStats>({
+    queryKey: ['generations', 'stats', session],
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }) => (await http.get<{ data: GenerationStats }>('/generations/stats', { signal, query: { session } })).data,
+  });
+}
