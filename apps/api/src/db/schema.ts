@@ -275,6 +275,11 @@ export const generations = pgTable(
     sourceFileKey: text('source_file_key'),
     /** The photos zip sent beside the list (file storage key), until the import job has extracted it. */
     sourcePhotosKey: text('source_photos_key'),
+    /**
+     * The official signatures (kinds) chosen at launch that its diplomas carry, and only those;
+     * null for a batch launched before the choice existed (every signature configured).
+     */
+    signatureKinds: text('signature_kinds').array(),
     /** Merkle root of the batch's diplomas (hex), once generated. */
     merkleRoot: varchar('merkle_root', { length: 64 }),
     anchorChainId: integer('anchor_chain_id'),
