@@ -46,3 +46,23 @@ export async function registeredAccount(page: Page, email: string, password: str
   const otp = await lastCode(page, email);
   expect((await post('/api/register/validateOtp', { otp, mail_or_phone: email })).ok()).toBe(true);
 }
+
+export type Focused = { id: string; name: string; tag: string; type: string };
+
+export async function focused(page: Page): Promise<Focused> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return { id: '', name: '', tag: '', type: '' };
+    const labelled = el.getAttribute('aria-label') ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ?? el.textContent ?? '';
+    return { id: el.id, name: labelled.trim(), tag: el.tagName.toLowerCase(), type: (el as HTMLInputElement).type ?? '' };
+  });
+}
+
+/** Presses Tab until the focused element matches, as a person tabbing through the page would. */
+export async function tabTo(page: Page, matches: (f: Focused) => boolean, what: string, max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (matches(await focused(page))) return;
+  }
+  throw new Error(`${what} cannot be reached with the Tab key (${max} presses)`);
+}
