@@ -18,6 +18,9 @@ import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
 import { launchRoutes } from './modules/generations/launch-routes.ts';
 import { statsRoutes } from './modules/generations/stats-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';
+import { publicDiplomaRoutes } from './modules/verification/public-diploma-routes.ts';
+import { candidateCheckRoutes } from './modules/candidate-check/candidate-check-routes.ts';
+import { contactRoutes } from './modules/contact/contact-routes.ts';
 import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
@@ -60,6 +63,8 @@ export async function buildApp(
 
   // Google Identity Services needs its script, styles, frame and calls, only when Google sign-in is on.
   const google = config.google.clientId ? ['https://accounts.google.com/gsi/'] : [];
+  // The candidate check form may call an exam authority's own service (ADR 0090).
+  const candidateCheck = config.candidateCheck.url && /^https?:/.test(config.candidateCheck.url) ? [new URL(config.candidateCheck.url).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -67,7 +72,7 @@ export async function buildApp(
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'", ...google],
         scriptSrc: ["'self'", ...google.map((origin) => `${origin}client`)],
-        connectSrc: ["'self'", ...google],
+        connectSrc: ["'self'", ...google, ...candidateCheck],
         frameSrc: google.length ? google : ["'none'"],
         frameAncestors: ["'none'"],
       },
@@ -107,6 +112,9 @@ export async function buildApp(
       await api.register(statsRoutes, context);
       await api.register(validationsRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
+      await api.register(publicDiplomaRoutes, context);
+      await api.register(candidateCheckRoutes, context);
+      await api.register(contactRoutes, context);
       await api.register(outboxRoutes, context);
     },
     { prefix: '/api' },

@@ -31,6 +31,17 @@ const envSchema = z.object({
     .regex(/^[a-z0-9]+$/)
     .default('exetat'),
   CONTACT_EMAIL: z.string().email().default('contact@sceau.example'),
+  /**
+   * The candidate check (ADR 0090): the base URL whose `/v2/verify-candidate` the web form calls
+   * (default: this platform's own `/api`), the api-token the form sends, and the tokens this
+   * platform's own endpoint accepts (comma-separated; default: the form's).
+   */
+  CANDIDATE_CHECK_URL: z.string().url().optional(),
+  CANDIDATE_CHECK_TOKEN: z.string().min(1).default('sceau-web-candidate-check'),
+  CANDIDATE_CHECK_ACCEPTED_TOKENS: z.string().optional(),
+  /** Candidates not recognised per address within the window before the check answers 429. */
+  CANDIDATE_CHECK_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  CANDIDATE_CHECK_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
   GOOGLE_CLIENT_ID: z.string().optional(),
   /** Failed sign-ins allowed per login name (and 4x that per address) within the window. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
@@ -106,6 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenTtlMinutes: e.TOKEN_TTL_MINUTES,
     product: e.PRODUCT,
     contactEmail: e.CONTACT_EMAIL,
+    candidateCheck: {
+      url: e.CANDIDATE_CHECK_URL?.replace(/\/$/, '') ?? null,
+      token: e.CANDIDATE_CHECK_TOKEN,
+      acceptedTokens: (e.CANDIDATE_CHECK_ACCEPTED_TOKENS ?? e.CANDIDATE_CHECK_TOKEN).split(',').map((t) => t.trim()).filter(Boolean),
+      maxFailures: e.CANDIDATE_CHECK_MAX_FAILURES,
+      windowMinutes: e.CANDIDATE_CHECK_WINDOW_MINUTES,
+    },
     googleClientId: e.GOOGLE_CLIENT_ID || null,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_FAILURE_WINDOW_MINUTES },
     otp: { ttlMinutes: e.OTP_TTL_MINUTES, maxAttempts: e.OTP_MAX_ATTEMPTS, resendSeconds: e.OTP_RESEND_SECONDS },

@@ -17,6 +17,7 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { ImportsService } from './modules/imports/imports-service.ts';
 import { ResultsRegistryService } from './modules/imports/results-registry-service.ts';
+import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -56,6 +57,8 @@ export function createServices(
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => verification?.invalidate(hash)) : null,
     imports,
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
+    /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
+    downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),
     /** The job queue, once started (`server.ts`, or a test that runs jobs). */
     queue: null as JobQueue | null,
   };

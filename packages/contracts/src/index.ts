@@ -11,3 +11,4 @@ export * from './routes.ts';
 export * from './templates.ts';
 export * from './imports.ts';
 export * from './validations.ts';
+export * from './public-site.ts';

@@ -15,6 +15,9 @@ export function webRuntimeConfig(config: Config) {
     product: config.product,
     contactEmail: config.contactEmail,
     googleClientId: config.googleClientId,
+    /** The candidate check form calls `${candidateCheckUrl}/v2/verify-candidate` with this api-token (ADR 0090). */
+    candidateCheckUrl: config.candidateCheck.url ?? '/api',
+    candidateCheckToken: config.candidateCheck.token,
   };
 }
 

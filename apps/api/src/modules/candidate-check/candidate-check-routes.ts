@@ -1,0 +1,55 @@
+import multipart from '@fastify/multipart';
+import { candidateCheckRequest, candidateCheckResponse } from '@sceau/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../app.ts';
+import { AppError } from '../../lib/errors.ts';
+import { parseOrThrow } from '../../lib/validation.ts';
+import { CandidateCheckService } from './candidate-check-service.ts';
+
+/** Text fields only; a file sent along is read to the end and ignored. */
+async function readFields(request: FastifyRequest): Promise<Record<string, string>> {
+  if (!request.isMultipart()) {
+    const body = request.body;
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, string>;
+    throw new AppError('unsupported_media_type');
+  }
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') part.file.resume();
+    else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+  }
+  return fields;
+}
+
+/**
+ * `POST /v2/verify-candidate` (spec section 7, the "external v2 verification endpoint", which the
+ * platform implements against its national results registry; ADR 0090). Multipart (or JSON):
+ * fullname, api-token, code, birthdate, fullname_collegue_1, fullname_collegue_2, session_id.
+ */
+export const candidateCheckRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config }) => {
+  await app.register(multipart, { limits: { files: 0, fields: 12, fieldSize: 1024 } });
+  const service = new CandidateCheckService(db, config.candidateCheck);
+  const tokens = new Set(config.candidateCheck.acceptedTokens);
+
+  app.post(
+    '/v2/verify-candidate',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['candidate-check'],
+        summary: 'Candidate check against the national results: recognised or not, the result, and the published diploma (multipart)',
+        consumes: ['multipart/form-data', 'application/json'],
+        response: { 200: candidateCheckResponse },
+      },
+    },
+    async (request) => {
+      const fields = await readFields(request);
+      const token = typeof fields['api-token'] === 'string' ? fields['api-token'].trim() : '';
+      if (!tokens.has(token)) throw new AppError('invalid_client');
+      await service.assertAllowed(request.ip);
+      const input = parseOrThrow(candidateCheckRequest, fields);
+      return { data: await service.check(input, request.ip) };
+    },
+  );
+};
