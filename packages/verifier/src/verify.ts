@@ -6,16 +6,16 @@
 import {
   isDiplomaId,
   verifyDocument,
-  verifyIssuerSignature,
-  verifyQrPayload,
   type DocumentVerification,
   type Jwks,
   type QrFields,
   type QrVerification,
 } from '@sceau/credential';
 import { extractAttachment } from '@sceau/pdf/attachment';
+import { checkQrPayload, checkRootSignature } from './fast-signatures.ts';
 import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
-import { readPdfQrCodes } from './pdf-qr.ts';
+import { qrCodesFromContents, readPdfQrCodes } from './pdf-qr.ts';
+import { readDiplomaPdf } from './pdf-reader.ts';
 import { certificateSubject, findSignerKey } from './pdf-signer.ts';
 import type {
   Check,
@@ -84,7 +84,7 @@ function notADiploma(source: VerificationSource, extra: Check[] = []): Verificat
 
 async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise<VerificationResult> {
   const signature = verifyPdfSignature(pdf);
-  const [attachment, codes] = await Promise.all([extractAttachment(pdf, CREDENTIAL_ATTACHMENT), readPdfQrCodes(pdf)]);
+  const [attachment, codes] = await readPdfParts(pdf, signature, context);
   const qrText = codes.find((c) => c.startsWith(QR_PREFIX));
   const linkId = codes.map((c) => VERIFY_LINK.exec(c)?.[1]).find(Boolean);
   const companions: Companions = { source: 'pdf', pdf: signature, ...(qrText ? { qrText } : {}), ...(linkId ? { linkId } : {}) };
@@ -98,6 +98,24 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
     ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
     pdfCheck,
   ]);
+}
+
+/**
+ * The embedded credential and the QR codes of a PDF. A file signed, whole and unchanged, by one of
+ * the trusted issuer's keys is the renderer's own output: the targeted reader finds both without
+ * parsing the document (ADR 0101). Any other file (unsigned, changed, signed by someone else), or
+ * one the targeted reader does not handle, goes through the full parser, as before.
+ */
+async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureCheck, context: VerificationContext): Promise<[Uint8Array | null, string[]]> {
+  const hint = trustedKeysHint(context);
+  if (hint && signature.intact && signature.coversWholeFile && signature.signerCertificateDer) {
+    const keys = await jwksOf(context, hint);
+    if (keys && findSignerKey(signature.signerCertificateDer, keys)) {
+      const parts = readDiplomaPdf(pdf, CREDENTIAL_ATTACHMENT);
+      if (parts) return [parts.attachment, qrCodesFromContents(parts.contents, { grid: true })];
+    }
+  }
+  return Promise.all([extractAttachment(pdf, CREDENTIAL_ATTACHMENT), readPdfQrCodes(pdf)]);
 }
 
 async function verifyQr(text: string, context: VerificationContext): Promise<VerificationResult> {
@@ -114,7 +132,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
       ...skipped('issuer_identity', 'anchored', 'not_revoked'),
     ]);
   }
-  const qr = verifyQrPayload(input, jwks);
+  const qr = checkQrPayload(input, jwks);
   if (qr.status !== 'valid') {
     return result('qr', [
       check('integrity', 'not-checked', 'credential_unavailable'),
@@ -301,12 +319,12 @@ function sameRegistry(a: RegistryRef, b: RegistryRef): boolean {
 
 function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | null): { check: Check; qrFields?: QrFields } {
   if (!jwks) return { check: check('issuer_signature', 'not-checked', 'jwks_unavailable') };
-  const root = verifyIssuerSignature(doc.merkleRoot, doc.issuerSignature, jwks);
+  const root = checkRootSignature(doc.merkleRoot, doc.issuerSignature, jwks);
   if (root === 'unknown-key') return { check: check('issuer_signature', 'failed', 'unknown_key', { signed: 'root', kid: doc.issuerSignature?.kid }) };
   if (root === 'bad-signature') return { check: check('issuer_signature', 'failed', 'bad_signature', { signed: 'root', kid: doc.issuerSignature?.kid }) };
 
   let qrFields: QrFields | undefined;
-  const qr = companions.qrVerified ?? (companions.qrText !== undefined ? verifyQrPayload(companions.qrText, jwks) : undefined);
+  const qr = companions.qrVerified ?? (companions.qrText !== undefined ? checkQrPayload(companions.qrText, jwks) : undefined);
   if (qr) {
     if (qr.status !== 'valid') return { check: qrSignatureFailure(qr) };
     qrFields = qr.fields;
