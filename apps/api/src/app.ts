@@ -25,6 +25,7 @@ import { outboxRoutes } from './modules/messaging/outbox-routes.ts';
 import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { validationsRoutes } from './modules/validations/validations-routes.ts';
+import { distributionRoutes } from './modules/distribution/distribution-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(
       await api.register(launchRoutes, context);
       await api.register(statsRoutes, context);
       await api.register(validationsRoutes, context);
+      await api.register(distributionRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(publicDiplomaRoutes, context);
       await api.register(candidateCheckRoutes, context);

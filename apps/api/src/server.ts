@@ -32,10 +32,11 @@ try {
 }
 
 const services = createServices(database.db, config, { identity: { keys, chain }, log });
-const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job);
+const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
 await jobs.start({ work: config.workers });
 services.queue = jobs;
 await services.imports.resumePending(jobs);
+await services.distribution.resumePending(jobs);
 
 const reconciled = await services.issuing!.reconcileAnchors(log);
 if (reconciled.checked) log.info(reconciled, 'anchored batches checked against the chain');

@@ -17,6 +17,8 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { ImportsService } from './modules/imports/imports-service.ts';
 import { ResultsRegistryService } from './modules/imports/results-registry-service.ts';
+import { DistributionService } from './modules/distribution/distribution-service.ts';
+import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 
 export type Services = ReturnType<typeof createServices>;
@@ -43,12 +45,13 @@ export function createServices(
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
   const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
   const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} });
+  const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} });
   return {
     messenger,
     storage,
     otp,
     registration: new RegistrationService(db, config, otp, messenger, google),
-    users: new UsersService(db, messenger),
+    users: new UsersService(db, messenger, distribution),
     signatures: new SignaturesService(db, storage),
     identity,
     issuing,
@@ -56,6 +59,7 @@ export function createServices(
     verification,
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => verification?.invalidate(hash)) : null,
     imports,
+    distribution,
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),

@@ -12,3 +12,4 @@ export * from './templates.ts';
 export * from './imports.ts';
 export * from './validations.ts';
 export * from './public-site.ts';
+export * from './distribution.ts';

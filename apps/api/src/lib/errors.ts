@@ -16,6 +16,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 /** A translation key of the `errors` namespace, with its interpolation values when it has some. */

@@ -1,7 +1,7 @@
 import type { Locale } from '@sceau/contracts';
 import type { Config } from '../../config.ts';
 import { translator } from '../../lib/i18n.ts';
-import { OutboxMailer, SmtpMailer, type Mailer } from './mailer.ts';
+import { OutboxMailer, SmtpMailer, type MailAttachment, type Mailer } from './mailer.ts';
 import { Outbox } from './outbox.ts';
 import { HttpSmsSender, OutboxSmsSender, type SmsSender } from './sms.ts';
 
@@ -28,7 +28,8 @@ export class Messenger {
     this.usesOutbox = { email: !overrides.mailer && !config.mail.smtpUrl, sms: !overrides.sms && !config.sms.gatewayUrl };
   }
 
-  async send(destination: string, template: string, locale: Locale, params: Record<string, unknown> = {}): Promise<Channel> {
+  /** `attachments` go with an e-mail only (an SMS carries text). */
+  async send(destination: string, template: string, locale: Locale, params: Record<string, unknown> = {}, attachments: MailAttachment[] = []): Promise<Channel> {
     const t = translator(locale);
     const channel = channelOf(destination);
     if (channel === 'email') {
@@ -36,6 +37,7 @@ export class Messenger {
         to: destination,
         subject: t(`messages:${template}.subject`, params),
         text: t(`messages:${template}.email`, params),
+        ...(attachments.length ? { attachments } : {}),
       });
     } else {
       await this.sms.send(destination, t(`messages:${template}.sms`, params));

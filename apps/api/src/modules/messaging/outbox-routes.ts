@@ -11,6 +11,8 @@ const outboxMessage = z.object({
   text: z.string(),
   html: z.string().nullable(),
   created_at: z.string(),
+  /** An e-mail's attachments, kept as files in the outbox folder. */
+  attachments: z.array(z.object({ filename: z.string(), content_type: z.string(), size: z.number().int(), file: z.string() })).optional(),
 });
 
 /**

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
+/** An e-mail's attachment, kept as a file beside the message (`file`: relative to the outbox folder). */
+export interface OutboxAttachment {
+  filename: string;
+  content_type: string;
+  size: number;
+  file: string;
+}
 
 export interface OutboxMessage {
   id: string;
@@ -10,6 +18,7 @@ export interface OutboxMessage {
   text: string;
   html: string | null;
   created_at: string;
+  attachments?: OutboxAttachment[];
 }
 
 /**
@@ -19,11 +28,22 @@ export interface OutboxMessage {
 export class Outbox {
   constructor(readonly dir: string) {}
 
-  async write(message: Omit<OutboxMessage, 'id' | 'created_at'>): Promise<OutboxMessage> {
+  async write(
+    message: Omit<OutboxMessage, 'id' | 'created_at' | 'attachments'>,
+    attachments: { filename: string; contentType: string; content?: Buffer; path?: string }[] = [],
+  ): Promise<OutboxMessage> {
     await mkdir(this.dir, { recursive: true });
     const createdAt = new Date();
     const id = `${createdAt.toISOString().replace(/[:.]/g, '-')}-${message.channel}-${randomBytes(4).toString('hex')}`;
-    const full: OutboxMessage = { id, ...message, created_at: createdAt.toISOString() };
+    const kept: OutboxAttachment[] = [];
+    for (const [index, attachment] of attachments.entries()) {
+      const file = path.join(`${id}-files`, `${index + 1}-${attachment.filename.replace(/[^A-Za-z0-9._-]+/g, '-')}`);
+      await mkdir(path.join(this.dir, `${id}-files`), { recursive: true });
+      if (attachment.path) await copyFile(attachment.path, path.join(this.dir, file));
+      else await writeFile(path.join(this.dir, file), attachment.content ?? Buffer.alloc(0));
+      kept.push({ filename: attachment.filename, content_type: attachment.contentType, size: (await stat(path.join(this.dir, file))).size, file });
+    }
+    const full: OutboxMessage = { id, ...message, created_at: createdAt.toISOString(), ...(kept.length ? { attachments: kept } : {}) };
     const file = path.join(this.dir, `${id}.json`);
     await writeFile(`${file}.tmp`, JSON.stringify(full, null, 2));
     await rename(`${file}.tmp`, file);

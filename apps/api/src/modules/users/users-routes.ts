@@ -5,6 +5,7 @@ import {
   idParam,
   resetUserPasswordResponse,
   rolesResponse,
+  signInLinkResponse,
   updateUserRequest,
   userResponse,
   usersQuery,
@@ -65,6 +66,18 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
     async (request) => {
       const { channel } = await users.resetPassword(request.user!, request.params.id, request);
       return { data: { message: request.t(`messages:password_reset_sent_${channel}`), channel } };
+    },
+  );
+
+  app.post(
+    '/users/:id/sign-in-link',
+    {
+      config: { access: { anyPermission: ['users.edit'], section: 'users' } },
+      schema: { tags, summary: 'Send an account a one-time sign-in link (15 minutes) by e-mail or SMS', params: idParam, response: { 200: signInLinkResponse } },
+    },
+    async (request) => {
+      const { channel, name } = await users.sendSignInLink(request.user!, request.params.id, request);
+      return { data: { message: request.t(`messages:sign_in_link_sent_${channel}`, { name }), channel } };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { Grants, Locale, UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type Grants, type Locale, type UserView } from '@sceau/contracts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { hashPassword } from '../auth/auth-service.ts';
 import { revokeUserTokens } from '../auth/token-service.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
+import type { DistributionService } from '../distribution/distribution-service.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 
 type UserRow = typeof users.$inferSelect;
@@ -39,6 +40,8 @@ export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly messenger: Messenger,
+    /** Makes the one-time sign-in links administrators send (ADR 0080). */
+    private readonly signInLinks: Pick<DistributionService, 'createStaffLink' | 'directAuthUrl'>,
   ) {}
 
   async list(query: { page: number; per_page?: number; search?: string; role?: string; sort: 'name' | 'created_at' | 'role'; archived?: '0' | '1' }) {
@@ -155,6 +158,26 @@ export class UsersService {
       return this.messenger.send(target.email ?? target.phone!, 'password_reset_by_admin', target.locale as Locale, { password });
     });
     return { channel };
+  }
+
+  /**
+   * A one-time sign-in link (15 minutes, single use) sent to the account's e-mail, else its phone:
+   * the person is signed in by opening it (`/direct-auth`). The account's earlier unused links end.
+   */
+  async sendSignInLink(actor: Grants & { id: number }, id: number, request: FastifyRequest) {
+    const target = await this.findActive(id);
+    await this.assertMayManage(actor, target.id);
+    const channel = await this.db.transaction(async (tx) => {
+      const token = await this.signInLinks.createStaffLink(tx, id);
+      await recordAudit(tx, { action: 'user.sign_in_link_sent', subjectType: 'user', subjectId: id }, request);
+      // Inside the transaction: a link that could not be sent is not left valid.
+      return this.messenger.send(target.email ?? target.phone!, 'sign_in_link', target.locale as Locale, {
+        name: target.firstName ?? target.name,
+        url: this.signInLinks.directAuthUrl(token),
+        minutes: DISTRIBUTION_LIMITS.staffLinkMinutes,
+      });
+    });
+    return { channel, name: [target.firstName, target.name].filter(Boolean).join(' ') };
   }
 
   /** Archived accounts cannot sign in and their tokens stop working; nothing is deleted. */
