@@ -15,6 +15,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: which chunks each entry and page loads, read by `npm run size`.
+    manifest: true,
+    rolldownOptions: {
+      // The workspace packages are pure modules (constants, zod schemas, codecs): what a chunk does
+      // not use is left out. Without this, the entry carried all of zod for a few constants.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]packages[\\/](contracts|credential|i18n)[\\/]src[\\/]/, sideEffects: false }] },
+    },
   },
   test: {
     name: 'web',

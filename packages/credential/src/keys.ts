@@ -1,28 +1,16 @@
 /**
- * ES256 keys as JWKs: thumbprints, short key ids, a software signer (@noble/curves, works in any
- * browser context, secure or not) and signature verification against a published JWKS.
+ * ES256 keys: a software signer (@noble/curves, works in any browser context, secure or not) and
+ * signature verification against a published JWKS; the JWK helpers (thumbprints, short key ids,
+ * finding a key by kid) are in jwk.ts and re-exported here.
  */
 import { p256 } from '@noble/curves/nist.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToUtf8, equalBytes, fromBase64url, toBase64url, utf8ToBytes } from './bytes.ts';
+import { equalBytes, fromBase64url, toBase64url } from './bytes.ts';
+import { shortKeyId, type EcPublicJwk } from './jwk.ts';
 
-export interface EcPublicJwk {
-  kty: 'EC';
-  crv: 'P-256';
-  x: string;
-  y: string;
-  kid?: string;
-  alg?: string;
-  use?: string;
-}
+export * from './jwk.ts';
 
 export interface EcPrivateJwk extends EcPublicJwk {
   d: string;
-}
-
-/** A published key set (`/.well-known/jwks.json`); keys other than EC P-256 are ignored. */
-export interface Jwks {
-  keys: readonly unknown[];
 }
 
 /**
@@ -34,30 +22,6 @@ export interface Es256Signer {
   /** Key id written in the COSE header: bytes as given, a string as its UTF-8 bytes. */
   kid: Uint8Array | string;
   sign(data: Uint8Array): Promise<Uint8Array>;
-}
-
-/** Bytes of the key id we put in headers: the first 8 bytes of the RFC 7638 thumbprint. */
-export const SHORT_KID_BYTES = 8;
-
-/** RFC 7638 JWK thumbprint (SHA-256) of an EC P-256 key. */
-export function jwkThumbprint(jwk: EcPublicJwk): Uint8Array {
-  const canonical = `{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}","y":"${jwk.y}"}`;
-  return sha256(utf8ToBytes(canonical));
-}
-
-/** The short key id (8 bytes) used in QR payloads and root signatures. */
-export function shortKeyId(jwk: EcPublicJwk): Uint8Array {
-  return jwkThumbprint(jwk).slice(0, SHORT_KID_BYTES);
-}
-
-export function kidBytes(kid: Uint8Array | string): Uint8Array {
-  return typeof kid === 'string' ? utf8ToBytes(kid) : kid;
-}
-
-export function isEcP256Jwk(value: unknown): value is EcPublicJwk {
-  if (typeof value !== 'object' || value === null) return false;
-  const k = value as Record<string, unknown>;
-  return k.kty === 'EC' && k.crv === 'P-256' && typeof k.x === 'string' && typeof k.y === 'string';
 }
 
 /** The public half of a JWK, with `kid` set to base64url(short key id) unless it has one. */
@@ -108,28 +72,6 @@ export function createSoftwareSigner(privateJwk: EcPrivateJwk, kid?: Uint8Array 
       return p256.sign(data, secretKey, { prehash: true, format: 'compact' });
     },
   };
-}
-
-/**
- * Finds the key a header's kid names: a JWK whose thumbprint starts with the kid bytes (8 to 32
- * bytes: our short id or the full thumbprint), or whose `kid` string is those bytes in UTF-8.
- */
-export function findJwk(jwks: Jwks, kid: Uint8Array): EcPublicJwk | undefined {
-  if (!jwks || !Array.isArray(jwks.keys)) return undefined;
-  let kidText: string | undefined;
-  try {
-    kidText = bytesToUtf8(kid);
-  } catch {
-    kidText = undefined;
-  }
-  for (const key of jwks.keys) {
-    if (!isEcP256Jwk(key)) continue;
-    if (kid.length >= SHORT_KID_BYTES && kid.length <= 32) {
-      if (equalBytes(jwkThumbprint(key).subarray(0, kid.length), kid)) return key;
-    }
-    if (kidText !== undefined && key.kid === kidText) return key;
-  }
-  return undefined;
 }
 
 /** ECDSA P-256 / SHA-256 check of a raw r ‖ s signature; any malformed input is simply "false". */

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, createPublicKey } from 'node:crypto';
+import { generateKeyPairSync, createPublicKey, webcrypto } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
@@ -7,7 +7,7 @@ import { bytesToUtf8, utf8ToBytes } from './bytes.ts';
 import { hideFields, wrapBatch } from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk, type EcPublicJwk, type Es256Signer } from './keys.ts';
 import { createNodeSigner } from './node-signer.ts';
-import { encodeQrPayload, qrFieldsFromDocument, qrFieldsFromRecord, QR_PREFIX, verifyQrPayload } from './qr.ts';
+import { encodeQrPayload, qrFieldsFromDocument, qrFieldsFromRecord, QR_PREFIX, qrVerification, readQrPayload, verifyQrPayload } from './qr.ts';
 import { parseDiplomaRecord } from './record.ts';
 import { zlibCompress } from './zlib.ts';
 
@@ -160,6 +160,35 @@ describe('QR payload', () => {
     await expect(encodeQrPayload({ ...fields, candidate_code: '12' }, signer)).rejects.toThrow('candidate_code');
     const shortSig: Es256Signer = { kid: 'k', sign: async () => new Uint8Array(70) };
     await expect(encodeQrPayload(fields, shortSig)).rejects.toThrow('64-byte');
+  });
+});
+
+describe('QR reading without elliptic-curve code (qr-codec.ts, for browsers)', () => {
+  it('gives the signed bytes, the signature and the key, which WebCrypto checks as @noble/curves does', async () => {
+    const qr = await encodeQrPayload(fields, signer);
+    const reading = readQrPayload(qr.text, jwks);
+    if (reading.status !== 'signed') throw new Error(`expected a signed reading, got ${reading.status}`);
+    const { kty, crv, x, y } = reading.jwk;
+    const key = await webcrypto.subtle.importKey('jwk', { kty, crv, x, y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    const check = (signature: Uint8Array, signed: Uint8Array) =>
+      webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, signature, signed);
+    expect(await check(reading.signature, reading.signed)).toBe(true);
+    expect(qrVerification(reading, true)).toEqual(verifyQrPayload(qr.text, jwks));
+    expect(qrVerification(reading, true)).toEqual({ status: 'valid', kid: reading.kid, fields });
+
+    const altered = reading.signed.slice();
+    altered[altered.length - 1]! ^= 1;
+    expect(await check(reading.signature, altered)).toBe(false);
+    expect(qrVerification(reading, false)).toEqual({ status: 'bad-signature', kid: reading.kid });
+  });
+
+  it('says which key is missing, or what is malformed, before any signature check', async () => {
+    const qr = await encodeQrPayload(fields, signer);
+    const other = { keys: [toPublicJwk(generateEs256Jwk())] };
+    const { kid } = readQrPayload(qr.text, jwks) as { kid: string };
+    expect(readQrPayload(qr.text, other)).toEqual({ status: 'unknown-key', kid });
+    expect(readQrPayload('https://example.org/verify/x', jwks)).toMatchObject({ status: 'malformed' });
+    expect(readQrPayload(QR_PREFIX + 'not base45 ###', jwks)).toMatchObject({ status: 'malformed' });
   });
 });
 

@@ -4,7 +4,9 @@
  * canonical form; everything downstream hashes that form and nothing else.
  */
 import { z } from 'zod';
-import { fromBase64url } from './bytes.ts';
+import { CODE_PATTERN, isCalendarDate, isDiplomaId, isPercentage } from './field-rules.ts';
+
+export { isCalendarDate, isDiplomaId, isPercentage };
 
 /** Record fields, in the order they are listed in documents and vectors. */
 export const RECORD_FIELDS = [
@@ -53,15 +55,7 @@ const optionalText = (max: number) =>
     .pipe(z.string().max(max));
 
 /** Codes are short identifiers (school, centre, option, province); they appear in the QR. */
-export const codeSchema = z.string().regex(/^[A-Za-z0-9._-]{1,24}$/, 'code: 1-24 of A-Z a-z 0-9 . _ -');
-
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
+export const codeSchema = z.string().regex(CODE_PATTERN, 'code: 1-24 of A-Z a-z 0-9 . _ -');
 
 export const dateSchema = z.string().refine(isCalendarDate, 'date: YYYY-MM-DD, a real calendar day');
 
@@ -70,27 +64,7 @@ export const issuerIdSchema = z
   .string()
   .regex(/^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/, 'issuer: a lowercase DNS name');
 
-export function isDiplomaId(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(value)) return false;
-  try {
-    return fromBase64url(value).length === 16;
-  } catch {
-    return false;
-  }
-}
-
 export const diplomaIdSchema = z.string().refine(isDiplomaId, 'diploma_id: 128 bits, base64url, 22 characters');
-
-/** At most one decimal: 67.5 is fine, 67.55 is not. */
-export function isPercentage(value: unknown): value is number {
-  return (
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= 0 &&
-    value <= 100 &&
-    Math.round(value * 10) / 10 === value
-  );
-}
 
 export const diplomaRecordSchema = z.strictObject({
   diploma_id: diplomaIdSchema,

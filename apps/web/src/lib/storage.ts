@@ -1,5 +1,4 @@
-import { roleView, STORAGE_KEYS, type Profile } from '@sceau/contracts';
-import { z } from 'zod';
+import { STORAGE_KEYS, type Profile } from '@sceau/contracts';
 
 /**
  * Browser storage rules of spec section 4: the token lives in localStorage when the user chose
@@ -31,16 +30,30 @@ function safeRemove(storage: Storage, key: string): void {
   }
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isNamed = (value: unknown): value is Record<string, unknown> & { id: number; name: string } =>
+  isRecord(value) && Number.isInteger(value.id) && typeof value.name === 'string';
+
 /**
- * What the app needs of a cached profile. Checked loosely on purpose: the cache was written from a
- * server answer, and a field the server adds later must not throw the cache away.
+ * What the app needs of a cached profile (id, name, roles with their permissions, permissions).
+ * Checked loosely on purpose: the cache was written from a server answer, and a field the server
+ * adds later must not throw the cache away. Checked by hand, not with zod: this runs at start, and
+ * zod would be ~25 KB (gzip) more on every first visit (ADR 0097).
  */
-const cachedProfileShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  roles: z.array(roleView),
-  permissions: z.array(z.string()),
-});
+function isCachedProfile(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'number' &&
+    typeof value.name === 'string' &&
+    Array.isArray(value.roles) &&
+    value.roles.every((role) => isNamed(role) && Array.isArray(role.permissions) && role.permissions.every(isNamed)) &&
+    Array.isArray(value.permissions) &&
+    value.permissions.every((permission) => typeof permission === 'string')
+  );
+}
 
 export function readToken(): string | null {
   return safeGet(sessionStorage, STORAGE_KEYS.token) ?? safeGet(localStorage, STORAGE_KEYS.token);
@@ -56,8 +69,8 @@ export function readCachedProfile(): Profile | null {
   const raw = safeGet(localStorage, STORAGE_KEYS.profile);
   if (!raw) return null;
   try {
-    const parsed = cachedProfileShape.safeParse(JSON.parse(raw));
-    return parsed.success ? (parsed.data as unknown as Profile) : null;
+    const parsed: unknown = JSON.parse(raw);
+    return isCachedProfile(parsed) ? (parsed as Profile) : null;
   } catch {
     return null;
   }

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pageFiles, PAGES, routePageModules, type Manifest } from './size';
+
+const manifest: Manifest = {
+  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js', '_i18n.js'], dynamicImports: ['src/features/home/home-page.tsx', 'src/lib/i18n-fr.ts', 'src/lib/i18n-en.ts'], css: ['assets/index.css'] },
+  '_react.js': { file: 'assets/react.js' },
+  '_i18n.js': { file: 'assets/i18n.js', imports: ['_react.js'] },
+  '_shared.js': { file: 'assets/shared.js', imports: ['_react.js'] },
+  'src/lib/i18n-fr.ts': { file: 'assets/i18n-fr.js', isDynamicEntry: true },
+  'src/lib/i18n-en.ts': { file: 'assets/i18n-en.js', isDynamicEntry: true },
+  'src/features/home/home-page.tsx': { file: 'assets/home.js', isDynamicEntry: true, imports: ['_shared.js', 'index.html'], dynamicImports: ['src/features/heavy.ts'] },
+  'src/features/heavy.ts': { file: 'assets/heavy.js', isDynamicEntry: true },
+};
+
+describe('npm run size', () => {
+  it('counts the entry, its static imports, the boot catalogue and the page with its static imports, each once', () => {
+    expect(pageFiles(manifest, 'src/features/home/home-page', ['src/lib/i18n-fr.ts'])).toEqual({
+      js: ['assets/home.js', 'assets/i18n-fr.js', 'assets/i18n.js', 'assets/index.js', 'assets/react.js', 'assets/shared.js'],
+      css: ['assets/index.css'],
+    });
+  });
+
+  it('refuses a page or boot module missing from the build rather than measuring less', () => {
+    expect(() => pageFiles(manifest, 'src/features/gone/gone-page')).toThrow('not in the build');
+    expect(() => pageFiles(manifest, 'src/features/home/home-page', ['src/lib/i18n-de.ts'])).toThrow('not in the build');
+  });
+
+  it("finds each measured page's module in the router's page table", () => {
+    const modules = routePageModules(readFileSync(join(import.meta.dirname, '..', 'src', 'app', 'pages.ts'), 'utf8'));
+    for (const { route } of PAGES) expect(modules.get(route), route).toMatch(/^src\/features\//);
+    expect(modules.get('/verify/:id')).toBe('src/features/verification/verify-page');
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * `npm run size` (after `npm run build`): the gzip-compressed JavaScript a first visit of the public
+ * pages downloads, read from the Vite manifest (apps/web/dist/.vite/manifest.json):
+ *
+ *   the entry (index.html's script) and everything it imports statically
+ *   + the modules the entry imports dynamically at start, whatever the page (BOOT_MODULES)
+ *   + the page's lazy chunk as the router loads it (src/app/pages.ts) and its static imports,
+ *
+ * each file counted once. One line per page, then one JSON line; exits 1 above the budget.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const BUDGET_KB = 150;
+
+/** The pages measured, by the route pattern of src/app/pages.ts, and the address shown. */
+export const PAGES = [
+  { label: '/', route: '/' },
+  { label: '/verify/{id}', route: '/verify/:id' },
+] as const;
+
+/**
+ * Dynamic imports every first visit makes before the page shows, whatever the page: the French
+ * catalogues (the default language; see src/lib/i18n.ts). A visitor whose stored language is
+ * English downloads the English ones instead, which are smaller.
+ */
+export const BOOT_MODULES = ['src/lib/i18n-fr.ts'] as const;
+
+export interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+/** The source module of each route's page, read from the `import('@/…')` of src/app/pages.ts. */
+export function routePageModules(pagesSource: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const match of pagesSource.matchAll(/'([^']+)':\s*\(\)\s*=>\s*import\('@\/([^']+)'\)/g)) {
+    out.set(match[1]!, `src/${match[2]!}`);
+  }
+  return out;
+}
+
+/** The manifest key of a source module written without its extension. */
+function manifestKey(manifest: Manifest, module: string): string {
+  for (const key of [module, `${module}.tsx`, `${module}.ts`]) if (manifest[key]) return key;
+  throw new Error(`${module}: not in the build's manifest (was the file moved? run npm run build)`);
+}
+
+/** The JavaScript files a chunk brings: itself and its static imports, transitively. */
+function staticClosure(manifest: Manifest, key: string, files: Set<string>, css: Set<string>, seen = new Set<string>()): void {
+  if (seen.has(key)) return;
+  seen.add(key);
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key}: missing from the manifest`);
+  files.add(chunk.file);
+  for (const sheet of chunk.css ?? []) css.add(sheet);
+  for (const imported of chunk.imports ?? []) staticClosure(manifest, imported, files, css, seen);
+}
+
+export interface PageFiles {
+  js: string[];
+  css: string[];
+}
+
+export function pageFiles(manifest: Manifest, pageModule: string, bootModules: readonly string[] = BOOT_MODULES): PageFiles {
+  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
+  if (entries.length !== 1) throw new Error(`expected one entry in the manifest, found ${entries.length}`);
+  const js = new Set<string>();
+  const css = new Set<string>();
+  const seen = new Set<string>();
+  staticClosure(manifest, entries[0]![0], js, css, seen);
+  for (const module of bootModules) staticClosure(manifest, manifestKey(manifest, module), js, css, seen);
+  staticClosure(manifest, manifestKey(manifest, pageModule), js, css, seen);
+  return { js: [...js].sort(), css: [...css].sort() };
+}
+
+export function gzipBytes(content: Uint8Array | string): number {
+  return gzipSync(content, { level: 9 }).length;
+}
+
+export interface PageSize {
+  page: string;
+  files: number;
+  gzip_bytes: number;
+  kb: number;
+  css_kb: number;
+}
+
+export function measure(distDir: string, pagesSource: string, read: (path: string) => Uint8Array = (path) => readFileSync(path)): PageSize[] {
+  const manifestPath = join(distDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run npm run build first`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const modules = routePageModules(pagesSource);
+  const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+  return PAGES.map(({ label, route }) => {
+    const module = modules.get(route);
+    if (!module) throw new Error(`${route}: no page in src/app/pages.ts`);
+    const { js, css } = pageFiles(manifest, module);
+    const gzip = js.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
+    const cssGzip = css.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
+    return { page: label, files: js.length, gzip_bytes: gzip, kb: kb(gzip), css_kb: kb(cssGzip) };
+  });
+}
+
+function main(): void {
+  const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  let sizes: PageSize[];
+  try {
+    sizes = measure(join(webDir, 'dist'), readFileSync(join(webDir, 'src', 'app', 'pages.ts'), 'utf8'));
+  } catch (error) {
+    console.error(`size: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  for (const size of sizes) {
+    const verdict = size.kb <= BUDGET_KB ? 'ok' : `OVER the ${BUDGET_KB} KB goal`;
+    console.log(`${size.page.padEnd(14)} ${size.kb.toFixed(1).padStart(6)} KB of JavaScript (gzip, ${size.files} files; CSS ${size.css_kb.toFixed(1)} KB)  ${verdict}`);
+  }
+  const over = sizes.filter((size) => size.kb > BUDGET_KB);
+  console.log(JSON.stringify({ budget_kb: BUDGET_KB, ok: over.length === 0, pages: sizes }));
+  if (over.length > 0) process.exit(1);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
