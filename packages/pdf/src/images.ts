@@ -61,6 +61,64 @@ export function isPhotoReady(info: JpegInfo | null, byteLength: number, boxMm: {
 }
 
 /**
+ * The JPEG without its metadata when it needs no work: a baseline 8-bit grey or YCbCr (JFIF) JPEG
+ * of exactly `width` × `height` pixels and at most `maxBytes`, without a colour profile (so sRGB is
+ * assumed, as for any untagged image), EXIF (so no orientation to apply) or Adobe colour transform.
+ * Anything else (progressive, CMYK, tagged, rotated, another size, a malformed file) gives null and
+ * goes through sharp. Segments kept: JFIF (APP0), tables, frame, scan and the entropy-coded data;
+ * dropped: comments and the other application segments (whatever they carry).
+ */
+export function alreadyFittedJpeg(bytes: Uint8Array, width: number, height: number, maxBytes: number): Uint8Array | null {
+  if (bytes.length > maxBytes || bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  const kept: Uint8Array[] = [bytes.subarray(0, 2)];
+  let frame: JpegInfo | null = null;
+  let i = 2;
+  while (i + 4 <= bytes.length) {
+    if (bytes[i] !== 0xff) return null;
+    const marker = bytes[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) return null; // not where a header segment belongs
+    const length = (bytes[i + 2]! << 8) | bytes[i + 3]!;
+    const end = i + 2 + length;
+    if (length < 2 || end > bytes.length) return null;
+    if (marker === 0xda) {
+      // Start of scan: everything from here is image data up to EOI, kept as is.
+      if (!frame || frame.width !== width || frame.height !== height) return null;
+      if (bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9) return null;
+      kept.push(bytes.subarray(i));
+      const out = new Uint8Array(kept.reduce((n, k) => n + k.length, 0));
+      let at = 0;
+      for (const k of kept) {
+        out.set(k, at);
+        at += k.length;
+      }
+      return out;
+    }
+    if (marker === 0xc0 || marker === 0xc1) {
+      if (length < 8) return null;
+      frame = { bitsPerComponent: bytes[i + 4]!, height: (bytes[i + 5]! << 8) | bytes[i + 6]!, width: (bytes[i + 7]! << 8) | bytes[i + 8]!, components: bytes[i + 9]! };
+      if (frame.bitsPerComponent !== 8 || (frame.components !== 1 && frame.components !== 3)) return null;
+      kept.push(bytes.subarray(i, end));
+    } else if (marker >= 0xc2 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xcc) {
+      return null; // progressive, lossless, arithmetic-coded: let sharp decide
+    } else if (marker === 0xe1 || marker === 0xe2 || marker === 0xee) {
+      return null; // EXIF (orientation), ICC profile, Adobe transform: let sharp apply them
+    } else if (marker === 0xe0) {
+      if (length >= 7 && bytes[i + 4] === 0x4a && bytes[i + 5] === 0x46 && bytes[i + 6] === 0x49 && bytes[i + 7] === 0x46 && bytes[i + 8] === 0) kept.push(bytes.subarray(i, end));
+    } else if ((marker >= 0xe3 && marker <= 0xef) || marker === 0xfe) {
+      // Other application data and comments: dropped.
+    } else {
+      kept.push(bytes.subarray(i, end)); // DQT, DHT, DRI, …
+    }
+    i = end;
+  }
+  return null;
+}
+
+/**
  * Fits a photo to the photo box at the target resolution (cover, centred) and re-encodes it as a
  * JPEG under the byte limit. Costs a few milliseconds: do it once when the photo is validated
  * and store the result, so that rendering embeds it as is.
@@ -68,6 +126,10 @@ export function isPhotoReady(info: JpegInfo | null, byteLength: number, boxMm: {
 export async function preparePhoto(input: Uint8Array, boxMm: { w: number; h: number }, limits: PhotoLimits = defaultPhotoLimits): Promise<Uint8Array> {
   const width = pixelsFor(boxMm.w, limits.dpi);
   const height = pixelsFor(boxMm.h, limits.dpi);
+  // A photo already at the box's exact pixel size and under the limit would only lose quality (and
+  // cost ~10-20 ms) by being decoded and encoded again: its metadata is dropped, its image kept.
+  const ready = alreadyFittedJpeg(input, width, height, limits.maxBytes);
+  if (ready) return ready;
   const resized = sharp(input, { failOn: 'error' }).rotate().resize(width, height, { fit: 'cover', position: 'attention' }).toColourspace('srgb').flatten({ background: '#ffffff' });
   let output: Buffer = Buffer.alloc(0);
   for (const quality of [82, 72, 62, 52, 42]) {

@@ -16,7 +16,10 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   retryDelayMaxSeconds?: number;
   /** How long one run may take before pg-boss considers it lost and runs it again. */
   expireInSeconds: number;
-  handle(payload: z.infer<P>, job: { id: string }): Promise<void>;
+  /** Jobs of this name one process runs at the same time (default 1). */
+  concurrency?: number;
+  /** `queue` lets a handler queue follow-up jobs (e.g. a batch's chunks, ADR 0105). */
+  handle(payload: z.infer<P>, job: { id: string; queue?: JobQueue }): Promise<void>;
 }
 
 export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
@@ -41,9 +44,16 @@ export class JobQueue {
     return this;
   }
 
+  /** Whether this queue was given that job (a handler may fall back to doing the work itself). */
+  has(definition: JobDefinition): boolean {
+    return this.definitions.get(definition.name) === definition;
+  }
+
   /** Creates the queues; with `work`, this process also runs the jobs. */
   async start(options: { work: boolean; pollingIntervalSeconds?: number }): Promise<void> {
-    const boss = new PgBoss({ connectionString: this.connectionString, schema: 'pgboss', max: 4 });
+    // LISTEN/NOTIFY: a queued job wakes the workers at once (polling stays as the fallback), so the
+    // steps of a batch (import, generation chunks, anchoring) follow one another without a poll's wait.
+    const boss = new PgBoss({ connectionString: this.connectionString, schema: 'pgboss', max: 4, useListenNotify: true });
     boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
     await boss.start();
     this.boss = boss;
@@ -54,15 +64,19 @@ export class JobQueue {
         retryBackoff: true,
         retryDelayMax: d.retryDelayMaxSeconds ?? 600,
         expireInSeconds: d.expireInSeconds,
+        notify: true,
       };
       if (await boss.getQueue(d.name)) await boss.updateQueue(d.name, queue);
       else await boss.createQueue(d.name, queue);
       if (!options.work) continue;
-      await boss.work(d.name, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async ([job]) => {
+      // NOTIFY wakes a worker at once; the poll stays at its interval too (jobs queued in bulk notify no one).
+      const every = options.pollingIntervalSeconds ?? 1;
+      const work = { batchSize: 1, pollingIntervalSeconds: every, notifyPollingIntervalSeconds: every, localConcurrency: Math.max(1, d.concurrency ?? 1) };
+      await boss.work(d.name, work, async ([job]) => {
         if (!job) return;
         const payload = d.payload.parse(job.data);
         try {
-          await d.handle(payload, { id: job.id });
+          await d.handle(payload, { id: job.id, queue: this });
         } catch (error) {
           this.log.warn({ err: error, job: d.name, id: job.id }, 'job failed; it will be retried if retries remain');
           throw error;
@@ -79,6 +93,16 @@ export class JobQueue {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
     });
+  }
+
+  /** Queues many jobs of one definition in one statement (duplicates of a waiting singletonKey are skipped). */
+  async sendMany<P extends z.ZodType>(definition: JobDefinition<P>, jobs: { payload: z.infer<P>; singletonKey?: string }[]): Promise<void> {
+    if (!this.boss) throw new Error('the job queue is not started');
+    if (jobs.length === 0) return;
+    await this.boss.insert(
+      definition.name,
+      jobs.map((j) => ({ data: definition.payload.parse(j.payload) as object, ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
+    );
   }
 
   async stop(): Promise<void> {

@@ -1,11 +1,25 @@
 import { z } from 'zod';
 import { defineJob } from '../../jobs/job-queue.ts';
-import type { IssuingService } from './issuing-service.ts';
+import { RENDER_RANGE, type IssuingService } from './issuing-service.ts';
 
 const batch = z.object({ generationId: z.number().int().positive() });
+const range = batch.extend({ fromItemId: z.number().int().positive(), toItemId: z.number().int().positive() });
 
-/** The issuing steps as durable jobs (their handlers are idempotent: see IssuingService). */
-export function issuingJobs(issuing: IssuingService) {
+/**
+ * The issuing steps as durable jobs (their handlers are idempotent: see IssuingService). A batch's
+ * PDFs are rendered by chunk jobs, so every worker process shares a large batch (ADR 0105).
+ */
+export function issuingJobs(issuing: IssuingService, options: { rangeSize?: number; renderConcurrency?: number } = {}) {
+  const render = defineJob({
+    name: 'generation.render',
+    payload: range,
+    retryLimit: 5,
+    retryDelaySeconds: 10,
+    expireInSeconds: 30 * 60,
+    // Two chunks at a time per process keep its render pool busy while the other's rows and files are written.
+    concurrency: options.renderConcurrency ?? 2,
+    handle: ({ generationId, fromItemId, toItemId }) => issuing.renderRange(generationId, { from: fromItemId, to: toItemId }),
+  });
   return {
     generate: defineJob({
       name: 'generation.generate',
@@ -13,8 +27,25 @@ export function issuingJobs(issuing: IssuingService) {
       retryLimit: 5,
       retryDelaySeconds: 10,
       expireInSeconds: 2 * 3600,
-      handle: ({ generationId }) => issuing.generate(generationId),
+      // Several batches of a session have their credentials written at the same time.
+      concurrency: 2,
+      // Without the chunk jobs on its queue, a process renders the whole batch itself.
+      handle: ({ generationId }, { queue }) =>
+        issuing.generate(
+          generationId,
+          queue?.has(render)
+            ? {
+                rangeSize: options.rangeSize ?? RENDER_RANGE,
+                fanOut: (ranges) =>
+                  queue.sendMany(
+                    render,
+                    ranges.map((r) => ({ payload: { generationId, fromItemId: r.from, toItemId: r.to }, singletonKey: `render:${generationId}:${r.from}-${r.to}` })),
+                  ),
+              }
+            : {},
+        ),
     }),
+    render,
     // A chain that is down is waited for: retries with backoff for about a day.
     anchor: defineJob({
       name: 'generation.anchor',

@@ -11,7 +11,7 @@ import {
 } from '@sceau/credential';
 import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { reconcile } from '@sceau/chain';
 import type { Logger } from 'pino';
@@ -38,8 +38,15 @@ import { sharedRenderPool, type RenderSetup } from './render-pool.ts';
 /** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
 export class BatchDataError extends Error {}
 
-const RENDER_CHUNK = 50;
 const CREDENTIAL_CHUNK = 500;
+/** Diplomas per chunk job when a batch's PDFs are shared between worker processes. */
+export const RENDER_RANGE = 1000;
+
+/** Items `from` to `to` (ids, both included) of a batch. */
+export interface ItemRange {
+  from: number;
+  to: number;
+}
 
 /** The day of issue, as printed and hashed: the date in Kinshasa. */
 function issueDate(now = new Date()): string {
@@ -69,20 +76,77 @@ export class IssuingService {
     private readonly log: Pick<Logger, 'info' | 'warn'>,
   ) {}
 
-  async generate(generationId: number): Promise<void> {
+  /**
+   * Phase one (credentials, tree, QR payloads), then phase two (the PDFs). With `fanOut`, phase
+   * two is handed to chunk jobs instead (ranges of item ids, ADR 0105): every worker process then
+   * shares the batch, and the last chunk moves it to "ready for signature" (`renderRange`).
+   */
+  async generate(generationId: number, options: { fanOut?: (ranges: ItemRange[]) => Promise<void>; rangeSize?: number } = {}): Promise<void> {
     const [batch] = await this.db.select().from(generations).where(eq(generations.id, generationId));
     if (!batch || batch.status !== 'in_progress') return; // done already, or no longer wanted
-    try {
+    await this.failOnDataError(generationId, async () => {
       if (!batch.merkleRoot) await this.writeCredentials(generationId);
-      await this.renderPending(generationId);
+      if (options.fanOut) {
+        const ranges = await this.pendingRanges(generationId, options.rangeSize ?? RENDER_RANGE);
+        if (ranges.length) return options.fanOut(ranges);
+      } else {
+        await this.renderPending(generationId);
+      }
+      await this.finishIfRendered(generationId);
+    });
+  }
+
+  /**
+   * A chunk job: the PDFs still missing among items `from`–`to` of a batch being generated, then the
+   * batch moves on if it was the last. Any number may run at once, in any process: a PDF is stored
+   * and counted by the run that locks its row first (see renderPending).
+   */
+  async renderRange(generationId: number, range: ItemRange): Promise<void> {
+    const [batch] = await this.db.select({ status: generations.status }).from(generations).where(eq(generations.id, generationId));
+    if (batch?.status !== 'in_progress') return; // failed or cancelled meanwhile: a relaunch sends new chunks
+    await this.failOnDataError(generationId, async () => {
+      await this.renderPending(generationId, range);
+      await this.finishIfRendered(generationId);
+    });
+  }
+
+  /** The diplomas of a batch still without a PDF, as consecutive ranges of at most `size` items. */
+  async pendingRanges(generationId: number, size: number): Promise<ItemRange[]> {
+    const result = await this.db.execute<{ from: number; to: number }>(sql`
+      select min(item_id)::int as "from", max(item_id)::int as "to"
+      from (select item_id, (row_number() over (order by item_id) - 1) / ${size} as chunk
+            from ${diplomas} where generation_id = ${generationId} and pdf_key is null) pending
+      group by chunk order by 1`);
+    return result.rows.map((r) => ({ from: r.from, to: r.to }));
+  }
+
+  /** "Ready for signature" once every diploma has its PDF; once only, whoever finishes last. */
+  private async finishIfRendered(generationId: number): Promise<void> {
+    const moved = await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
+      if (locked?.status !== 'in_progress' || !locked.merkleRoot) return false;
+      const [left] = await tx.select({ n: sql<number>`count(*)::int` }).from(diplomas).where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey)));
+      if (left!.n > 0) return false;
+      await moveGeneration(tx, generationId, 'ready_for_signature', { changes: { generatedAt: new Date() } });
+      return true;
+    });
+    if (moved) this.log.info({ generationId }, 'batch generated: ready for signature');
+  }
+
+  /** A batch that cannot be generated as it is fails (retrying would not help); other errors go up (the job is retried). */
+  private async failOnDataError(generationId: number, work: () => Promise<void>): Promise<boolean> {
+    try {
+      await work();
+      return true;
     } catch (error) {
-      if (!(error instanceof BatchDataError)) throw error; // the job is retried
-      await this.db.transaction((tx) => moveGeneration(tx, generationId, 'failed', { changes: { lastError: error.message }, reason: error.message }));
+      if (!(error instanceof BatchDataError)) throw error;
+      await this.db.transaction(async (tx) => {
+        const [locked] = await tx.select({ status: generations.status }).from(generations).where(eq(generations.id, generationId)).for('update');
+        if (locked?.status === 'in_progress') await moveGeneration(tx, generationId, 'failed', { changes: { lastError: error.message }, reason: error.message });
+      });
       this.log.warn({ generationId, reason: error.message }, 'batch generation failed');
-      return;
+      return false;
     }
-    await this.db.transaction((tx) => moveGeneration(tx, generationId, 'ready_for_signature', { changes: { generatedAt: new Date() } }));
-    this.log.info({ generationId }, 'batch generated: ready for signature');
   }
 
   /**
@@ -202,7 +266,7 @@ export class IssuingService {
    * and the batch's progress are updated in one transaction, only for diplomas that still have
    * no PDF: a crash, a retry or a second run of the job never counts or stores a diploma twice.
    */
-  private async renderPending(generationId: number): Promise<void> {
+  private async renderPending(generationId: number, range?: ItemRange): Promise<void> {
     const CHUNK = 100;
     const CHUNKS_IN_FLIGHT = 3;
     const pool = sharedRenderPool();
@@ -211,7 +275,12 @@ export class IssuingService {
     // What each worker needs once: the template with the signers of the settings page, their
     // signature images, and the ministry's PDF signing key.
     const [template] = await this.db.select().from(templates).where(eq(templates.id, batch!.templateId));
-    const signatures = await this.db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind));
+    const configured = await this.db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind));
+    // The signatures chosen at launch, exactly (every configured one for a batch launched before the choice).
+    const chosen = batch!.signatureKinds;
+    const gone = (chosen ?? []).filter((kind) => !configured.some((s) => s.kind === kind));
+    if (gone.length) throw new BatchDataError(`official signature removed since the launch: ${gone.join(', ')} (add it again on /settings, or cancel the batch)`);
+    const signatures = chosen ? configured.filter((s) => chosen.includes(s.kind)) : configured;
     const role: Record<string, SignatureRole> = { ministry: 'ministry', inspector_general: 'inspectorGeneral', jury: 'juryPresident' };
     const signatureImages: SignatureImages = {};
     for (const s of signatures) {
@@ -220,13 +289,14 @@ export class IssuingService {
       if (bytes && target) signatureImages[target] = new Uint8Array(bytes);
     }
     const design = structuredClone(template!.design) as unknown as DiplomaTemplateInput & { signatures?: { role: string; title: string; signerName: string }[] };
+    if (chosen) design.signatures = design.signatures?.filter((box) => chosen.some((kind) => role[kind] === box.role));
     for (const box of design.signatures ?? []) {
       const kind = Object.entries(role).find(([, r]) => r === box.role)?.[0];
       const signer = signatures.find((s) => s.kind === kind);
       if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
     }
     const setup: RenderSetup = {
-      key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${this.keys.active.kid}`,
+      key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${chosen ? 'chosen' : 'all'}:${this.keys.active.kid}`,
       template: design,
       signatureImages,
       signer: {
@@ -315,13 +385,13 @@ export class IssuingService {
     // Chunks in item order (keyset), a few at a time; the first failure stops new chunks.
     const running = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
-    let after = 0;
+    let after = range ? range.from - 1 : 0;
     while (!failure) {
       const pending = await this.db
         .select({ diploma: diplomas, item: generationItems })
         .from(diplomas)
         .innerJoin(generationItems, eq(generationItems.id, diplomas.itemId))
-        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey), gt(diplomas.itemId, after)))
+        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey), gt(diplomas.itemId, after), range ? lte(diplomas.itemId, range.to) : undefined))
         .orderBy(asc(diplomas.itemId))
         .limit(CHUNK);
       if (pending.length === 0) break;

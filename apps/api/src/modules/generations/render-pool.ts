@@ -215,14 +215,20 @@ export class RenderPool {
     }
     slot.loaded.push(setup.key);
     const id = this.nextId++;
-    const photo = owned(job.photo);
-    const credentialJson = owned(job.credentialJson);
     slot.inFlight.set(id, queued);
     slot.worker.ref();
-    slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: job.fields, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
-      photo.buffer as ArrayBuffer,
-      credentialJson.buffer as ArrayBuffer,
-    ]);
+    const post = (photo: Uint8Array, credentialJson: Uint8Array) =>
+      slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: job.fields, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
+        photo.buffer as ArrayBuffer,
+        credentialJson.buffer as ArrayBuffer,
+      ]);
+    try {
+      post(owned(job.photo), owned(job.credentialJson));
+    } catch (error) {
+      // Memory a native addon allocated (sharp's output, say) cannot be transferred: sent as copies.
+      if ((error as Error).name !== 'DataCloneError') throw error;
+      post(Uint8Array.prototype.slice.call(job.photo), Uint8Array.prototype.slice.call(job.credentialJson));
+    }
   }
 
   private onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
