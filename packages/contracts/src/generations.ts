@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
+import { SIGNATURE_KINDS } from './accounts.ts';
 
 /**
  * Generation batches (spec sections 3 and 4): their statuses, the signature statuses, and the only
@@ -170,3 +171,32 @@ export const generationStats = z.object({
 });
 export type GenerationStats = z.infer<typeof generationStats>;
 export const generationStatsResponse = envelope(generationStats);
+
+// ---------------------------------------------------------------- the launch: which official signatures
+
+/**
+ * `POST /start-generation-process` and `POST /generations/start`: `signatures` are the official
+ * signatures (kinds, each active on /settings) the batch's diplomas carry, and only those; omitted:
+ * the batch's earlier choice (a relaunch), else every active signature.
+ */
+export const startGenerationRequest = z.object({
+  generation_id: z.coerce.number().int().positive(),
+  signatures: z
+    .array(z.enum(SIGNATURE_KINDS))
+    .min(1, { error: 'field.launch_signatures_required' })
+    .max(SIGNATURE_KINDS.length)
+    .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'field.launch_signatures_duplicate' })
+    .optional(),
+});
+export type StartGenerationRequest = z.infer<typeof startGenerationRequest>;
+
+/** What the launch page offers: the active signatures, the batch's choice, and whether it may still change. */
+export const launchSignatures = z.object({
+  available: z.array(z.object({ kind: z.enum(SIGNATURE_KINDS), name: z.string(), title: z.string() })),
+  /** The batch's choice (an earlier launch), or null. */
+  chosen: z.array(z.enum(SIGNATURE_KINDS)).nullable(),
+  /** Some diplomas were already printed with `chosen` (a relaunch after a failure): it cannot change. */
+  locked: z.boolean(),
+});
+export type LaunchSignatures = z.infer<typeof launchSignatures>;
+export const launchSignaturesResponse = envelope(launchSignatures);

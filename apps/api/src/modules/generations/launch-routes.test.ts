@@ -1,12 +1,13 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
-import { diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions } from '../../db/schema.ts';
+import { auditLog, diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, officialSignatures } from '../../db/schema.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { demoPhoto, seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
@@ -148,5 +149,98 @@ describe('launching, generating and publishing a batch', () => {
     expect(cancelled.json().data.message).toBe('Batch cancelled.');
     expect((await status(id)).status).toBe('cancelled');
     expect((await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin })).statusCode).toBe(409);
+  });
+});
+
+describe('the official signatures chosen at launch', () => {
+  /** A code sent to the admin and verified for the batch (the launch is then allowed for a few minutes). */
+  async function verifiedCode(id: number) {
+    await app.inject({ method: 'GET', url: `/api/generations/send-otp?generation_id=${id}`, headers: admin });
+    const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
+    expect((await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code, generation_id: id } })).statusCode).toBe(200);
+  }
+  const launch = (id: number, signatures?: unknown) => app.inject({ method: 'POST', url: '/api/generations/start', headers: admin, payload: { generation_id: id, ...(signatures ? { signatures } : {}) } });
+  const signatures = async (id: number) => (await app.inject({ method: 'GET', url: `/api/generations/${id}/signatures`, headers: admin })).json().data;
+
+  /** The text of one of the batch's PDFs, as a reader extracts it. */
+  async function pdfText(id: number): Promise<string> {
+    const [one] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, id)).limit(1);
+    const file = path.join(dataDir, `check-${id}.pdf`);
+    await writeFile(file, (await services.storage.get(one!.pdfKey!))!);
+    return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+  }
+
+  it('lists the active signatures; prints exactly the chosen ones; checks the choice before spending the code', async () => {
+    const id = await readyBatch();
+    expect(await signatures(id)).toEqual({
+      available: [
+        { kind: 'inspector_general', name: 'Jean-Claude Ilunga Mbuyi', title: "L'Inspecteur général" },
+        { kind: 'jury', name: 'Thérèse Nsimba Luzolo', title: 'La Présidente du Jury' },
+        { kind: 'ministry', name: 'Béatrice Mwamba Kasongo', title: "La Ministre de l'Éducation nationale" },
+      ],
+      chosen: null,
+      locked: false,
+    });
+    await verifiedCode(id);
+    for (const bad of [[], ['ministry', 'ministry'], ['ministry', 'president']]) {
+      const refused = await launch(id, bad);
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(422);
+      expect(refused.json().errors.signatures ?? refused.json().errors['signatures.1']).toBeDefined();
+    }
+    expect((await launch(id, [])).json().errors.signatures[0]).toBe('Choisissez au moins une signature officielle');
+
+    // A signature removed from /settings cannot be chosen any more.
+    const [jury] = await ctx.db.delete(officialSignatures).where(eq(officialSignatures.kind, 'jury')).returning();
+    try {
+      const inactive = await launch(id, ['ministry', 'jury']);
+      expect(inactive.statusCode).toBe(422);
+      expect(inactive.json().errors.signatures[0]).toMatch(/n'est plus enregistrée/);
+    } finally {
+      await ctx.db.insert(officialSignatures).values(jury!);
+    }
+
+    // The refusals did not spend the verified code.
+    expect((await launch(id, ['inspector_general', 'ministry'])).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+    const text = await pdfText(id);
+    expect(text).toContain('Béatrice Mwamba Kasongo');
+    expect(text).toContain('Jean-Claude Ilunga Mbuyi');
+    // Neither the jury's signer nor the template's placeholder for that box.
+    expect(text).not.toContain('Thérèse Nsimba Luzolo');
+    expect(text).not.toMatch(/Jury/);
+    const [audit] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'generation.signatures_chosen'), eq(auditLog.subjectId, String(id))));
+    expect(audit!.details).toEqual({ signatures: ['inspector_general', 'ministry'] });
+    expect(await signatures(id)).toMatchObject({ chosen: ['inspector_general', 'ministry'], locked: true });
+  });
+
+  it('keeps the choice of diplomas already printed when a failed batch is relaunched', async () => {
+    const id = await readyBatch();
+    await verifiedCode(id);
+    expect((await launch(id, ['jury'])).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+    // As if the generation had failed after printing some of them.
+    const [first] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, id)).limit(1);
+    await ctx.db.update(diplomas).set({ pdfKey: null }).where(and(eq(diplomas.generationId, id), eq(diplomas.id, first!.id)));
+    await ctx.db.update(generations).set({ status: 'failed', lastError: 'interrupted' }).where(eq(generations.id, id));
+
+    await verifiedCode(id);
+    const changed = await launch(id, ['ministry']);
+    expect(changed.statusCode).toBe(422);
+    expect(changed.json().errors.signatures[0]).toMatch(/ne peuvent plus changer/);
+    // Without a choice, the batch's own is kept.
+    expect((await launch(id)).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+    const [row] = await ctx.db.select({ kinds: generations.signatureKinds }).from(generations).where(eq(generations.id, id));
+    expect(row!.kinds).toEqual(['jury']);
+    const text = await pdfText(id);
+    expect(text).toContain('Thérèse Nsimba Luzolo');
+    expect(text).not.toContain('Béatrice Mwamba Kasongo');
+  });
+
+  it('is refused to roles that may not launch and outside the scope', async () => {
+    const id = await readyBatch();
+    const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };
+    expect((await app.inject({ method: 'GET', url: `/api/generations/${id}/signatures`, headers: validateur })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/generations/999999/signatures', headers: admin })).statusCode).toBe(404);
   });
 });

@@ -1,9 +1,9 @@
-import { envelope, GENERATION_STATUSES, SIGNATURE_STATUSES, type Locale } from '@sceau/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { envelope, GENERATION_STATUSES, launchSignaturesResponse, SIGNATURE_KINDS, SIGNATURE_STATUSES, startGenerationRequest, type Locale, type SignatureKind } from '@sceau/contracts';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
-import { diplomas, generations, users } from '../../db/schema.ts';
+import { diplomas, generations, officialSignatures, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { generationScopeCondition, scopeOf } from './generations-repository.ts';
@@ -51,6 +51,28 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(db, userId))));
     if (!batch) throw new AppError('not_found');
     return batch;
+  }
+
+  /** Whether some of the batch's diplomas are printed already (a relaunch after a failure): their signatures are fixed. */
+  async function hasPrinted(id: number): Promise<boolean> {
+    const [printed] = await db.select({ id: diplomas.id }).from(diplomas).where(and(eq(diplomas.generationId, id), isNotNull(diplomas.pdfKey))).limit(1);
+    return printed !== undefined;
+  }
+
+  /**
+   * The official signatures a launch puts on the batch's diplomas: those asked for, each active on
+   * /settings; else the batch's earlier choice; else every active signature. A choice made for
+   * diplomas already printed cannot change (the batch would carry two sets of signatures).
+   */
+  async function chooseSignatures(batch: typeof generations.$inferSelect, asked: SignatureKind[] | undefined): Promise<SignatureKind[]> {
+    const active = (await db.select({ kind: officialSignatures.kind }).from(officialSignatures)).map((s) => s.kind);
+    const earlier = batch.signatureKinds as SignatureKind[] | null;
+    if (!asked) return earlier ?? (active as SignatureKind[]);
+    const inactive = asked.filter((kind) => !active.includes(kind));
+    if (inactive.length) throw fieldError('signatures', 'field.launch_signature_inactive');
+    const same = earlier !== null && earlier.length === asked.length && asked.every((kind) => earlier.includes(kind));
+    if (earlier !== null && !same && (await hasPrinted(batch.id))) throw fieldError('signatures', 'field.launch_signatures_locked');
+    return asked;
   }
 
   function requireQueue() {
@@ -116,19 +138,52 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       path,
       {
         config: { access: launch },
-        schema: { tags, summary: 'Launch the generation of a batch (after its one-time code)', body: z.object({ generation_id: generationId }), response: { 200: messageResponse } },
+        schema: {
+          tags,
+          summary: 'Launch the generation of a batch (after its one-time code), with the official signatures its diplomas carry',
+          body: startGenerationRequest,
+          response: { 200: messageResponse },
+        },
       },
       async (request) => {
         const { queue, jobs } = requireQueue();
         const batch = await batchInScope(request.user!.id, request.body.generation_id);
         if (!LAUNCHABLE.includes(batch.status)) throw new AppError('conflict');
+        // Checked before the code is spent: a wrong choice does not cost a new code.
+        const signatureKinds = await chooseSignatures(batch, request.body.signatures);
         if (!(await services.otp.consumeGrant(request.user!.id, `generation_launch_ok:${batch.id}`))) throw fieldError('code', 'field.launch_code_required');
-        await db.transaction((tx) => moveGeneration(tx, batch.id, 'in_progress', { request, changes: { progressDone: 0, progressTotal: 0, lastError: null } }));
+        await db.transaction(async (tx) => {
+          await moveGeneration(tx, batch.id, 'in_progress', { request, changes: { progressDone: 0, progressTotal: 0, lastError: null, signatureKinds } });
+          await recordAudit(tx, { action: 'generation.signatures_chosen', subjectType: 'generation', subjectId: batch.id, details: { signatures: signatureKinds } }, request);
+        });
         await queue.send(jobs.generate, { generationId: batch.id }, { singletonKey: `generate:${batch.id}` });
         return { data: { message: request.t('messages:generation_started') } };
       },
     );
   }
+
+  app.get(
+    '/generations/:id/signatures',
+    {
+      config: { access: launch },
+      schema: { tags, summary: 'The official signatures a launch may put on the batch, and its current choice', params: z.object({ id: generationId }), response: { 200: launchSignaturesResponse } },
+    },
+    async (request) => {
+      const batch = await batchInScope(request.user!.id, request.params.id);
+      const available = await db
+        .select({ kind: officialSignatures.kind, name: officialSignatures.signerName, title: officialSignatures.signerTitle })
+        .from(officialSignatures)
+        .orderBy(asc(officialSignatures.kind));
+      const chosen = batch.signatureKinds as SignatureKind[] | null;
+      return {
+        data: {
+          available: available.filter((s): s is typeof s & { kind: SignatureKind } => (SIGNATURE_KINDS as readonly string[]).includes(s.kind)),
+          chosen,
+          locked: chosen !== null && (await hasPrinted(batch.id)),
+        },
+      };
+    },
+  );
 
   const statusOf = async (userId: number, id: number) => {
     const batch = await batchInScope(userId, id);

@@ -15,16 +15,15 @@ function batchRoute(batch = ready) {
   return { [`GET /api/generations/${batch.id}`]: () => jsonResponse({ data: { ...batch, items: [] }, meta: pageMeta(0) }) };
 }
 
-const signatures = {
-  'GET /api/signatures/state': () =>
-    jsonResponse({
-      data: {
-        ministry: { kind: 'ministry', name: 'Aimée-Raïssa Kabongo', title: 'Ministre', image_url: '/api/signatures/ministry/image', width: 300, height: 100, updated_at: '2026-01-01T00:00:00.000Z', updated_by: null },
-        inspector_general: null,
-        jury: null,
-      },
-    }),
-};
+/** Two signatures registered (no jury); the batch has no choice yet. */
+const available = [
+  { kind: 'inspector_general', name: 'Jean-Claude Ilunga', title: "L'Inspecteur général" },
+  { kind: 'ministry', name: 'Aimée-Raïssa Kabongo', title: 'Ministre' },
+];
+function signaturesRoute(data: object = { available, chosen: null, locked: false }) {
+  return { 'GET /api/generations/12/signatures': () => jsonResponse({ data }) };
+}
+const signatures = signaturesRoute();
 
 describe('/otp-generation/{id} (launch)', () => {
   it('sends the code, refuses a wrong one next to the field, accepts the right one and launches', async () => {
@@ -51,10 +50,12 @@ describe('/otp-generation/{id} (launch)', () => {
     const launch = screen.getByRole('button', { name: 'Lancer la génération' });
     expect(launch).toBeDisabled();
 
-    // The official signatures the diplomas will carry.
+    // The official signatures the diplomas will carry: every registered one ticked at first, in the settings' order.
     const signed = await screen.findByTestId('launch-signatures');
-    await waitFor(() => expect(within(signed).getByText(/Aimée-Raïssa Kabongo/)).toBeInTheDocument());
-    expect(within(signed).getAllByText('Non enregistrée')).toHaveLength(2);
+    const boxes = await within(signed).findAllByRole('checkbox');
+    expect(boxes.map((box) => box.closest('label')!.textContent)).toEqual(['Ministre — Aimée-Raïssa Kabongo, Ministre', "Inspecteur général — Jean-Claude Ilunga, L'Inspecteur général"]);
+    expect(boxes.every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    expect(within(signed).getByTestId('launch-signatures-missing')).toHaveTextContent('Non enregistrée(s), donc absente(s) des diplômes : Président du jury.');
 
     await user.click(screen.getByRole('button', { name: 'Envoyer le code' }));
     expect(await screen.findByTestId('launch-code-sent')).toHaveTextContent('Envoyé par e-mail à al•••@example.cd.');
@@ -80,10 +81,59 @@ describe('/otp-generation/{id} (launch)', () => {
     expect(JSON.parse(String(verify.init.body))).toEqual({ code: '654321', generation_id: 12 });
     await waitFor(() => expect(launch).toHaveFocus());
 
+    // Untick both: the launch waits for at least one; tick the ministry's again.
+    await user.click(within(signed).getByRole('checkbox', { name: /^Ministre/ }));
+    await user.click(within(signed).getByRole('checkbox', { name: /Inspecteur général/ }));
+    expect(within(signed).getByTestId('launch-signatures-error')).toHaveTextContent('Choisissez au moins une signature officielle.');
+    expect(launch).toBeDisabled();
+    await user.click(within(signed).getByRole('checkbox', { name: /^Ministre/ }));
+    expect(launch).toBeEnabled();
+
     await user.click(launch);
     await waitFor(() => expect(router.state.location.pathname).toBe('/generating-op/12'));
     const start = calls.find((c) => c.url.pathname === '/api/start-generation-process')!;
-    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 12 });
+    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 12, signatures: ['ministry'] });
+  });
+
+  it("shows a relaunch's fixed choice and sends it as it is", async () => {
+    const { calls } = renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...batchRoute({ ...ready, status: 'failed', last_error: 'interrompu' }),
+        ...signaturesRoute({ available, chosen: ['inspector_general'], locked: true }),
+        'GET /api/generations/send-otp': () => jsonResponse({ data: { message: 'Code envoyé', channel: 'email', resend_in: 60, expires_in: 600 } }),
+        'POST /api/generations/verify-otp': () => jsonResponse({ data: { message: 'Code accepté' } }),
+        'POST /api/start-generation-process': () =>
+          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { signatures: ['Elles ne peuvent plus changer'] } }, 422),
+        'GET /api/generations/12/status': () => jsonResponse({ data: { id: 12, status: 'failed', signature_status: 'not_started', progress: { done: 1, total: 3, percent: 33 }, last_error: null } }),
+      },
+    });
+    const user = userEvent.setup();
+    const signed = await screen.findByTestId('launch-signatures');
+    await waitFor(() => expect(within(signed).getAllByRole('checkbox')).toHaveLength(2));
+    expect(within(signed).getByRole('checkbox', { name: /Inspecteur général/ })).toBeChecked();
+    expect(within(signed).getByRole('checkbox', { name: /^Ministre/ })).not.toBeChecked();
+    for (const box of within(signed).getAllByRole('checkbox')) expect(box).toBeDisabled();
+    expect(signed).toHaveTextContent('déjà imprimés avec ces signatures');
+    expect(screen.getByTestId('launch-relaunch')).toHaveTextContent('interrompu');
+
+    await user.click(screen.getByRole('button', { name: 'Envoyer le code' }));
+    await user.type(await screen.findByLabelText('Code de lancement'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Vérifier le code' }));
+    await user.click(await screen.findByRole('button', { name: 'Lancer la génération' }));
+    // The server's refusal about the signatures is shown as it is.
+    expect(await screen.findByTestId('launch-error')).toHaveTextContent('Elles ne peuvent plus changer');
+    const start = calls.find((c) => c.url.pathname === '/api/start-generation-process')!;
+    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 12, signatures: ['inspector_general'] });
+  });
+
+  it('says the diplomas will carry no signature when none is registered, and launches without a choice', async () => {
+    renderApp({ path: '/otp-generation/12', signedIn: { profile: makeProfile(['admin']) }, routes: { ...batchRoute(), ...signaturesRoute({ available: [], chosen: null, locked: false }) } });
+    const signed = await screen.findByTestId('launch-signatures');
+    expect(await within(signed).findByText(/Aucune signature officielle n'est enregistrée/)).toBeInTheDocument();
+    expect(within(signed).queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(within(signed).getByRole('link', { name: 'Gérer les signatures officielles' })).toHaveAttribute('href', '/settings');
   });
 
   it('waits for the time a 429 answer gives before another send', async () => {

@@ -1,4 +1,4 @@
-import { hasPermission, SIGNATURE_KINDS, type GenerationView } from '@sceau/contracts';
+import { hasPermission, SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -7,8 +7,8 @@ import { describedBy, FormField } from '@/components/form-field';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { maskContact } from '@/features/auth/pending-otp';
 import { useGeneration } from '@/features/generations/generations-api';
-import { sendLaunchCode, useStartGeneration, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
-import { useSignaturesState } from '@/features/signatures/signatures-api';
+import { sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
+import { useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
 import { isApiError } from '@/lib/http';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -68,7 +68,18 @@ export function OtpGenerationPage() {
       {batch ? (
         <>
           <BatchCard batch={batch} />
-          {batch.status === 'ready_for_generation' ? <LaunchSteps batch={batch} /> : <NotReady batch={batch} />}
+          {batch.status === 'failed' ? (
+            <div className="alert alert--error" data-testid="launch-relaunch">
+              <p>{t('launch.relaunchNote')}</p>
+              {batch.last_error ? (
+                <p>
+                  <strong>{t('batch.lastError')}</strong> {batch.last_error}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {/* A failed batch is relaunched the same way: its generation resumes where it stopped. */}
+          {batch.status === 'ready_for_generation' || batch.status === 'failed' ? <LaunchSteps batch={batch} /> : <NotReady batch={batch} />}
         </>
       ) : detail.isError ? (
         <ErrorAlert error={detail.error} onRetry={() => void detail.refetch()} />
@@ -104,18 +115,13 @@ function NotReady({ batch }: { batch: GenerationView }) {
   else if (batch.status === 'pending_validation' && hasPermission(grants, 'validation.data')) next = { to: `/validate-data/${batch.id}`, label: t('batch.actions.validateData') };
   else if (batch.status === 'in_progress' || batch.status === 'ready_for_signature') next = { to: `/generating-op/${batch.id}`, label: t('batch.actions.follow') };
   const reason =
-    batch.status === 'created' || batch.status === 'pending_validation' || batch.status === 'in_progress' || batch.status === 'ready_for_signature' || batch.status === 'failed'
+    batch.status === 'created' || batch.status === 'pending_validation' || batch.status === 'in_progress' || batch.status === 'ready_for_signature'
       ? t(`launch.notReady.${batch.status}`)
       : t('launch.notReady.other');
   return (
     <section className="card stack" aria-labelledby="launch-not-ready" data-testid="launch-not-ready">
       <h2 id="launch-not-ready">{t('launch.notReadyTitle', { status })}</h2>
       <p>{reason}</p>
-      {batch.status === 'failed' && batch.last_error ? (
-        <p className="alert alert--error">
-          <strong>{t('batch.lastError')}</strong> {batch.last_error}
-        </p>
-      ) : null}
       <div className="actions">
         {next ? (
           <Link className="button" to={next.to}>
@@ -135,7 +141,13 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const navigate = useNavigate();
   const { profile } = useSession();
   const grants = useGrants();
-  const start = useStartGeneration();
+  const start = useLaunchGeneration();
+  const signatures = useLaunchSignatures(batch.id);
+  // The user's choice; until they change it, the batch's earlier one or every active signature.
+  const [picked, setPicked] = useState<SignatureKind[] | null>(null);
+  const available = signatures.data?.available ?? [];
+  const chosen = picked ?? signatures.data?.chosen ?? available.map((s) => s.kind);
+  const noneChosen = available.length > 0 && chosen.length === 0;
 
   const [sent, setSent] = useState<(LaunchCodeSent & { at: number }) | null>(null);
   const [resendAt, setResendAt] = useState<number | null>(null);
@@ -200,7 +212,10 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
 
   function onLaunch() {
     setLaunchError(null);
-    start.mutate(batch.id, {
+    if (!signatures.data) return;
+    // Sent in the settings page's order; none when none is registered (the server then puts none).
+    const kinds = available.length > 0 ? SIGNATURE_KINDS.filter((kind) => chosen.includes(kind)) : undefined;
+    start.mutate({ generationId: batch.id, signatures: kinds }, {
       onSuccess: () => void navigate(`/generating-op/${batch.id}`),
       onError: (error) => {
         const codeMessage = isApiError(error) ? error.fieldErrors.code?.[0] : undefined;
@@ -210,7 +225,9 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
           setCode('');
           setCodeError(codeMessage);
         }
-        setLaunchError(isApiError(error) ? error.message : t('errors.generic'));
+        const signaturesMessage = isApiError(error) ? error.fieldErrors.signatures?.[0] : undefined;
+        if (signaturesMessage) void signatures.refetch();
+        setLaunchError(signaturesMessage ?? (isApiError(error) ? error.message : t('errors.generic')));
       },
     });
   }
@@ -288,7 +305,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
         ) : null}
       </section>
 
-      {hasPermission(grants, 'signatures.list') ? <OfficialSignatures /> : null}
+      <OfficialSignatures query={signatures} chosen={chosen} onChange={setPicked} noneChosen={noneChosen} />
 
       <section className="card stack" aria-labelledby="launch-go-title" data-testid="launch-go">
         <h2 id="launch-go-title">{t('launch.goTitle')}</h2>
@@ -298,7 +315,14 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
             {launchError}
           </div>
         ) : null}
-        <button ref={launchButton} type="button" className="button button--large" disabled={!verified || start.isPending} aria-busy={start.isPending} onClick={onLaunch}>
+        <button
+          ref={launchButton}
+          type="button"
+          className="button button--large"
+          disabled={!verified || start.isPending || !signatures.data || noneChosen}
+          aria-busy={start.isPending}
+          onClick={onLaunch}
+        >
           {start.isPending ? t('launch.launching') : t('launch.launch')}
         </button>
       </section>
@@ -306,38 +330,71 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   );
 }
 
-/** The official signatures the diplomas will carry (spec: "add signature"); managed on /settings. */
-function OfficialSignatures() {
+/**
+ * The official signatures the diplomas will carry (spec: "add signature"): the user picks among
+ * those registered on /settings; once some diplomas are printed (a relaunch), the choice is fixed.
+ */
+function OfficialSignatures({
+  query,
+  chosen,
+  onChange,
+  noneChosen,
+}: {
+  query: ReturnType<typeof useLaunchSignatures>;
+  chosen: SignatureKind[];
+  onChange: (kinds: SignatureKind[]) => void;
+  noneChosen: boolean;
+}) {
   const { t } = useTranslation();
   const grants = useGrants();
-  const state = useSignaturesState();
-  const missing = state.data ? SIGNATURE_KINDS.filter((kind) => !state.data![kind]) : [];
+  const data: LaunchSignatures | undefined = query.data;
+  const byKind = new Map((data?.available ?? []).map((s) => [s.kind, s]));
+  const missing = data ? SIGNATURE_KINDS.filter((kind) => !byKind.has(kind)) : [];
+  const locked = data?.locked ?? false;
   return (
     <section className="card stack" aria-labelledby="launch-signatures" data-testid="launch-signatures">
       <h2 id="launch-signatures">{t('launch.signaturesTitle')}</h2>
-      <p className="muted">{t('launch.signaturesIntro')}</p>
-      {state.isError ? <ErrorAlert error={state.error} onRetry={() => void state.refetch()} /> : null}
-      {state.isPending ? <p role="status">{t('common.loading')}</p> : null}
-      {state.data ? (
-        <ul className="signature-list">
-          {SIGNATURE_KINDS.map((kind) => {
-            const signature = state.data![kind];
-            return (
-              <li key={kind} data-signature-kind={kind} data-present={signature ? 'true' : 'false'}>
-                <strong>{t(`signatures.kinds.${kind}`)}</strong>{' '}
-                {signature ? (
-                  <span>
-                    {signature.name} — {signature.title}
-                  </span>
-                ) : (
-                  <span className="badge badge--warning">{t('launch.signatureMissing')}</span>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+      {query.isError ? <ErrorAlert error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.isPending ? <p role="status">{t('common.loading')}</p> : null}
+      {data && data.available.length > 0 ? (
+        <fieldset className="fieldset" aria-describedby="launch-signatures-hint" aria-invalid={noneChosen ? true : undefined}>
+          <legend>{t('launch.signaturesChoose')}</legend>
+          <p id="launch-signatures-hint" className="field__hint">
+            {locked ? t('launch.signaturesLocked') : t('launch.signaturesIntro')}
+          </p>
+          <ul className="signature-list">
+            {SIGNATURE_KINDS.filter((kind) => byKind.has(kind)).map((kind) => {
+              const signature = byKind.get(kind)!;
+              return (
+                <li key={kind} data-signature-kind={kind}>
+                  <label className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={chosen.includes(kind)}
+                      disabled={locked}
+                      onChange={(event) => onChange(event.target.checked ? [...chosen, kind] : chosen.filter((k) => k !== kind))}
+                    />
+                    <span>
+                      <strong>{t(`signatures.kinds.${kind}`)}</strong> — {signature.name}, {signature.title}
+                    </span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+          {noneChosen ? (
+            <p className="field__error" role="alert" data-testid="launch-signatures-error">
+              {t('launch.signaturesNone')}
+            </p>
+          ) : null}
+        </fieldset>
       ) : null}
-      {missing.length > 0 ? <p className="alert alert--info">{t('launch.signaturesMissingNote')}</p> : null}
+      {data && data.available.length === 0 ? <p className="alert alert--info">{t('launch.signaturesNoneRegistered')}</p> : null}
+      {missing.length > 0 && data && data.available.length > 0 ? (
+        <p className="muted" data-testid="launch-signatures-missing">
+          {t('launch.signaturesNotRegistered', { kinds: missing.map((kind) => t(`signatures.kinds.${kind}`)).join(', ') })}
+        </p>
+      ) : null}
       {grants.roles.includes('root') || grants.roles.includes('admin') ? (
         <p>
           <Link to="/settings">{t('launch.manageSignatures')}</Link>

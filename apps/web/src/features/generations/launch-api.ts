@@ -1,0 +1,25 @@
+import type { LaunchSignatures, SignatureKind, StartGenerationRequest } from '@sceau/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '@/lib/http';
+import { useApiQuery } from '@/lib/query';
+
+/** The official signatures a launch may put on the batch, the batch's earlier choice, and whether it is fixed. */
+export function useLaunchSignatures(generationId: number) {
+  return useApiQuery<LaunchSignatures>({
+    queryKey: ['generations', 'launch-signatures', generationId],
+    staleTime: 0,
+    queryFn: async ({ signal }) => (await http.get<{ data: LaunchSignatures }>(`/generations/${generationId}/signatures`, { signal })).data,
+  });
+}
+
+/** Launches the generation with the chosen signatures (none sent: the server's default, see the contract). */
+export function useLaunchGeneration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ generationId, signatures }: { generationId: number; signatures?: SignatureKind[] }) => {
+      const body: StartGenerationRequest = { generation_id: generationId, ...(signatures ? { signatures } : {}) };
+      return (await http.post<{ data: { message: string } }>('/start-generation-process', body)).data.message;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
+  });
+}
