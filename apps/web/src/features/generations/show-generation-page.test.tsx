@@ -1,4 +1,4 @@
-import type { GenerationItemView, GenerationView } from '@sceau/contracts';
+import type { BroadcastView, GenerationItemView, GenerationView } from '@sceau/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -37,7 +37,12 @@ function routes(batch: GenerationView = makeGeneration(), items: GenerationItemV
       }),
     'GET /api/institutions/32': () =>
       jsonResponse({ data: [{ id: 22, code: 'I22', name: "Lycée d'Arts", city: 'Kinshasa', country_id: 1, centre_id: 32, educ_province_id: 5 }] }),
+    [`GET /api/generations/${batch.id}/broadcast`]: () => jsonResponse({ data: null }),
   };
+}
+
+function broadcastView(overrides: Partial<BroadcastView> = {}): BroadcastView {
+  return { id: 4, generation_id: 12, status: 'queued', total: 2, sent: 0, skipped: 0, failed: 0, created_at: '2026-03-03T09:00:00.000Z', finished_at: null, ...overrides };
 }
 
 afterEach(() => {
@@ -286,6 +291,136 @@ describe('batch detail', () => {
     expect(screen.getByRole('link', { name: 'Retour au tableau de bord' })).toHaveAttribute('href', '/dashboard');
   });
 
+  it('broadcasts a published batch after confirmation, with the spec message as a toast, then follows it', async () => {
+    let latest: BroadcastView | null = null;
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...routes(),
+        'GET /api/generations/12/broadcast': () => jsonResponse({ data: latest }),
+        'POST /api/generations/12/broadcast': () => {
+          latest = broadcastView({ status: 'running', total: 2, sent: 1 });
+          return jsonResponse({ data: { message: 'Les notifications de diffusion ont été envoyées avec succès.', broadcast: broadcastView() } }, 202);
+        },
+      },
+    });
+    const panel = await screen.findByTestId('batch-broadcast');
+    expect(panel).toHaveTextContent("Ce lot n'a pas encore été diffusé aux candidats.");
+    const user = userEvent.setup();
+    await user.click(within(panel).getByRole('button', { name: 'Diffuser aux candidats' }));
+    const dialog = screen.getByRole('dialog', { name: 'Diffuser le lot aux candidats' });
+    expect(dialog).toHaveTextContent('(2 diplômes)');
+    expect(dialog).toHaveTextContent('valable 30 minutes');
+    await user.click(within(dialog).getByRole('button', { name: 'Diffuser' }));
+    expect(await screen.findByText('Les notifications de diffusion ont été envoyées avec succès.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname === '/api/generations/12/broadcast' && c.init.method === 'POST')).toHaveLength(1);
+    // Queued: no second broadcast until it ends.
+    expect(within(panel).getByTestId('broadcast-status')).toHaveTextContent('En attente');
+    expect(within(panel).getByRole('button', { name: 'Diffuser à nouveau' })).toBeDisabled();
+  });
+
+  it("shows the spec's failure message when the broadcast was not sent, and a refusal's reason", async () => {
+    let answer = jsonResponse({ code: 'service_unavailable', message: "La diffusion n'a pas été envoyée. Veuillez réessayer plus tard." }, 503);
+    renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...routes(), 'POST /api/generations/12/broadcast': () => answer },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Diffuser aux candidats' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Diffuser' }));
+    expect(await screen.findByText("La diffusion n'a pas été envoyée. Veuillez réessayer plus tard.")).toBeInTheDocument();
+    answer = jsonResponse({ code: 'conflict', message: 'Conflit', errors: { generation_id: ['Une diffusion de ce lot est déjà en cours'] } }, 409);
+    await user.click(screen.getByRole('button', { name: 'Diffuser aux candidats' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Diffuser' }));
+    expect(await screen.findByText('Une diffusion de ce lot est déjà en cours')).toBeInTheDocument();
+  });
+
+  it('shows the last broadcast to who may view the batch without offering one; nothing before publication', async () => {
+    const done = broadcastView({ status: 'completed', total: 2, sent: 1, skipped: 1, finished_at: '2026-03-03T09:01:00.000Z' });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['backoffice_manager']) }, routes: { ...routes(), 'GET /api/generations/12/broadcast': () => jsonResponse({ data: done }) } });
+    const status = await screen.findByTestId('broadcast-status');
+    expect(status).toHaveTextContent('Terminée');
+    expect(status).toHaveTextContent('1 candidat(s) notifié(s), 1 sans contact, 0 en échec, sur 2.');
+    expect(screen.queryByRole('button', { name: /Diffuser/ })).not.toBeInTheDocument();
+  });
+
+  it('offers no broadcast nor sharing before publication', async () => {
+    const signing = makeGeneration({ status: 'ready_for_signature', signature_status: 'not_started', anchor: null, published_at: null });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(signing) });
+    await screen.findByTestId('candidate-row-501');
+    expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /par e-mail/ })).not.toBeInTheDocument();
+  });
+
+  it('sends one diploma by e-mail: the address is checked before sending, the server’s message shown', async () => {
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['backoffice_manager']) },
+      routes: {
+        ...routes(),
+        'POST /api/items/by-mail': (_url, init) => {
+          const body = JSON.parse(String(init.body)) as { email: string };
+          return body.email === 'refuse@example.org'
+            ? jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { email: ["Saisissez une adresse e-mail valide pour l'envoi"] } }, 422)
+            : jsonResponse({ data: { message: `Le diplôme a été envoyé à ${body.email}.` } });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    const row = await screen.findByTestId('candidate-row-501');
+    // Not for a revoked diploma.
+    expect(within(screen.getByTestId('candidate-row-502')).queryByRole('button', { name: /par e-mail/ })).not.toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Envoyer le diplôme de MUKENDI KABONGO Aline par e-mail' }));
+    const dialog = screen.getByRole('dialog', { name: 'Envoyer le diplôme par e-mail' });
+    const email = within(dialog).getByLabelText('Adresse e-mail du destinataire');
+    expect(email).toHaveFocus();
+    await user.type(email, 'pas-une-adresse');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer' }));
+    expect(await within(dialog).findByText('Saisissez une adresse e-mail valide')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((c) => c.url.pathname === '/api/items/by-mail')).toBe(false);
+
+    await user.clear(email);
+    await user.type(email, 'refuse@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer' }));
+    expect(await within(dialog).findByText("Saisissez une adresse e-mail valide pour l'envoi")).toBeInTheDocument();
+
+    await user.clear(email);
+    await user.type(email, 'universite@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer' }));
+    expect(await screen.findByText('Le diplôme a été envoyé à universite@example.org.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const sent = calls.filter((c) => c.url.pathname === '/api/items/by-mail').at(-1)!;
+    expect(JSON.parse(String(sent.init.body))).toEqual({ item_id: 501, email: 'universite@example.org' });
+  });
+
+  it('sends the zip by e-mail, only with generation.share.email', async () => {
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['backoffice_manager']) },
+      routes: { ...routes(), 'POST /api/generations/archive-by-mail': () => jsonResponse({ data: { message: 'Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.' } }, 202) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Envoyer le zip par e-mail' }));
+    const dialog = screen.getByRole('dialog', { name: 'Envoyer le lot par e-mail' });
+    expect(dialog).toHaveTextContent('moins de 10 Mo');
+    await user.type(within(dialog).getByLabelText('Adresse e-mail du destinataire'), 'ambassade@example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer' }));
+    expect(await screen.findByText('Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.')).toBeInTheDocument();
+    const sent = calls.find((c) => c.url.pathname === '/api/generations/archive-by-mail')!;
+    expect(JSON.parse(String(sent.init.body))).toEqual({ generation_id: 12, email: 'ambassade@example.org' });
+  });
+
+  it('offers no sending by e-mail without generation.share.email (admin)', async () => {
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    await screen.findByTestId('candidate-row-501');
+    expect(screen.queryByRole('button', { name: /par e-mail/ })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
+  });
+
   it('reads English', async () => {
     await changeLocale('en');
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes() });
@@ -294,5 +429,7 @@ describe('batch detail', () => {
     expect(first).toHaveTextContent('Photo: validated');
     expect(first).toHaveTextContent('72.5%');
     expect(screen.getByTestId('batch-header')).toHaveTextContent('Completed');
+    expect(screen.getByRole('button', { name: 'Broadcast to candidates' })).toBeInTheDocument();
+    expect(within(first).getByRole('button', { name: 'Send the diploma of MUKENDI KABONGO Aline by e-mail' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { ADMIN_ROLES, canMoveGeneration, hasAnyPermission, hasAnyRole, hasPermission, isPublished, type GenerationItemView, type GenerationView } from '@sceau/contracts';
+import { ADMIN_ROLES, DISTRIBUTION_LIMITS, canMoveGeneration, hasAnyPermission, hasAnyRole, hasPermission, isPublished, type GenerationItemView, type GenerationView } from '@sceau/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,9 @@ import {
   type GenerationItemsFilter,
 } from '@/features/generations/generations-api';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
+import { BroadcastPanel } from '@/features/generations/broadcast-panel';
+import { sendArchiveByMail, sendDiplomaByMail } from '@/features/generations/distribution-api';
+import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
 import { Dialog } from '@/components/dialog';
 import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/reference-data/queries';
 import { useFlashStore } from '@/lib/flash-context';
@@ -197,6 +200,8 @@ function BatchSummary({ batch }: { batch: Batch }) {
       </section>
 
       {batch.anchor ? <AnchorProof batch={batch} anchor={batch.anchor} /> : null}
+
+      <BroadcastPanel batch={batch} />
     </>
   );
 }
@@ -292,8 +297,11 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
   const cancel = useCancelGeneration();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [zipping, setZipping] = useState(false);
+  // Sharing is for published diplomas only (the server refuses the others).
+  const mayMailZip = hasPermission(grants, 'generation.share.email') && batch.status === 'completed' && !revoked;
+  const [mailingZip, setMailingZip] = useState(false);
 
-  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel) return null;
+  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip) return null;
   return (
     <div className="actions" data-testid="batch-actions">
       {revoked ? <span className="badge badge--danger">{t('batch.revokedBadge')}</span> : null}
@@ -316,6 +324,11 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
           }}
         >
           {zipping ? t('batch.actions.zipping') : t('batch.actions.zip')}
+        </button>
+      ) : null}
+      {mayMailZip ? (
+        <button type="button" className="button button--secondary" onClick={() => setMailingZip(true)}>
+          {t('distribution.mail.zipButton')}
         </button>
       ) : null}
       {mayCancel ? (
@@ -351,6 +364,17 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
           </button>
         </div>
       </Dialog>
+      <ShareByMailDialog
+        open={mailingZip}
+        title={t('distribution.mail.zipTitle')}
+        description={t('distribution.mail.zipText', { name: label, diplomas: batch.counts.diplomas, size: DISTRIBUTION_LIMITS.zipAttachmentMaxBytes / (1024 * 1024), days: DISTRIBUTION_LIMITS.zipLinkDays })}
+        onSend={(email) => sendArchiveByMail(batch.id, email)}
+        onSent={(message) => {
+          flash.pushText(message, 'success');
+          setMailingZip(false);
+        }}
+        onClose={() => setMailingZip(false)}
+      />
       <RevokeDialog
         open={revoking}
         title={t('revocation.batchTitle')}
@@ -387,6 +411,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
   const queryClient = useQueryClient();
   const revokeDiploma = useRevokeDiploma();
   const [revoking, setRevoking] = useState<GenerationItemView | null>(null);
+  const [mailing, setMailing] = useState<GenerationItemView | null>(null);
   const [downloading, setDownloading] = useState<number | null>(null);
   const [seen, setSeen] = useState<{ schools: Map<number, Named>; centres: Map<number, Named> }>(() => ({ schools: new Map(), centres: new Map() }));
 
@@ -411,6 +436,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
   const schoolOptions = (centreForSchools !== null && centreSchools.data ? centreSchools.data : [...seen.schools.values()]).slice().sort(byName);
 
   const mayDownload = hasPermission(grants, 'generation.download.one');
+  const mayMail = hasPermission(grants, 'generation.share.email') && batch.status === 'completed' && batch.revoked_at === null;
   const mayRevoke = hasAnyRole(grants, ADMIN_ROLES) && isPublished(batch.status);
   const filtered = searchText.trim() !== '' || filter.centre !== null || filter.institution !== null;
   const caption = t('batch.candidates.caption', { name: generationLabel(t, batch) });
@@ -559,6 +585,16 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                               {downloading === item.id ? t('batch.candidates.downloading') : t('batch.candidates.download')}
                             </button>
                           ) : null}
+                          {mayMail && diploma.has_pdf && !diploma.revoked ? (
+                            <button
+                              type="button"
+                              className="button button--secondary button--small"
+                              onClick={() => setMailing(item)}
+                              aria-label={t('distribution.mail.diplomaButtonOf', { name })}
+                            >
+                              {t('distribution.mail.diplomaButton')}
+                            </button>
+                          ) : null}
                           {mayRevoke && !diploma.revoked ? (
                             <button type="button" className="button button--danger button--small" onClick={() => setRevoking(item)} aria-label={t('batch.candidates.revokeOf', { name })}>
                               {t('batch.candidates.revoke')}
@@ -577,6 +613,17 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
 
       <Pagination meta={items.length > 0 ? meta : undefined} onPage={onPage} label={t('batch.candidates.pagination')} />
 
+      <ShareByMailDialog
+        open={mailing !== null}
+        title={t('distribution.mail.diplomaTitle')}
+        description={mailing ? t('distribution.mail.diplomaText', { name: candidateName(mailing), code: mailing.candidate_code }) : ''}
+        onSend={(email) => sendDiplomaByMail(mailing!.id, email)}
+        onSent={(message) => {
+          flash.pushText(message, 'success');
+          setMailing(null);
+        }}
+        onClose={() => setMailing(null)}
+      />
       <RevokeDialog
         open={revoking !== null}
         title={t('revocation.diplomaTitle')}

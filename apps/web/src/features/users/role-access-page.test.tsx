@@ -173,6 +173,26 @@ describe('users and roles page', () => {
     expect(await screen.findByText('Un mot de passe temporaire a été envoyé.')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/users/11/reset')).toBe(true);
   });
+
+  it('sends a one-time sign-in link after confirmation, and shows a refusal in the dialog', async () => {
+    let answer = jsonResponse({ code: 'forbidden_role', message: 'Rôle insuffisant' }, 403);
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...routes(), 'POST /api/users/11/sign-in-link': () => answer },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Envoyer un lien de connexion à Jean Kabila' }));
+    const dialog = screen.getByRole('dialog', { name: 'Envoyer un lien de connexion' });
+    expect(dialog).toHaveTextContent('valable 15 minutes');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Rôle insuffisant');
+    answer = jsonResponse({ data: { message: 'Un lien de connexion a été envoyé à Jean Kabila par e-mail.', channel: 'email' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await screen.findByText('Un lien de connexion a été envoyé à Jean Kabila par e-mail.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/users/11/sign-in-link')).toHaveLength(2);
+  });
 });
 
 describe('editing a user', () => {

@@ -1,4 +1,5 @@
-import { hasRole, type RoleView, type UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, hasRole, type RoleView, type UserView } from '@sceau/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, Dialog } from '@/components/dialog';
@@ -8,12 +9,19 @@ import { Can } from '@/components/permission-gate';
 import { UserForm } from '@/features/users/user-form';
 import { useArchiveUsers, useResetUserPassword, useRoles, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
-import { isApiError } from '@/lib/http';
+import { http, isApiError } from '@/lib/http';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 type Editing = { kind: 'add' } | { kind: 'edit'; user: UserView } | null;
+
+/** Sends an account a one-time sign-in link (e-mail, else SMS); resolves to the server's message. */
+function useSendSignInLink() {
+  return useMutation({
+    mutationFn: async (id: number) => (await http.post<{ data: { message: string; channel: 'sms' | 'email' } }>(`/users/${id}/sign-in-link`)).data,
+  });
+}
 
 function fullName(user: Pick<UserView, 'first_name' | 'name'>): string {
   return [user.first_name, user.name].filter(Boolean).join(' ');
@@ -60,6 +68,8 @@ export function RoleAccessPage() {
   const [archiving, setArchiving] = useState(false);
   const reset = useResetUserPassword();
   const archive = useArchiveUsers();
+  const [linking, setLinking] = useState<UserView | null>(null);
+  const signInLink = useSendSignInLink();
 
   const rows = users.data?.data ?? [];
   const canSelect = !filter.archived;
@@ -101,6 +111,17 @@ export function RoleAccessPage() {
       const answer = await reset.mutateAsync(resetting.id);
       flash.pushText(answer.message, 'success');
       setResetting(null);
+    } catch {
+      // Shown in the dialog.
+    }
+  }
+
+  async function confirmSignInLink() {
+    if (!linking) return;
+    try {
+      const answer = await signInLink.mutateAsync(linking.id);
+      flash.pushText(answer.message, 'success');
+      setLinking(null);
     } catch {
       // Shown in the dialog.
     }
@@ -284,6 +305,17 @@ export function RoleAccessPage() {
                           >
                             {t('users.reset')}
                           </button>
+                          <button
+                            type="button"
+                            className="button button--ghost button--small"
+                            aria-label={t('users.signInLinkOne', { name })}
+                            onClick={() => {
+                              signInLink.reset();
+                              setLinking(user);
+                            }}
+                          >
+                            {t('users.signInLink')}
+                          </button>
                         </Can>
                       ) : null}
                     </td>
@@ -309,6 +341,17 @@ export function RoleAccessPage() {
           <UserForm user={null} roles={roles.data ?? []} onCancel={() => setEditing(null)} onDone={onSaved} />
         ) : null}
       </Dialog>
+
+      <ConfirmDialog
+        open={linking !== null}
+        title={t('users.signInLinkTitle')}
+        message={linking ? t('users.signInLinkConfirm', { name: fullName(linking), minutes: DISTRIBUTION_LIMITS.staffLinkMinutes }) : ''}
+        confirmLabel={t('users.signInLinkSend')}
+        busy={signInLink.isPending}
+        error={signInLink.isError ? messageOf(signInLink.error, t('errors.generic')) : null}
+        onConfirm={() => void confirmSignInLink()}
+        onClose={() => setLinking(null)}
+      />
 
       <ConfirmDialog
         open={resetting !== null}
