@@ -10,6 +10,8 @@ export interface VerificationCacheOptions {
   ttlMs?: number;
   /** How many answers are kept (default 10,000). */
   max?: number;
+  /** Whether a conclusive answer may be kept (default: all but 'incomplete', which never is). */
+  keep?: (result: VerificationResult) => boolean;
 }
 
 export interface VerificationCache {
@@ -37,6 +39,7 @@ export function verificationCacheKey(input: VerificationInput): string {
 
 export function createVerificationCache(options: VerificationCacheOptions = {}): VerificationCache {
   const byHash = new Map<string, Set<string>>();
+  let invalidations = 0;
   const unindex = (key: string, result: VerificationResult) => {
     for (const hash of hashesOf(result)) {
       const keys = byHash.get(hash);
@@ -53,7 +56,7 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
   const cache: VerificationCache = {
     get: (input) => lru.get(verificationCacheKey(input)),
     set(input, result) {
-      if (result.verdict === 'incomplete') return;
+      if (result.verdict === 'incomplete' || options.keep?.(result) === false) return;
       const key = verificationCacheKey(input);
       lru.set(key, result);
       for (const hash of hashesOf(result)) {
@@ -64,16 +67,22 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
     async getOrVerify(input, compute) {
       const cached = cache.get(input);
       if (cached) return cached;
+      const started = invalidations;
       const result = await compute();
-      cache.set(input, result);
+      // An invalidation while this answer was computed may concern it (its chain reads came first): not kept.
+      if (invalidations === started) cache.set(input, result);
       return result;
     },
     invalidate(hash) {
+      invalidations++;
       const keys = [...(byHash.get(normalise(hash)) ?? [])];
       for (const key of keys) lru.delete(key);
       return keys.length;
     },
-    clear: () => lru.clear(),
+    clear: () => {
+      invalidations++;
+      lru.clear();
+    },
     get size() {
       return lru.size;
     },

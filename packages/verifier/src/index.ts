@@ -1,6 +1,7 @@
 export { verify, compareQrFields, keysServedByIssuer, CREDENTIAL_ATTACHMENT } from './verify.ts';
 export { decideVerdict } from './verdict.ts';
 export { registryPort, connectRegistryPort, type ReadOnlyChainOptions } from './chain-port.ts';
+export { cachedRegistry, type CachedRegistry, type CachedRegistryOptions } from './cached-registry.ts';
 export { createVerificationCache, verificationCacheKey, type VerificationCache, type VerificationCacheOptions } from './cache.ts';
 export { readPdfQrCodes } from './pdf-qr.ts';
 export { CHECK_CODES } from './types.ts';

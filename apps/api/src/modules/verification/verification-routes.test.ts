@@ -128,6 +128,87 @@ describe('verification', () => {
     expect((await app.inject({ method: 'GET', url: '/api/verify/short' })).statusCode).toBe(422);
   });
 
+  it('answers a cached id without reading the database or the chain, with the same bytes; a batch root is read once', async () => {
+    const url = `/api/verify/${rows[8]!.id}`;
+    const first = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'en' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json().data.verdict_label).toBe('Authentic');
+
+    const selects = vi.spyOn(ctx.db, 'select');
+    const revokedReads = vi.spyOn(chain.registry, 'isRevoked');
+    const issuanceReads = vi.spyOn(chain.registry, 'findIssuance');
+    try {
+      const again = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'en' } });
+      expect(again.body).toBe(first.body);
+      expect(selects).not.toHaveBeenCalled();
+      expect(revokedReads).not.toHaveBeenCalled();
+      // The other language is its own text, from the same answer.
+      const french = await app.inject({ method: 'GET', url });
+      expect(french.json().data.verdict_label).toBe('Authentique');
+      expect({ ...french.json().data, verdict_label: '', checks: [] }).toEqual({ ...first.json().data, verdict_label: '', checks: [] });
+      expect(selects).not.toHaveBeenCalled();
+
+      // Another diploma of the same batch: one database read, its own hash read on chain, the root not again.
+      const other = await app.inject({ method: 'GET', url: `/api/verify/${rows[9]!.id}` });
+      expect(other.json().data.verdict).toBe('authentic');
+      expect(other.json().data.credential.signature.targetHash).toBe(rows[9]!.targetHash);
+      expect(selects).toHaveBeenCalledTimes(1);
+      expect(revokedReads.mock.calls.map(([hash]) => hash)).toEqual([`0x${rows[9]!.targetHash}`]);
+      expect(issuanceReads).not.toHaveBeenCalled();
+    } finally {
+      selects.mockRestore();
+      revokedReads.mockRestore();
+      issuanceReads.mockRestore();
+    }
+  });
+
+  it('a cached authentic answer becomes revoked once the contract reports it (answer, chain reads and text all cleared)', async () => {
+    const target = rows[10]!;
+    const url = `/api/verify/${target.id}`;
+    expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
+    expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
+    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    // Until the event arrives the cached answer stands (the contract's events clear it, ADR 0040).
+    expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
+    services.verification!.invalidate(`0x${target.targetHash}`);
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.json().data.verdict).toBe('revoked');
+    expect(res.json().data.checks.find((c: { name: string }) => c.name === 'not_revoked').code).toBe('diploma_revoked');
+    // Its PDF says so too (the chain read behind the PDF's answer was cleared as well).
+    const pdf = (await services.storage.get(target.pdfKey!))!;
+    expect((await upload({ file: { data: pdf, name: 'diplome.pdf', type: 'application/pdf' } })).json().data.verdict).toBe('revoked');
+  });
+
+  it('limits uncached look-ups per address in memory (429 with Retry-After), never the cached answers', async () => {
+    const address = '203.0.113.7';
+    const unknown = (i: number) => `/api/verify/${`Zz${String(i).padStart(20, '0')}`}`;
+    const cachedUrl = `/api/verify/${rows[8]!.id}`;
+    let limited: Awaited<ReturnType<typeof app.inject>> | null = null;
+    for (let i = 0; i < 200 && !limited; i++) {
+      const res = await app.inject({ method: 'GET', url: unknown(i), remoteAddress: address, headers: { 'x-locale': 'en' } });
+      if (res.statusCode === 429) limited = res;
+      else expect(res.json().data.verdict).toBe('unknown');
+    }
+    expect(limited).not.toBeNull();
+    expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited!.json().code).toBe('rate_limited');
+    // The same unknown id again is a cached answer: served, like any cached id, from the same address.
+    expect((await app.inject({ method: 'GET', url: unknown(0), remoteAddress: address })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: cachedUrl, remoteAddress: address })).statusCode).toBe(200);
+    // Documents always count; another address is not affected.
+    const pdf = (await services.storage.get(rows[11]!.pdfKey!))!;
+    const boundary = '----sceau-limit';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cert_document"; filename="d.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(pdf),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const post = (remoteAddress: string) => app.inject({ method: 'POST', url: '/api/generations/verify', remoteAddress, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect((await post(address)).statusCode).toBe(429);
+    expect((await post('203.0.113.8')).json().data.verdict).toBe('authentic');
+  });
+
   it('shows a revoked diploma as revoked once the contract says so', async () => {
     const target = rows[4]!;
     await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');

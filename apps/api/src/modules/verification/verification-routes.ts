@@ -1,6 +1,9 @@
 import multipart from '@fastify/multipart';
+import type { VerificationResult } from '@sceau/verifier';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { LRUCache } from 'lru-cache';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -81,11 +84,26 @@ function inputFromFile(bytes: Uint8Array): VerificationInput {
   throw fieldError('cert_document', 'field.document_type');
 }
 
-export const verificationRoutes: FastifyPluginAsyncZod<AppContext & { verification: VerificationService }> = async (app, { db, config, verification }) => {
+/**
+ * Requests that cost work (a database or chain read, a document to parse) per client address and
+ * per minute, across every API process (ADR 0100). Each process counts in its own memory the
+ * share it receives (`VERIFY_LIMIT_PER_MINUTE / processes`, processes = API processes behind one
+ * port, each receiving about an equal share of an address's requests): no database write per
+ * request. Documents are always counted; links and ids only when their answer is not cached
+ * (a cached answer costs microseconds, and counting it would cost more than answering it).
+ */
+export const VERIFY_LIMIT_PER_MINUTE = 120;
+
+export interface VerificationRouteOptions {
+  verification: VerificationService;
+  /** How many API processes share the limit (default 1). */
+  apiProcesses?: number;
+}
+
+export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (app, { config, verification, apiProcesses = 1 }) => {
   await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5, fieldSize: 4096 } });
-  // Per address, shared by every API process (ADR 0006's store).
-  const limiter = new RateLimiterPostgres({ storeClient: db.$client, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, keyPrefix: 'verify', points: 120, duration: 60 });
-  app.addHook('preHandler', async (request, reply) => {
+  const limiter = new RateLimiterMemory({ keyPrefix: 'verify', points: Math.max(1, Math.ceil(VERIFY_LIMIT_PER_MINUTE / Math.max(1, apiProcesses))), duration: 60 });
+  const consume = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await limiter.consume(request.ip);
     } catch (rejection) {
@@ -95,12 +113,28 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & { verificati
       reply.header('retry-after', String(seconds));
       throw new AppError('rate_limited', { params: { seconds } });
     }
-  });
+  };
 
-  const answer = async (input: VerificationInput, t: Parameters<typeof presentResult>[1], withCredential = false) => {
+  // The serialised answer (through the response schema, exactly as Fastify would) per answer,
+  // language and form: a cached answer costs a map look-up, not a translation and a serialisation.
+  // Tied to the answer object: once an answer is invalidated and computed again, its text is too.
+  const bodies = new LRUCache<string, { result: VerificationResult; body: string }>({
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (entry) => entry.body.length * 2 + 100,
+  });
+  const serialise = (result: VerificationResult, t: Parameters<typeof presentResult>[1], credential?: unknown | null) =>
+    JSON.stringify(
+      z.encode(verificationResponse, {
+        data: { ...presentResult(result, t, { explorerTxUrl: config.chain.explorerTxUrl }), ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}) },
+      }),
+    );
+  const send = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply, input: VerificationInput) => {
+    // A document is always work (read, hashed); a link or QR text only when not answered from the cache.
+    if ('pdf' in input || 'credential' in input || !verification.isCached(input)) await consume(request, reply);
     const result = await verification.verify(input);
-    const credential = withCredential && 'diplomaId' in input ? ((await verification.credentialOf(input.diplomaId)) as Record<string, unknown> | null) : undefined;
-    return { data: { ...presentResult(result, t, { explorerTxUrl: config.chain.explorerTxUrl }), ...(credential !== undefined ? { credential } : {}) } };
+    return send(reply, serialise(result, request.t));
   };
 
   app.get(
@@ -114,7 +148,17 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & { verificati
         response: { 200: verificationResponse },
       },
     },
-    async (request) => answer({ diplomaId: request.params.id }, request.t, true),
+    async (request, reply) => {
+      const { id } = request.params;
+      const key = `${request.locale}|${id}`;
+      const kept = bodies.get(key);
+      if (kept && verification.isCurrent({ diplomaId: id }, kept.result)) return send(reply, kept.body);
+      if (!verification.isCached({ diplomaId: id })) await consume(request, reply);
+      const { result, credential } = await verification.verifyById(id);
+      const body = serialise(result, request.t, credential);
+      if (verification.isCurrent({ diplomaId: id }, result)) bodies.set(key, { result, body });
+      return send(reply, body);
+    },
   );
 
   app.post(
@@ -128,7 +172,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & { verificati
         response: { 200: verificationResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('unsupported_media_type');
       let file: Uint8Array | null = null;
       let link: string | null = null;
@@ -148,12 +192,12 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & { verificati
           link = part.value.trim();
         }
       }
-      if (file && file.length > 0) return answer(inputFromFile(file), request.t);
+      if (file && file.length > 0) return answer(request, reply, inputFromFile(file));
       if (link) {
-        if (/^SC1:/.test(link)) return answer({ qr: link }, request.t);
+        if (/^SC1:/.test(link)) return answer(request, reply, { qr: link });
         const id = diplomaIdFromLink(link);
         if (!id) throw fieldError('cert_url', link.startsWith('http') ? 'field.not_a_diploma_link' : 'field.invalid_url');
-        return answer({ diplomaId: id }, request.t);
+        return answer(request, reply, { diplomaId: id });
       }
       throw fieldError('cert_document', 'field.document_or_link_required');
     },

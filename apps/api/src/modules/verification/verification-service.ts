@@ -1,4 +1,13 @@
-import { createVerificationCache, registryPort, verify, type VerificationCache, type VerificationContext, type VerificationResult } from '@sceau/verifier';
+import {
+  cachedRegistry,
+  createVerificationCache,
+  registryPort,
+  verify,
+  type CachedRegistry,
+  type VerificationCache,
+  type VerificationContext,
+  type VerificationResult,
+} from '@sceau/verifier';
 import { eq } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import type { Config } from '../../config.ts';
@@ -9,15 +18,36 @@ import type { MinistryKeys } from '../keys/ministry-keys.ts';
 
 export type VerificationInput = { pdf: Uint8Array } | { credential: unknown } | { qr: string } | { diplomaId: string };
 
+/** A diploma as the database has it: its full credential and whether its batch is published. */
+interface DiplomaRow {
+  credential: unknown;
+  status: string;
+}
+
+/** A verification by id and what the page and independent verifiers receive with it. */
+export interface VerificationById {
+  result: VerificationResult;
+  /** The full credential of a published diploma (it carries the Merkle proof), else null. */
+  credential: unknown | null;
+}
+
+const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
+
 /**
  * Verification for the public: the one engine (packages/verifier) with the platform's trusted
  * identity, its chain and its database as the source of full credentials. Answers are cached and
  * dropped when the contract reports a revocation, so a results-day load does not wait on the chain;
- * an answer that could not be fully checked is never cached.
+ * an answer that could not be fully checked is never cached. What the chain said is cached on the
+ * same terms (ADR 0100): a batch's root is read once for all its diplomas. A verification by id
+ * reads its diploma once (credential and batch status in one query) and not at all when answered
+ * from the cache.
  */
 export class VerificationService {
   private readonly cache: VerificationCache;
   private readonly context: VerificationContext;
+  private readonly registry: CachedRegistry;
+  /** The credential given with an answer by id, kept as long as the answer itself. */
+  private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null }>();
 
   constructor(
     private readonly db: Db,
@@ -25,11 +55,13 @@ export class VerificationService {
     keys: MinistryKeys,
     chain: OpenChain,
   ) {
-    this.cache = createVerificationCache({ ttlMs: 10 * 60_000, max: 50_000 });
+    // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not kept.
+    this.cache = createVerificationCache({ ttlMs: 10 * 60_000, max: 50_000, keep: (result) => result.verdict !== 'unpublished' });
+    this.registry = cachedRegistry(registryPort(chain.registry), { ttlMs: 10 * 60_000 });
     const base = config.publicUrl.replace(/\/$/, '');
     this.context = {
       jwks: async () => keys.jwks(),
-      registry: registryPort(chain.registry),
+      registry: this.registry,
       issuer: { id: config.issuer.id, name: config.issuer.name, jwksUrl: `${base}/.well-known/jwks.json`, registry: { chainId: chain.chainId, address: chain.address } },
       findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
       knownUnpublished: async (id) => {
@@ -39,8 +71,8 @@ export class VerificationService {
     };
   }
 
-  private async findDiploma(id: string) {
-    if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
+  private async findDiploma(id: string): Promise<DiplomaRow | null> {
+    if (!DIPLOMA_ID.test(id)) return null;
     const [row] = await this.db
       .select({ credential: diplomas.credential, status: generations.status })
       .from(diplomas)
@@ -50,10 +82,39 @@ export class VerificationService {
   }
 
   async verify(input: VerificationInput): Promise<VerificationResult> {
-    const result = await this.cache.getOrVerify(input, () => verify(input, this.context));
-    // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not kept.
-    if (result.verdict === 'unpublished' && result.hashes) this.cache.invalidate(result.hashes.targetHash);
-    return result;
+    return this.cache.getOrVerify(input, () => verify(input, this.context));
+  }
+
+  /**
+   * By id (the `/verify/{id}` page, independent verifiers): from the cache without any read, else
+   * with one database read that serves both the engine and the credential given with the answer.
+   */
+  async verifyById(id: string): Promise<VerificationById> {
+    const input = { diplomaId: id };
+    const cached = this.cache.get(input);
+    if (cached) {
+      const known = this.credentials.get(cached);
+      if (known) return { result: cached, credential: known.credential };
+    }
+    let row: DiplomaRow | null | undefined;
+    const readOnce = async () => (row === undefined ? (row = await this.findDiploma(id)) : row);
+    const result =
+      cached ??
+      (await this.cache.getOrVerify(input, () =>
+        verify(input, {
+          ...this.context,
+          findCredential: async (wanted) => (wanted === id ? (await readOnce())?.credential ?? null : this.context.findCredential!(wanted)),
+          knownUnpublished: async (wanted) => {
+            if (wanted !== id) return this.context.knownUnpublished!(wanted);
+            const found = await readOnce();
+            return found !== null && found.status !== 'completed';
+          },
+        }),
+      ));
+    const found = await readOnce();
+    const credential = found && found.status === 'completed' ? found.credential : null;
+    this.credentials.set(result, { credential });
+    return { result, credential };
   }
 
   /** The full credential of a published diploma, for independent verifiers (it carries the proof). */
@@ -62,8 +123,19 @@ export class VerificationService {
     return found && found.status === 'completed' ? found.credential : null;
   }
 
+  /** Whether an answer for this input is in the cache (answering it costs no database or chain read). */
+  isCached(input: VerificationInput): boolean {
+    return this.cache.get(input) !== undefined;
+  }
+
+  /** Whether `result` is still the cached answer for this input (not invalidated, not expired). */
+  isCurrent(input: VerificationInput, result: VerificationResult): boolean {
+    return this.cache.get(input) === result;
+  }
+
   /** Revocations seen on the contract, and batches anchored, make earlier answers stale. */
   invalidate(hash: string): void {
+    this.registry.invalidate(hash);
     this.cache.invalidate(hash);
   }
 }
