@@ -259,3 +259,7 @@ export type ValidationChangeResponse = z.infer<typeof validationChangeResponse>;
 
 export const generationIdParam = z.object({ generationId: id });
 export const itemPhotoParams = z.object({ generationId: id, itemId: id });
+
+/** `POST /validations/photos/{itemId}/upload` (multipart `photo`): a JPEG, PNG or WebP of at most this size. */
+export const PHOTO_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const itemIdParam = z.object({ itemId: id });

@@ -1,4 +1,5 @@
 import { PHOTO_EDIT_LIMITS, type PhotoEdits } from '@sceau/contracts';
+import { preparePhoto } from '@sceau/pdf';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { fieldError } from '../../lib/errors.ts';
 
@@ -58,4 +59,33 @@ export async function readEditedImage(dataUrl: string): Promise<Buffer> {
   const fits = width >= L.width.min && width <= L.width.max && height >= L.height.min && height <= L.height.max;
   const image = fits ? oriented : oriented.resize(L.width.default, L.height.default, { fit: 'cover', position: 'attention' });
   return toStoredJpeg(image);
+}
+
+/** The smallest photo accepted (either side), as for the editor's result. */
+const MIN_SIDE = 100;
+/** The imports' resolution: the stored 300 × 400 pixels are the diploma's photo box at 200 dpi. */
+const PHOTO_DPI = 200;
+
+/**
+ * A photo uploaded for a candidate (one imported without, or a better one): checked to be a JPEG,
+ * PNG or WebP of a usable size, then normalised exactly as the list import does it (preparePhoto:
+ * oriented, cropped to the box around its subject, sRGB on white, a JPEG of at most 30 KB).
+ */
+export async function readUploadedPhoto(bytes: Buffer, field = 'photo'): Promise<Buffer> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { failOn: 'error' }).metadata();
+  } catch {
+    throw fieldError(field, 'field.validation_image_unreadable');
+  }
+  if (!['jpeg', 'png', 'webp'].includes(meta.format ?? '')) throw fieldError(field, 'field.validation_image_unreadable');
+  const { width, height } = meta.autoOrient;
+  if (width < MIN_SIDE || height < MIN_SIDE) throw fieldError(field, { key: 'field.validation_image_too_small', params: { width: MIN_SIDE, height: MIN_SIDE } });
+  const box = { w: (L.width.default * 25.4) / PHOTO_DPI, h: (L.height.default * 25.4) / PHOTO_DPI };
+  try {
+    return Buffer.from(await preparePhoto(bytes, box, { dpi: PHOTO_DPI, maxBytes: L.maxBytes }));
+  } catch {
+    // A header that reads but pixels that do not (a truncated file).
+    throw fieldError(field, 'field.validation_image_unreadable');
+  }
 }

@@ -285,3 +285,104 @@ describe('who may validate what, where and when', () => {
     expect((await itemRow(done.items[0]!)).rejected).toBe(false);
   });
 });
+
+describe('uploading a photo for a candidate', () => {
+  /** A multipart body with `photo` (or another field). */
+  function form(data: Buffer, { field = 'photo', filename = 'photo.png', type = 'image/png' } = {}) {
+    const boundary = '----sceau-photo-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+  const upload = (itemId: number, body: ReturnType<typeof form>, headers = as.validateur!) =>
+    app.inject({ method: 'POST', url: `/api/validations/photos/${itemId}/upload`, headers: { ...headers, ...body.headers }, payload: body.payload });
+  /** A phone-camera portrait, larger than the stored photo and of another shape. */
+  const portrait = (width = 1200, height = 1500) =>
+    sharp({ create: { width, height, channels: 3, background: '#c8a888' } })
+      .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2.5}" r="${width / 4}" fill="#553322"/></svg>`) }])
+      .png()
+      .toBuffer();
+
+  async function withoutPhoto() {
+    const { id, items } = await makeBatch(2);
+    await ctx.db.update(generationItems).set({ photoKey: null }).where(eq(generationItems.id, items[0]!));
+    return { id, item: items[0]!, other: items[1]! };
+  }
+
+  it('stores it normalised as the import does (300 × 400 JPEG, 30 KB at most); it then waits for validation', async () => {
+    const { id, item } = await withoutPhoto();
+    // Without a photo it cannot be validated.
+    expect((await post('/api/validations/photos/validate', { item })).json().errors.item[0]).toMatch(/n'a pas de photo/);
+
+    const res = await upload(item, form(await portrait()));
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.message).toBe('Photo enregistrée : elle attend sa validation.');
+    expect(data.items[0]).toMatchObject({ id: item, photo_status: 'pending', photo_url: expect.stringMatching(new RegExp(`^/api/validations/photos/${id}/items/${item}/photo\\?v=`)) });
+    const row = await itemRow(item);
+    expect(row.photoKey).toMatch(new RegExp(`^photos/${id}/${row.candidateCode}-[0-9a-f]{16}\\.jpg$`));
+    const stored = (await services.storage.get(row.photoKey!))!;
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 300, 400]);
+    expect(stored.length).toBeLessThanOrEqual(30_000);
+    const served = await app.inject({ method: 'GET', url: data.items[0].photo_url, headers: as.validateur });
+    expect(served.rawPayload.equals(stored)).toBe(true);
+    const [audit] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.photo_uploaded'), eq(auditLog.subjectId, String(item))));
+    expect(audit!.details).toMatchObject({ generation_id: id, before: null, after: row.photoKey, source: 'upload' });
+
+    // Now it can be validated; a better photo later sends it back to pending and replaces the upload.
+    expect((await post('/api/validations/photos/validate', { item })).statusCode).toBe(200);
+    const again = await upload(item, form(await portrait(900, 900), { filename: 'photo.webp', type: 'image/webp' }));
+    expect(again.statusCode).toBe(200);
+    const replaced = await itemRow(item);
+    expect(replaced.photoStatus).toBe('pending');
+    expect(replaced.photoKey).not.toBe(row.photoKey);
+    expect(await services.storage.get(row.photoKey!)).toBeNull();
+  });
+
+  it('refuses what is not a usable image, with translated messages, and leaves the candidate as it was', async () => {
+    const { item } = await withoutPhoto();
+    const text = await upload(item, form(Buffer.from('nom;prenom\nKabongo;Aline\n'), { filename: 'liste.csv', type: 'text/csv' }), { ...as.validateur!, 'x-locale': 'en' });
+    expect(text.statusCode).toBe(422);
+    expect(text.json().errors.photo[0]).toBe('The image cannot be read or is not a JPEG, PNG or WebP');
+    const gif = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#888' } }).gif().toBuffer();
+    expect((await upload(item, form(gif, { filename: 'p.gif', type: 'image/gif' }))).json().errors.photo[0]).toBe("L'image est illisible ou n'est pas un JPEG, PNG ou WebP");
+    const tiny = await upload(item, form(await portrait(60, 80)));
+    expect(tiny.statusCode).toBe(422);
+    expect(tiny.json().errors.photo[0]).toBe("L'image doit mesurer au moins 100 × 100 pixels");
+    const none = await upload(item, form(await portrait(), { field: 'file' }));
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.photo[0]).toBe('Un fichier est requis');
+    const huge = await upload(item, form(Buffer.alloc(10 * 1024 * 1024 + 1, 1)));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().errors.photo[0]).toBe("L'image ne doit pas dépasser 10 Mo");
+    const json = await app.inject({ method: 'POST', url: `/api/validations/photos/${item}/upload`, headers: as.validateur, payload: { photo: 'x' } });
+    expect(json.statusCode).toBe(415);
+    expect((await itemRow(item)).photoKey).toBeNull();
+  });
+
+  it('keeps uploads to validation.photo, the scope, open batches and candidates not rejected', async () => {
+    const { id, item, other } = await withoutPhoto();
+    const photo = form(await portrait());
+    expect((await upload(item, photo, as.controleur)).statusCode).toBe(403);
+    expect((await upload(item, photo, as.backoffice_manager)).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: `/api/validations/photos/${item}/upload`, headers: photo.headers, payload: photo.payload })).statusCode).toBe(401);
+    const elsewhere = await upload(item, photo, as.elsewhere);
+    expect(elsewhere.statusCode).toBe(404);
+    expect((await upload(999_999_999, photo)).statusCode).toBe(404);
+
+    expect((await post('/api/validations/photos/reject', { item: other, reason: 'Photo floue' })).statusCode).toBe(200);
+    const rejected = await upload(other, photo);
+    expect(rejected.statusCode).toBe(409);
+    expect(rejected.json().errors.item).toBeDefined();
+
+    await ctx.db.update(generations).set({ status: 'in_progress' }).where(eq(generations.id, id));
+    const closed = await upload(item, photo);
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().errors.generation_id).toBeDefined();
+    expect((await itemRow(item)).photoKey).toBeNull();
+  });
+});

@@ -1,10 +1,13 @@
+import multipart from '@fastify/multipart';
 import {
   generationIdParam,
   idParam,
+  itemIdParam,
   imageToBase64Query,
   imageToBase64Response,
   itemPhotoParams,
   PHOTO_EDIT_LIMITS,
+  PHOTO_UPLOAD_MAX_BYTES,
   rejectedItemsQuery,
   rejectItemBody,
   reopenItemBody,
@@ -19,11 +22,11 @@ import {
 } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
-import { applyPhotoEdits, readEditedImage } from './photo-editing.ts';
+import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import { listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
-import { ValidationsService, type Aspect } from './validations-service.ts';
+import { isOpen, ValidationsService, type Aspect } from './validations-service.ts';
 
 const tags = ['validations'];
 const photos = { anyPermission: ['validation.photo'], section: 'validation' } as const satisfies Requirement;
@@ -40,6 +43,7 @@ const PHOTO_URL = /^(?:https?:\/\/[^/]+)?\/api\/validations\/photos\/(\d+)\/item
  */
 export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
   const validations = new ValidationsService(db, services.storage);
+  await app.register(multipart, { limits: { fileSize: PHOTO_UPLOAD_MAX_BYTES, files: 1, fields: 5, fieldSize: 256 } });
   const meta = (page: number, perPage: number, total: number) => ({ current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total });
 
   async function itemsPage(userId: number, generationId: number, filter: ItemFilter) {
@@ -130,6 +134,48 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       }
       const result = await validations.validatePhotos(request, body);
       return { data: { message: request.t('messages:validation_photos_validated', { count: result.changed.length }), ...result } };
+    },
+  );
+
+  app.post(
+    '/validations/photos/:itemId/upload',
+    {
+      config: { access: photos },
+      schema: {
+        tags,
+        summary: 'Upload a photo for a candidate (one imported without, or a better one): multipart `photo`, a JPEG, PNG or WebP up to 10 MB, normalised as the import does; it then waits for validation',
+        consumes: ['multipart/form-data'],
+        params: itemIdParam,
+        response: { 200: validationChangeResponse },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type');
+      // The body is read whole (within its limit) before any refusal, so that the answer reaches the browser.
+      let bytes: Buffer | null = null;
+      const tooLarge = () => new AppError('payload_too_large', { fields: { photo: [{ key: 'field.image_too_large', params: { size: PHOTO_UPLOAD_MAX_BYTES / 1024 / 1024 } }] } });
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'photo') {
+          part.file.resume();
+          continue;
+        }
+        try {
+          bytes = await part.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+          throw error;
+        }
+        if (part.file.truncated) throw tooLarge();
+      }
+      // A candidate outside the scope is as unknown as one that does not exist; a closed batch takes no photo.
+      const item = await validations.visibleItem(request.user!.id, request.params.itemId);
+      const batch = await validations.visibleBatch(request.user!.id, item.generationId);
+      if (!isOpen(batch.status)) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      if (!bytes || bytes.length === 0) throw fieldError('photo', 'field.file_required');
+      const jpeg = await readUploadedPhoto(bytes);
+      const result = await validations.uploadPhoto(request, { generation_id: item.generationId, item: item.id }, jpeg);
+      return { data: { message: request.t('messages:validation_photo_uploaded'), ...result } };
     },
   );
 

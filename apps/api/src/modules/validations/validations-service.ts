@@ -82,6 +82,27 @@ export class ValidationsService {
 
   /** Stores a new photo (the editor's result) and validates it; the import's original file is kept. */
   async replacePhoto(request: FastifyRequest, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
+    return this.storePhoto(request, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details });
+  }
+
+  /**
+   * Stores a photo uploaded for a candidate (imported without one, or a better one): it waits for
+   * validation like an imported photo, so a validated candidate goes back to pending.
+   */
+  async uploadPhoto(request: FastifyRequest, target: Target & { item: number }, jpeg: Buffer) {
+    return this.storePhoto(request, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' } });
+  }
+
+  /**
+   * Writes the file under a new key before the row points at it (removed again if the change
+   * fails), then removes a superseded edit or upload; the import's own file stays.
+   */
+  private async storePhoto(
+    request: FastifyRequest,
+    target: Target & { item: number },
+    jpeg: Buffer,
+    outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown> },
+  ) {
     const sha = createHash('sha256').update(jpeg).digest('hex');
     let written: string | null = null;
     let previous: string | null = null;
@@ -94,8 +115,8 @@ export class ValidationsService {
           written = key;
         }
         previous = item!.photoKey;
-        await tx.update(generationItems).set({ photoKey: key, photoStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
-        await this.audit(tx, request, 'validation.photo_edited', item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...details });
+        await tx.update(generationItems).set({ photoKey: key, photoStatus: outcome.status, updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
+        await this.audit(tx, request, outcome.action, item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...outcome.details });
         return { changed: [item!.id], skipped: [] };
       });
       // An earlier edit is replaced; the import's own file stays (it is the candidate's original).

@@ -2,6 +2,7 @@ import type { ValidationItemView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PhotoEditor } from '@/features/validations/photo-editor';
+import { PhotoUploadDialog } from '@/features/validations/photo-upload';
 import {
   ReadyNotice,
   RejectDialog,
@@ -29,6 +30,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [rejecting, setRejecting] = useState<ValidationItemView | null>(null);
   const [editing, setEditing] = useState<{ item: ValidationItemView; src: string | null } | null>(null);
+  const [uploading, setUploading] = useState<ValidationItemView | null>(null);
   const selectable = items.filter((i) => !i.rejected && i.photo_url);
   const chosen = selectable.filter((i) => selected.has(i.id)).map((i) => i.id);
   const allChosen = selectable.length > 0 && chosen.length === selectable.length;
@@ -94,6 +96,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
               onValidate={() => void run({ kind: 'photo', item: item.id }).catch(outcome.fail)}
               onReject={() => setRejecting(item)}
               onEdit={(src) => setEditing({ item, src })}
+              onUpload={() => setUploading(item)}
             />
           ))}
         </ul>
@@ -102,6 +105,11 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
         name={rejecting ? candidateName(rejecting) : null}
         onReject={(reason) => run({ kind: 'rejectPhoto', item: rejecting!.id, reason })}
         onClose={() => setRejecting(null)}
+      />
+      <PhotoUploadDialog
+        name={uploading ? candidateName(uploading) : null}
+        onUpload={(file) => run({ kind: 'uploadPhoto', item: uploading!.id, file })}
+        onClose={() => setUploading(null)}
       />
       {editing ? (
         <PhotoEditor
@@ -126,9 +134,10 @@ interface PhotoCardProps {
   onValidate: () => void;
   onReject: () => void;
   onEdit: (src: string | null) => void;
+  onUpload: () => void;
 }
 
-function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject, onEdit }: PhotoCardProps) {
+function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject, onEdit, onUpload }: PhotoCardProps) {
   const { t } = useTranslation();
   const name = candidateName(item);
   const photo = usePhotoObjectUrl(item.photo_url);
@@ -173,7 +182,11 @@ function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject,
             <button type="button" className="button button--secondary button--small" onClick={() => onEdit(photo.url)} aria-label={t('validations.actions.editPhotoOf', { name })}>
               {t('validations.actions.edit')}
             </button>
-          ) : null}
+          ) : (
+            <button type="button" className="button button--small" onClick={onUpload} aria-label={t('validations.actions.uploadPhotoOf', { name })}>
+              {t('validations.actions.uploadPhoto')}
+            </button>
+          )}
           <button type="button" className="button button--danger button--small" onClick={onReject} aria-label={t('validations.actions.rejectOf', { name })}>
             {t('validations.actions.reject')}
           </button>

@@ -58,6 +58,7 @@ export function useValidations(page: number) {
 export type ValidationChange =
   | { kind: 'photos'; items: number[] }
   | { kind: 'photo'; item: number; edits?: PhotoEdits }
+  | { kind: 'uploadPhoto'; item: number; file: File }
   | { kind: 'rejectPhoto'; item: number; reason: string }
   | { kind: 'data'; items: number[] }
   | { kind: 'dataEdit'; item: number; fields: Record<string, string | null> }
@@ -70,6 +71,11 @@ function send(change: ValidationChange): Promise<ValidationChangeResponse> {
       return http.post('/validations/photos/validate', { items: change.items });
     case 'photo':
       return http.post('/validations/photos/validate', change.edits ? { item: change.item, edits: change.edits } : { item: change.item });
+    case 'uploadPhoto': {
+      const form = new FormData();
+      form.append('photo', change.file, change.file.name);
+      return http.post(`/validations/photos/${change.item}/upload`, form);
+    }
     case 'rejectPhoto':
       return http.post('/validations/photos/reject', { item: change.item, reason: change.reason });
     case 'data':

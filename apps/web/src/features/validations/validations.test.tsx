@@ -165,6 +165,46 @@ describe('/validate-picture', () => {
     );
   });
 
+  it('sends a photo for a candidate imported without one, and shows the server’s refusal in the dialog', async () => {
+    const withoutPhoto = makeVItem(505, { last_name: 'LUZOLO', middle_name: null, first_name: 'Joël', photo_url: null });
+    let attempts = 0;
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({
+        'GET /api/validations/photos/12': () => jsonResponse({ data: [...items, withoutPhoto], meta: pageMeta(4), generation: makeBatch() }),
+        'POST /api/validations/photos/505/upload': () =>
+          ++attempts === 1
+            ? jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { photo: ["L'image doit mesurer au moins 100 × 100 pixels"] } }, 422)
+            : jsonResponse({ data: { message: 'Photo enregistrée : elle attend sa validation.', items: [], skipped: [], generation: makeBatch() } }),
+      }),
+    });
+    const user = userEvent.setup();
+    const card = await screen.findByTestId('photo-card-505');
+    expect(card).toHaveTextContent('Pas de photo');
+    // Neither validated nor edited without a photo; only added (cards with a photo offer no upload).
+    expect(within(card).queryByRole('button', { name: /^Valider|^Modifier/ })).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('photo-card-501')).queryByRole('button', { name: /Ajouter une photo/ })).not.toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Ajouter une photo pour LUZOLO Joël' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter une photo' });
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer la photo' }));
+    expect(within(dialog).getByText('Choisissez une photo.')).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === '/api/validations/photos/505/upload')).toBe(false);
+
+    const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'joel.jpg', { type: 'image/jpeg' });
+    await user.upload(within(dialog).getByLabelText(/^Photo/), file);
+    expect(within(dialog).getByRole('img', { name: 'Aperçu de la photo choisie pour LUZOLO Joël' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer la photo' }));
+    expect(await within(dialog).findByText("L'image doit mesurer au moins 100 × 100 pixels")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer la photo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const sent = calls.filter((c) => c.url.pathname === '/api/validations/photos/505/upload');
+    expect(sent).toHaveLength(2);
+    const body = sent[1]!.init.body as FormData;
+    expect((body.get('photo') as File).name).toBe('joel.jpg');
+    expect(await screen.findByText('Photo enregistrée : elle attend sa validation.')).toBeInTheDocument();
+  });
+
   it('hides the actions when the batch is closed', async () => {
     renderApp({
       path: '/validate-picture/12',
