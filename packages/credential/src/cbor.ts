@@ -3,8 +3,14 @@ import { decode, encode, Tagged, type TagDecoder } from 'cborg';
 
 export { Tagged };
 
+/**
+ * In Node, cborg returns a Buffer: it is handed back as a plain Uint8Array view of the same bytes,
+ * so that encoding it again (a payload inside a COSE message) sees bytes whatever the realm its
+ * caller runs in (a jsdom test, where Buffer is not an instance of the page's Uint8Array).
+ */
 export function encodeCbor(value: unknown): Uint8Array {
-  return encode(value);
+  const bytes = encode(value);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
