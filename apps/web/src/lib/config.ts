@@ -11,6 +11,9 @@ export interface AppConfig {
   contactEmail: string;
   googleClientId: string | null;
   appName: string;
+  /** The candidate check form calls `${candidateCheckUrl}/v2/verify-candidate` with this api-token (ADR 0090). */
+  candidateCheckUrl: string;
+  candidateCheckToken: string;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -20,6 +23,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   contactEmail: 'contact@sceau.example',
   googleClientId: null,
   appName: 'Sceau',
+  candidateCheckUrl: '/api',
+  candidateCheckToken: 'sceau-web-candidate-check',
 };
 
 function pickString(value: unknown, fallback: string): string {
@@ -44,6 +49,8 @@ export function readConfig(doc: Document = document): AppConfig {
     contactEmail: pickString(raw.contactEmail, DEFAULT_CONFIG.contactEmail),
     googleClientId: typeof raw.googleClientId === 'string' && raw.googleClientId !== '' ? raw.googleClientId : null,
     appName: pickString(raw.appName, DEFAULT_CONFIG.appName),
+    candidateCheckUrl: pickString(raw.candidateCheckUrl, DEFAULT_CONFIG.candidateCheckUrl).replace(/\/$/, ''),
+    candidateCheckToken: pickString(raw.candidateCheckToken, DEFAULT_CONFIG.candidateCheckToken),
   };
 }
 

@@ -1,23 +1,72 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { appConfig } from '@/lib/config';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** A short legal text: a title, an intro and numbered sections, all from the catalogue. */
+interface LegalSection {
+  title: string;
+  paragraphs: string[];
+  items?: string[];
+}
+
+function asStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * A legal text from the catalogue: a title, an intro and numbered sections, each with paragraphs
+ * and an optional list; a table of contents on top (these pages are long on a phone).
+ */
 export function LegalPage({ prefix, sections }: { prefix: 'terms' | 'privacy'; sections: readonly string[] }) {
   const { t } = useTranslation();
   const values = { appName: appConfig.appName, email: appConfig.contactEmail };
   useDocumentTitle(t(`${prefix}.title`));
+  const content: (LegalSection & { key: string })[] = sections.map((key) => {
+    const base = `${prefix}.sections.${key}`;
+    return {
+      key,
+      title: t(`${base}.title`),
+      paragraphs: asStrings(t(`${base}.paragraphs`, { ...values, returnObjects: true })),
+      items: asStrings(t(`${base}.items`, { ...values, returnObjects: true, defaultValue: [] })),
+    };
+  });
+  const other = prefix === 'privacy' ? { to: '/terms-and-conditions', label: t('footer.terms') } : { to: '/privacy-policy', label: t('footer.privacy') };
+
   return (
-    <article className="container page prose" aria-labelledby="legal-title">
+    <article className="container page prose legal-page" aria-labelledby="legal-title">
       <h1 id="legal-title">{t(`${prefix}.title`)}</h1>
       <p className="muted">{t('legal.updated')}</p>
       <p className="lead">{t(`${prefix}.intro`, values)}</p>
-      {sections.map((section) => (
-        <section key={section} aria-labelledby={`${prefix}-${section}`}>
-          <h2 id={`${prefix}-${section}`}>{t(`${prefix}.sections.${section}.title`)}</h2>
-          <p>{t(`${prefix}.sections.${section}.text`, values)}</p>
+      <nav aria-labelledby={`${prefix}-toc`} className="legal-page__toc">
+        <h2 id={`${prefix}-toc`}>{t('legal.contents')}</h2>
+        <ol>
+          {content.map((section) => (
+            <li key={section.key}>
+              <a href={`#${prefix}-${section.key}`}>{section.title.replace(/^\d+\.\s*/, '')}</a>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      {content.map((section) => (
+        <section key={section.key} aria-labelledby={`${prefix}-${section.key}`} data-testid={`legal-${section.key}`}>
+          <h2 id={`${prefix}-${section.key}`} tabIndex={-1}>
+            {section.title}
+          </h2>
+          {section.paragraphs.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+          {section.items?.length ? (
+            <ul>
+              {section.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          ) : null}
         </section>
       ))}
+      <p>
+        <Link to={other.to}>{other.label}</Link> · <Link to="/contact">{t('nav.contact')}</Link>
+      </p>
     </article>
   );
 }

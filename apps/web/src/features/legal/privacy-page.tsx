@@ -1,6 +1,6 @@
 import { LegalPage } from '@/features/legal/legal-page';
 
-const SECTIONS = ['controller', 'data', 'purposes', 'retention', 'rights', 'security', 'storage'] as const;
+const SECTIONS = ['controller', 'data', 'purposes', 'blockchain', 'recipients', 'retention', 'rights', 'security', 'storage', 'changes'] as const;
 
 export function PrivacyPage() {
   return <LegalPage prefix="privacy" sections={SECTIONS} />;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '@/lib/i18n';
 import type { CheckStatus, PublicDiploma, VerificationCheck, VerificationResultData, Verdict } from '@/features/verification/verification-api';
 import { formatCalendarDate, formatChainTime, formatPercentage, fullName, shorten } from '@/features/verification/verification-format';
+import { DiplomaPhoto, isDiplomaServed } from '@/features/verification/public-diploma';
 import './verification.css';
 
 type IconShape = 'check' | 'cross' | 'dash' | 'question' | 'clock' | 'alert';
@@ -214,7 +215,11 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
               <Heading level={level} id="verify-diploma-title">
                 {t('verify.diplomaTitle')}
               </Heading>
-              <DiplomaFacts diploma={result.diploma} />
+              <div className="public-diploma__holder">
+                {/* The photo is served for a published, valid diploma only (not revoked, not an altered copy). */}
+                {isDiplomaServed(result.verdict) ? <DiplomaPhoto id={result.diploma.id} name={fullName(result.diploma)} /> : null}
+                <DiplomaFacts diploma={result.diploma} />
+              </div>
             </section>
           ) : null}
         </>

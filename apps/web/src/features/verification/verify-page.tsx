@@ -1,31 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { CopyButton } from '@/features/generations/copy-button';
 import { isValidDiplomaId, useVerifyById, type VerificationResultData } from '@/features/verification/verification-api';
 import { VerificationResult } from '@/features/verification/verification-result';
+import { DiplomaDownload, isDiplomaServed, ShareLink } from '@/features/verification/public-diploma';
 import { saveFile } from '@/lib/save-file';
 import { useDocumentTitle } from '@/lib/use-document-title';
-
-function ShareLink({ url }: { url: string }) {
-  const { t } = useTranslation();
-  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
-  return (
-    <div className="verify-share" data-testid="verification-share">
-      <span className="muted">{t('verify.share.label')}</span>
-      <code>{url}</code>
-      <CopyButton value={url} label={t('verify.share.copy')} />
-      {canShare ? (
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          onClick={() => void navigator.share({ title: t('verify.share.title'), url }).catch(() => undefined)}
-        >
-          {t('verify.share.share')}
-        </button>
-      ) : null}
-    </div>
-  );
-}
 
 function CredentialDownload({ id, result }: { id: string; result: VerificationResultData }) {
   const { t } = useTranslation();
@@ -91,7 +70,13 @@ export function VerifyPage() {
 
       {query.data ? (
         <div className="verify-page__links stack">
-          <ShareLink url={url} />
+          {query.data.diploma && isDiplomaServed(query.data.verdict) ? (
+            <div className="public-diploma__actions">
+              <DiplomaDownload id={query.data.diploma.id} />
+              <span className="muted">{t('publicDiploma.downloadHint')}</span>
+            </div>
+          ) : null}
+          <ShareLink url={url} title={t('verify.share.title')} />
           <CredentialDownload id={id} result={query.data} />
         </div>
       ) : null}

@@ -1,0 +1,46 @@
+import type { CandidateCheckResult } from '@sceau/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { appConfig } from '@/lib/config';
+import { createHttpClient, type ApiError } from '@/lib/http';
+import { currentLocale, i18n } from '@/lib/i18n';
+
+/**
+ * The v2 candidate check (spec section 7: "external v2 verification endpoint"): the platform's own
+ * `/api/v2/verify-candidate` by default, or the exam authority's service when configured
+ * (`CANDIDATE_CHECK_URL`). Never sends the user's bearer token, which is meant for this platform
+ * only; the api-token identifies the form (ADR 0090).
+ */
+const candidateHttp = createHttpClient({
+  fetch: (...args) => globalThis.fetch(...args),
+  getLocale: () => currentLocale(),
+  getToken: () => null,
+  translate: (key) => i18n.t(key),
+  baseUrl: appConfig.candidateCheckUrl,
+});
+
+export interface CandidateCheckInput {
+  fullname: string;
+  code: string;
+  birthdate: string;
+  classmate1: string;
+  classmate2: string;
+  sessionId: number;
+  phone: string;
+}
+
+export function useCandidateCheck() {
+  return useMutation<CandidateCheckResult, ApiError, CandidateCheckInput>({
+    mutationFn: async (input) => {
+      const form = new FormData();
+      form.append('fullname', input.fullname);
+      form.append('api-token', appConfig.candidateCheckToken);
+      form.append('code', input.code);
+      form.append('birthdate', input.birthdate);
+      form.append('fullname_collegue_1', input.classmate1);
+      form.append('fullname_collegue_2', input.classmate2);
+      form.append('session_id', String(input.sessionId));
+      form.append('phone', input.phone);
+      return (await candidateHttp.post<{ data: CandidateCheckResult }>('/v2/verify-candidate', form)).data;
+    },
+  });
+}
