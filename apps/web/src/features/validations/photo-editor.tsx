@@ -1,6 +1,8 @@
 import { PHOTO_EDIT_LIMITS, type PhotoEdits } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import ReactCrop, { type PercentCrop } from 'react-image-crop';
+import 'react-image-crop/dist/ReactCrop.css';
 import { Dialog } from '@/components/dialog';
 import { isApiError } from '@/lib/http';
 
@@ -15,6 +17,19 @@ const SLIDERS: { key: Slider; unit: string; step: number }[] = [
 ];
 type Crop = { x: number; y: number; w: number; h: number };
 const PREVIEW_WIDTH = 200;
+/** The photo shown whole to draw the crop on (fits a 390 px screen inside the dialog). */
+const CROP_VIEW_WIDTH = 260;
+/** The server's smallest crop (photoEdits.crop). */
+const MIN_CROP = 50;
+
+/** The crop rectangle's percentages (react-image-crop) as pixels of the photo, kept inside it and at least MIN_CROP. */
+function cropFromPercent(percent: PercentCrop, source: { w: number; h: number }): Crop {
+  const w = Math.min(source.w, Math.max(MIN_CROP, Math.round((percent.width * source.w) / 100)));
+  const h = Math.min(source.h, Math.max(MIN_CROP, Math.round((percent.height * source.h) / 100)));
+  const x = Math.min(source.w - w, Math.max(0, Math.round((percent.x * source.w) / 100)));
+  const y = Math.min(source.h - h, Math.max(0, Math.round((percent.y * source.h) / 100)));
+  return { x, y, w, h };
+}
 
 export interface PhotoEditorProps {
   open: boolean;
@@ -29,8 +44,10 @@ const initial = () => ({ brightness: L.brightness.default, contrast: L.contrast.
 
 /**
  * The image editor (spec section 3): brightness, contrast, hue, output width and height, and a crop
- * in pixels of the photo as served. The preview applies the same settings with CSS; the server
- * applies them to the stored photo (extract, resize cover, modulate, linear).
+ * in pixels of the photo as served, drawn on the photo (react-image-crop: dragged with a pointer or
+ * a finger, moved and resized with the arrow keys) or typed in. The preview applies the same
+ * settings with CSS; the server applies them to the stored photo (extract, resize cover, modulate,
+ * linear).
  */
 export function PhotoEditor({ open, name, src, onSave, onClose }: PhotoEditorProps) {
   const { t } = useTranslation();
@@ -142,6 +159,37 @@ export function PhotoEditor({ open, name, src, onSave, onClose }: PhotoEditorPro
               <input type="checkbox" checked={cropOn} onChange={(e) => setCropOn(e.target.checked)} />
               {t('validations.editor.cropEnable')}
             </label>
+            {cropOn && src ? (
+              <div className="stack" data-testid="photo-cropper">
+                <p id="editor-crop-help" className="field__hint">
+                  {t('validations.editor.cropHelp')}
+                </p>
+                <ReactCrop
+                  crop={{ unit: '%', x: (crop.x / source.w) * 100, y: (crop.y / source.h) * 100, width: (crop.w / source.w) * 100, height: (crop.h / source.h) * 100 }}
+                  onChange={(_, percent) => setCrop(cropFromPercent(percent, source))}
+                  keepSelection
+                  ruleOfThirds
+                  minWidth={(MIN_CROP * CROP_VIEW_WIDTH) / source.w}
+                  minHeight={(MIN_CROP * CROP_VIEW_WIDTH) / source.w}
+                  ariaLabels={{
+                    cropArea: t('validations.editor.cropArea'),
+                    nwDragHandle: t('validations.editor.handles.nw'),
+                    nDragHandle: t('validations.editor.handles.n'),
+                    neDragHandle: t('validations.editor.handles.ne'),
+                    eDragHandle: t('validations.editor.handles.e'),
+                    seDragHandle: t('validations.editor.handles.se'),
+                    sDragHandle: t('validations.editor.handles.s'),
+                    swDragHandle: t('validations.editor.handles.sw'),
+                    wDragHandle: t('validations.editor.handles.w'),
+                  }}
+                >
+                  <img src={src} alt={t('validations.editor.cropSourceAlt', { name })} style={{ display: 'block', width: CROP_VIEW_WIDTH, maxWidth: '100%' }} />
+                </ReactCrop>
+                <p className="muted" aria-live="polite" data-testid="photo-crop-value">
+                  {t('validations.editor.cropValue', crop)}
+                </p>
+              </div>
+            ) : null}
             {cropOn ? (
               <div className="form-grid">
                 {(['x', 'y', 'w', 'h'] as const).map((key) => (

@@ -165,6 +165,46 @@ describe('/validate-picture', () => {
     );
   });
 
+  it('draws the crop on the photo: moved and resized with the keyboard, mirrored in the fields, then posted', async () => {
+    // jsdom lays nothing out: the photo under the crop is 260 × 346.67 px on screen (a 300 × 400 photo).
+    Object.assign(HTMLElement.prototype, { scrollTo: () => undefined });
+    const rect = HTMLElement.prototype.getBoundingClientRect;
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      if (this.classList.contains('ReactCrop__child-wrapper')) return { x: 0, y: 0, top: 0, left: 0, right: 260, bottom: 346.67, width: 260, height: 346.67, toJSON: () => ({}) } as DOMRect;
+      return rect.call(this);
+    });
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed() }) });
+    await screen.findByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Modifier la photo de MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier la photo de MUKENDI KABONGO Aline' });
+    expect(within(dialog).queryByTestId('photo-cropper')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Recadrer la photo' }));
+    const cropper = within(dialog).getByTestId('photo-cropper');
+    expect(within(cropper).getByRole('img', { name: "Photo d'origine de MUKENDI KABONGO Aline, sur laquelle tracer le recadrage" })).toBeInTheDocument();
+
+    // The right handle then the bottom one, with Shift: 10 screen pixels narrower, then shorter.
+    within(cropper).getByRole('button', { name: 'Poignée droite : redimensionner avec les flèches' }).focus();
+    await user.keyboard('{Shift>}{ArrowLeft}{/Shift}');
+    within(cropper).getByRole('button', { name: 'Poignée bas : redimensionner avec les flèches' }).focus();
+    await user.keyboard('{Shift>}{ArrowUp}{/Shift}');
+    // The area itself, two pixels to the right.
+    within(cropper).getByRole('group', { name: 'Zone de recadrage : déplacez-la avec les flèches' }).focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(within(dialog).getByLabelText('Largeur (w)')).toHaveValue(288);
+    expect(within(dialog).getByLabelText('Hauteur (h)')).toHaveValue(388);
+    expect(within(dialog).getByLabelText('Gauche (x)')).toHaveValue(2);
+    expect(within(cropper).getByTestId('photo-crop-value')).toHaveTextContent('Zone gardée : 288 × 388 px, à 2 px du bord gauche et 0 px du haut');
+
+    // A typed value moves the rectangle too.
+    fireEvent.change(within(dialog).getByLabelText('Haut (y)'), { target: { value: '12' } });
+    const selection = cropper.querySelector<HTMLElement>('.ReactCrop__crop-selection')!;
+    expect(parseFloat(selection.style.top)).toBeCloseTo(3, 5);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toMatchObject({ item: 501, edits: { crop: { x: 2, y: 12, w: 288, h: 388 } } }));
+  });
+
   it('sends a photo for a candidate imported without one, and shows the server’s refusal in the dialog', async () => {
     const withoutPhoto = makeVItem(505, { last_name: 'LUZOLO', middle_name: null, first_name: 'Joël', photo_url: null });
     let attempts = 0;
