@@ -1,86 +1,191 @@
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
+import { apiProcessCount, forkHttpProcesses, isHttpProcess } from './cluster.ts';
 import { loadConfig } from './config.ts';
+import { createDb } from './db/client.ts';
 import { openDatabase } from './db/open-database.ts';
 import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
 import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
+import { Invalidations } from './jobs/invalidations.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { closeSharedRenderPool } from './modules/generations/render-pool.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
+import type { Db } from './db/client.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel });
 
-const database = await openDatabase(config, log);
-await seedCatalogue(database.db);
-if (config.demoData) {
-  await seedDemo(database.db);
-  log.info('demo data ready: sign in as root@sceau.example with the password Sceau-Demo-2026 (see README)');
+/**
+ * What every process that serves the API holds in memory must be cleared everywhere: a revocation
+ * handled by one process is published (PostgreSQL NOTIFY) and clears the verification answers of
+ * all of them (ADR 0106). The contract's revocation events reach each process too, by its watcher.
+ */
+async function shareInvalidations(services: Services, db: Db, connectionString: string): Promise<Invalidations | null> {
+  const verification = services.verification;
+  if (!verification) return null;
+  const bus = new Invalidations(connectionString, log);
+  const local = verification.invalidate.bind(verification);
+  await bus.start(local);
+  verification.invalidate = (hash: string) => {
+    local(hash);
+    bus.publish(db.$client, hash).catch((error: unknown) => log.warn({ err: error }, 'could not publish an invalidation'));
+  };
+  return bus;
 }
 
-let keys: MinistryKeys;
-let chain: OpenChain;
-try {
-  keys = await loadMinistryKeys(config.keys, log);
-  chain = await openChain(config, log);
-} catch (error) {
-  log.error({ err: error }, 'could not open the ministry keys or the chain');
-  await database.close();
-  process.exit(1);
+function defineJobs(services: Services, connectionString: string) {
+  return new JobQueue(connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
 }
 
-const services = createServices(database.db, config, { identity: { keys, chain }, log });
-const jobs = new JobQueue(database.connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
-await jobs.start({ work: config.workers });
-services.queue = jobs;
-await services.imports.resumePending(jobs);
-await services.distribution.resumePending(jobs);
-
-const reconciled = await services.issuing!.reconcileAnchors(log);
-if (reconciled.checked) log.info(reconciled, 'anchored batches checked against the chain');
-
-await seedCountryTemplate(database.db);
-if (config.demoData) {
-  await seedDemoBatch(database.db, services.storage, services.issuing!);
-  log.info('demo batch issued and anchored: its diplomas verify right away');
-}
-
-// A revocation on the contract, by this platform or any other holder of the revoker role, clears cached answers.
-const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
-  onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
-});
-
-const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 15_000);
-  force.unref();
+/** An HTTP process of a cluster: the primary did the start-up work; this one serves requests only. */
+async function runHttpProcess(): Promise<void> {
+  const connectionString = config.databaseUrl!;
+  const db = createDb(connectionString);
+  let keys: MinistryKeys;
+  let chain: OpenChain;
   try {
+    keys = await loadMinistryKeys(config.keys, log);
+    chain = await openChain(config, log);
+  } catch (error) {
+    log.error({ err: error }, 'could not open the ministry keys or the chain');
+    await db.$client.end();
+    process.exit(1);
+  }
+  const services = createServices(db, config, { identity: { keys, chain }, log });
+  const jobs = defineJobs(services, connectionString);
+  await jobs.start({ work: false });
+  services.queue = jobs;
+  const bus = await shareInvalidations(services, db, connectionString);
+  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
+    onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
+  });
+  const app = await buildApp({ db, config, services }, { loggerInstance: log });
+  onShutdown(
+    async () => {
+      await app.close();
+      stopWatching();
+      await bus?.stop();
+      await jobs.stop();
+      await chain.close();
+      await db.$client.end();
+    },
+    { stoppedByPrimary: true },
+  );
+  await app.listen({ host: config.host, port: config.port });
+}
+
+/** The platform in one process, or the primary of a cluster (`API_PROCESSES` > 1). */
+async function runMain(httpProcesses: number): Promise<void> {
+  const database = await openDatabase(config, log);
+  await seedCatalogue(database.db);
+  if (config.demoData) {
+    await seedDemo(database.db);
+    log.info('demo data ready: sign in as root@sceau.example with the password Sceau-Demo-2026 (see README)');
+  }
+
+  let keys: MinistryKeys;
+  let chain: OpenChain;
+  try {
+    keys = await loadMinistryKeys(config.keys, log);
+    chain = await openChain(config, log);
+  } catch (error) {
+    log.error({ err: error }, 'could not open the ministry keys or the chain');
+    await database.close();
+    process.exit(1);
+  }
+
+  const services = createServices(database.db, config, { identity: { keys, chain }, log });
+  const jobs = defineJobs(services, database.connectionString);
+  await jobs.start({ work: config.workers });
+  services.queue = jobs;
+  await services.imports.resumePending(jobs);
+  await services.distribution.resumePending(jobs);
+
+  const reconciled = await services.issuing!.reconcileAnchors(log);
+  if (reconciled.checked) log.info(reconciled, 'anchored batches checked against the chain');
+
+  await seedCountryTemplate(database.db);
+  if (config.demoData) {
+    await seedDemoBatch(database.db, services.storage, services.issuing!);
+    log.info('demo batch issued and anchored: its diplomas verify right away');
+  }
+  const bus = await shareInvalidations(services, database.db, database.connectionString);
+
+  if (httpProcesses > 1) {
+    // The HTTP processes reach this process's database and chain (embedded or not) by their addresses.
+    const cluster = await forkHttpProcesses(
+      httpProcesses,
+      {
+        DATABASE_URL: database.connectionString,
+        CHAIN_RPC_URL: chain.connection.rpcUrl,
+        CHAIN_ID: String(chain.chainId),
+        REGISTRY_ADDRESS: chain.address,
+      },
+      log,
+    );
+    onShutdown(async () => {
+      await cluster.stop();
+      await bus?.stop();
+      await jobs.stop();
+      await closeSharedRenderPool();
+      await chain.close();
+      await database.close();
+    });
+    log.info({ processes: httpProcesses }, `Sceau is running on ${config.publicUrl} (${httpProcesses} API processes)`);
+    return;
+  }
+
+  // A revocation on the contract, by this platform or any other holder of the revoker role, clears cached answers.
+  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
+    onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
+  });
+  const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
+  onShutdown(async () => {
     await app.close();
     stopWatching();
+    await bus?.stop();
     await jobs.stop();
     await closeSharedRenderPool();
     await chain.close();
     await database.close();
-  } finally {
-    process.exit(0);
+  });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+    log.info(`Sceau is running on ${config.publicUrl}`);
+  } catch (error) {
+    log.error({ err: error }, 'could not start the server');
+    await chain.close();
+    await database.close();
+    process.exit(1);
   }
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-try {
-  await app.listen({ host: config.host, port: config.port });
-  log.info(`Sceau is running on ${config.publicUrl}`);
-} catch (error) {
-  log.error({ err: error }, 'could not start the server');
-  await chain.close();
-  await database.close();
-  process.exit(1);
+/**
+ * Stops cleanly on SIGINT/SIGTERM. An HTTP process of a cluster ignores SIGINT (Ctrl-C reaches the
+ * whole process group): its primary disconnects it, after which it finishes and exits.
+ */
+function onShutdown(close: () => Promise<void>, options: { stoppedByPrimary?: boolean } = {}): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void (options.stoppedByPrimary ? undefined : shutdown('SIGINT')));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // An HTTP process told to leave by its primary (or left alone by its death) stops the same way.
+  if (options.stoppedByPrimary) process.on('disconnect', () => void shutdown('disconnect'));
 }
+
+const httpProcesses = apiProcessCount();
+if (isHttpProcess()) await runHttpProcess();
+else await runMain(httpProcesses);
