@@ -1,0 +1,421 @@
+// Loads the public verification endpoints on 127.0.0.1 and prints what they sustain: requests per
+// second, p50/p99 latency and the error rate, per endpoint, against a database of 100,000 diplomas
+// (docs/performance.md, "Verification").
+//
+//   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
+//
+// The diplomas are real: salted credentials, Merkle trees, signed roots and QR payloads written by
+// the issuing service's own credential phase, each batch anchored on the local chain. Only the
+// diplomas whose PDF the upload test sends are rendered (the PDF stage is bench:issue's subject).
+// The server is the platform's Fastify app with its services, in this process; the load generator
+// (autocannon) runs in a child process so both share the machine as a server and its clients do.
+// The last line printed is one JSON object: { byId, pdfUpload, candidateCheck } with rps, p50Ms,
+// p99Ms and errors (the error rate) each.
+import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { pino } from 'pino';
+import sharp from 'sharp';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrateDb, type Db } from '../src/db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/db/embedded-postgres.ts';
+import { diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, nationalResults } from '../src/db/schema.ts';
+import { LocalFileStorage } from '../src/lib/storage.ts';
+import { openChain, type OpenChain } from '../src/modules/chain/open-chain.ts';
+import { moveGeneration, moveSignature } from '../src/modules/generations/generation-status.ts';
+import type { IssuingService } from '../src/modules/generations/issuing-service.ts';
+import { closeSharedRenderPool } from '../src/modules/generations/render-pool.ts';
+import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
+import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
+import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
+import { createServices } from '../src/services.ts';
+import type { LoadPlan, LoadResult } from './bench-verify-load.ts';
+
+// ---- arguments -------------------------------------------------------------------------------
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const seconds = Number(option('--seconds') ?? 10);
+const diplomaCount = Number(option('--diplomas') ?? 100_000);
+const connections = Number(option('--connections') ?? 32);
+const keep = args.includes('--keep');
+for (const [name, value, min] of [['--seconds', seconds, 1], ['--diplomas', diplomaCount, 1_000], ['--connections', connections, 1]] as const) {
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
+}
+/** Distinct PDFs for the upload test: enough that a run at the goal (200/s) never sends one twice. */
+const pdfCount = Math.min(6_000, Math.max(500, 250 * seconds));
+/** Diplomas per batch (a batch is one anchoring transaction). */
+const BATCH = 10_000;
+/** The ids the by-id load spreads over (a results-day working set), and the share of unknown ids. */
+const workingSet = Math.min(diplomaCount, Number(option('--ids') ?? 20_000));
+const UNKNOWN_SHARE = 0.05;
+const CLIENTS = 50_000;
+
+const MB = 1024 * 1024;
+const log = pino({ level: 'warn' });
+const say = (line: string) => console.log(line);
+const cores = os.availableParallelism();
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+// ---- disk check ------------------------------------------------------------------------------
+// Per diploma ~3.5 KB of credential JSON, its row, four indexes and their WAL (~15 KB in all); per
+// rendered PDF ~120 KB (stored, and a copy for the load generator) and its photo; PostgreSQL may
+// keep up to max_wal_size (1 GB) of WAL on top.
+const tmpRoot = os.tmpdir();
+{
+  const fs = await statfs(tmpRoot);
+  const free = fs.bavail * fs.bsize;
+  const need = 1.5 * 1024 * MB + diplomaCount * 15 * 1024 + pdfCount * 260 * 1024;
+  if (free < need) {
+    console.error(
+      `bench:verify: not enough free disk in ${tmpRoot}: ${(free / 1024 / MB).toFixed(1)} GB free, about ${(need / 1024 / MB).toFixed(1)} GB needed. ` +
+        'Free some space, point TMPDIR elsewhere, or lower --diplomas / --seconds.',
+    );
+    process.exit(2);
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Whole-machine CPU time, from /proc/stat. */
+async function machineCpu(): Promise<{ busy: number; total: number } | null> {
+  try {
+    const v = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = v[3]! + (v[4] ?? 0);
+    return { busy: v.reduce((a, b) => a + b, 0) - idle, total: v.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+async function busySince(from: { busy: number; total: number } | null): Promise<number | null> {
+  const to = await machineCpu();
+  return from && to && to.total > from.total ? Math.round((100 * (to.busy - from.busy)) / (to.total - from.total)) : null;
+}
+
+// ---- throwaway environment ---------------------------------------------------------------------
+const workDir = await mkdtemp(path.join(tmpRoot, 'sceau-bench-verify-'));
+await chmod(workDir, 0o755); // the embedded server may run as the postgres user
+const dataDir = path.join(workDir, 'data');
+await mkdir(dataDir, { recursive: true });
+let embedded: EmbeddedPostgresHandle | null = null;
+let dropDatabase: (() => Promise<void>) | null = null;
+let db: Db | null = null;
+let chain: OpenChain | null = null;
+let closeApp: (() => Promise<void>) | null = null;
+let cleaning: Promise<void> | null = null;
+
+async function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    await closeApp?.().catch(() => {});
+    await closeSharedRenderPool().catch(() => {});
+    await chain?.close().catch(() => {});
+    await db?.$client.end().catch(() => {});
+    if (keep) {
+      await embedded?.stop().catch(() => {});
+      say(`kept: ${workDir} (data folder, PostgreSQL cluster, PDFs) — remove it by hand`);
+      return;
+    }
+    await dropDatabase?.().catch((e: unknown) => console.error('could not drop the bench database:', e));
+    await embedded?.stop().catch(() => {});
+    await rm(workDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** Runs the load generator in its own process and waits for its figures. */
+let plans = 0;
+async function runLoad(plan: LoadPlan): Promise<LoadResult> {
+  const planFile = path.join(workDir, `load-plan-${++plans}.json`);
+  await writeFile(planFile, JSON.stringify(plan));
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(import.meta.dirname, 'bench-verify-load.ts'), [planFile], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result: LoadResult | null = null;
+    child.on('message', (message) => (result = message as LoadResult));
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+const line = (name: string, r: LoadResult) =>
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
+const figures = (r: LoadResult | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errorRate } : null);
+
+// ---- diplomas ----------------------------------------------------------------------------------
+const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
+const middleNames = ['Kabamba', 'Tshibangu', 'Tshilombo', 'wa Kalombo', 'Luzolo', 'Banza', 'Ngoy', 'Kanku', 'Makiese', 'Mulumba', 'Mpoyi', 'Nkiambi'];
+const firstNames = ['Élodie', 'Patrick', 'Marie-Élodie', 'Joseph', 'Grâce', 'Héritier', 'Bénédicte', 'Daniel', 'Thérèse', 'Aimé', 'Rebecca', 'Noëlla', 'Gaël', 'Anaïs', 'Josué', 'Françoise'];
+const places = ['Kinshasa', 'Mbuji-Mayi', 'Kananga', 'Lubumbashi', 'Matadi', 'Kindu', 'Kolwezi', 'Tshikapa', 'Kikwit', 'Kisangani', 'Boma', 'Bandundu'];
+
+interface Place {
+  templateId: number;
+  sessionId: number;
+  provinceId: number;
+  schoolId: number;
+  centreId: number;
+  optionId: number;
+}
+
+/** A batch of `count` validated candidates, launched (in progress), as an import and validation leave it. */
+async function candidates(db: Db, place: Place, from: number, count: number, photoKeys: string[] | null, title: string): Promise<number> {
+  const [batch] = await db
+    .insert(generations)
+    .values({ type: 'diplome_etat', templateId: place.templateId, title, sessionId: place.sessionId, educProvinceId: place.provinceId, institutionId: place.schoolId, centreId: place.centreId, optionId: place.optionId })
+    .returning({ id: generations.id });
+  for (let start = 0; start < count; start += 1_000) {
+    const rows = [];
+    for (let j = start; j < Math.min(count, start + 1_000); j++) {
+      const i = from + j;
+      rows.push({
+        generationId: batch!.id,
+        candidateCode: `2026${String(i + 1).padStart(10, '0')}`,
+        lastName: lastNames[i % lastNames.length]!,
+        middleName: middleNames[(i * 7) % middleNames.length]!,
+        firstName: firstNames[(i * 5) % firstNames.length]!,
+        birthDate: `${2005 + (i % 3)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+        birthPlace: places[(i * 3) % places.length]!,
+        gender: i % 2 ? 'M' : 'F',
+        optionId: place.optionId,
+        institutionId: place.schoolId,
+        centreId: place.centreId,
+        percentageTenths: 500 + ((i * 37) % 450),
+        photoKey: photoKeys ? photoKeys[j % photoKeys.length]! : null,
+        photoStatus: 'validated',
+        dataStatus: 'validated',
+        sourceRow: j + 2,
+      });
+    }
+    await db.insert(generationItems).values(rows);
+  }
+  await db.transaction(async (tx) => {
+    await moveGeneration(tx, batch!.id, 'pending_validation', { reason: 'bench' });
+    await moveGeneration(tx, batch!.id, 'ready_for_generation', {});
+    await moveGeneration(tx, batch!.id, 'in_progress', {});
+  });
+  return batch!.id;
+}
+
+/** Signs the batch (status) and anchors its root on the chain: it is published. */
+async function publish(db: Db, issuing: IssuingService, batchId: number): Promise<void> {
+  await db.transaction((tx) => moveSignature(tx, batchId, 'in_progress'));
+  await issuing.anchor(batchId);
+  const [batch] = await db.select({ status: generations.status }).from(generations).where(eq(generations.id, batchId));
+  if (batch!.status !== 'completed') throw new Error(`batch ${batchId} not published: ${batch!.status}`);
+}
+
+try {
+  const t0 = performance.now();
+  say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; load average at the start: ${load()}`);
+  let databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const name = `sceau_bench_verify_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.end();
+    const adminUrl = databaseUrl;
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    };
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    say(`database: ${name} on the server of DATABASE_URL (dropped at the end)`);
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), port: await freePort(), log });
+    await embedded.createDatabase('sceau_bench');
+    databaseUrl = embedded.connectionString('sceau_bench');
+    say(`database: embedded PostgreSQL in ${workDir}/postgres`);
+  }
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    CHAIN_PORT: String(await freePort()),
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Behind the documented reverse proxy: clients are told apart by X-Forwarded-For.
+    TRUST_PROXY: 'true',
+  });
+  db = createDb(databaseUrl);
+  await migrateDb(db);
+  await seedCatalogue(db);
+  await seedDemo(db); // catalogue of schools, the national results of session 2026 (candidate check)
+  const storage = new LocalFileStorage(config.filesDir);
+  const templateId = await seedCountryTemplate(db);
+  await seedDemoSignatures(db, storage);
+  const keys = await loadMinistryKeys(config.keys, log);
+  chain = await openChain(config, log);
+  const services = createServices(db, config, { identity: { keys, chain }, log });
+  const issuing = services.issuing!;
+  say(`set-up (database, seed, keys, Anvil + registry): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const [session] = await db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
+  const [province] = await db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
+  const [school] = await db.select().from(institutions).where(eq(institutions.educProvinceId, province!.id)).limit(1);
+  const [schoolOption] = await db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
+  const place: Place = { templateId, sessionId: session!.id, provinceId: province!.id, schoolId: school!.id, centreId: school!.centreId!, optionId: schoolOption!.optionId };
+
+  // 1. The bulk: credentials, trees, signed roots and QR payloads by the issuing service's credential
+  //    phase, one anchoring transaction per batch of 10,000; no PDF (never read by this bench).
+  let t = performance.now();
+  const bulk = diplomaCount - pdfCount;
+  for (let from = 0, n = 1; from < bulk; from += BATCH, n++) {
+    const count = Math.min(BATCH, bulk - from);
+    const batchId = await candidates(db, place, from, count, null, `Banc d'essai vérification ${n}`);
+    await (issuing as unknown as { writeCredentials(id: number): Promise<void> }).writeCredentials(batchId);
+    await db.transaction((tx) => moveGeneration(tx, batchId, 'ready_for_signature', { changes: { generatedAt: new Date() } }));
+    await publish(db, issuing, batchId);
+    if (process.stdout.isTTY) process.stdout.write(`\r  diplomas written and anchored: ${from + count}/${bulk}`);
+  }
+  const bulkS = (performance.now() - t) / 1000;
+  if (process.stdout.isTTY) process.stdout.write('\r');
+  say(`1. ${bulk} diplomas (credentials, Merkle trees, signed roots, QR payloads; ${Math.ceil(bulk / BATCH)} batches anchored): ${bulkS.toFixed(1)} s, ${Math.round(bulk / bulkS)}/s`);
+
+  // 2. The PDFs the upload test sends: one more batch, issued in full (render pool, PAdES), anchored.
+  t = performance.now();
+  const photos = await Promise.all(
+    Array.from({ length: 16 }, async (_, i) => {
+      const noise = await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 120 + i * 5, g: 100, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } } }).jpeg({ quality: 90 }).toBuffer();
+      return preparePhoto(noise, diplomeEtatTemplate.photo);
+    }),
+  );
+  const photoKeys = await Promise.all(photos.map(async (photo, i) => {
+    const key = `photos/bench-verify/${i}.jpg`;
+    await storage.put(key, Buffer.from(photo));
+    return key;
+  }));
+  const pdfBatch = await candidates(db, place, bulk, pdfCount, photoKeys, "Banc d'essai vérification — PDF");
+  await issuing.generate(pdfBatch);
+  await publish(db, issuing, pdfBatch);
+  await closeSharedRenderPool(); // its workers would otherwise sit beside the server
+  const pdfDir = path.join(workDir, 'pdfs');
+  await mkdir(pdfDir);
+  const pdfRows = await db.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(and(eq(diplomas.generationId, pdfBatch), isNotNull(diplomas.pdfKey)));
+  const pdfFiles: string[] = [];
+  for (const row of pdfRows) {
+    const file = path.join(pdfDir, `${row.id}.pdf`);
+    await writeFile(file, (await storage.get(row.pdfKey!))!);
+    pdfFiles.push(file);
+  }
+  say(`2. ${pdfFiles.length} diplomas with their PDF (rendered, PAdES-signed, anchored) for the upload test: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const [{ n: total } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(diplomas).innerJoin(generations, eq(generations.id, diplomas.generationId)).where(eq(generations.status, 'completed'));
+  say(`   database: ${total} published diplomas`);
+
+  // 3. The server: the platform's app and services, as server.ts builds them, on 127.0.0.1.
+  const app = await buildApp({ db, config, services }, { loggerInstance: log });
+  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), { onError: () => {} });
+  await app.listen({ host: '127.0.0.1', port });
+  closeApp = async () => {
+    stopWatching();
+    await app.close();
+  };
+  const base = `http://127.0.0.1:${port}`;
+
+  // Sanity: the answers are right before they are timed.
+  const sample = await db.select({ id: diplomas.id }).from(diplomas).orderBy(sql`random()`).limit(workingSet);
+  const ids = sample.map((r) => r.id);
+  const check = async (what: string, response: Response, verdict: string) => {
+    const body = (await response.json()) as { data?: { verdict?: string } };
+    if (body.data?.verdict !== verdict) throw new Error(`${what}: expected ${verdict}, got ${JSON.stringify(body).slice(0, 300)}`);
+  };
+  await check('a known id', await fetch(`${base}/api/verify/${ids[0]}`), 'authentic');
+  await check('an unknown id', await fetch(`${base}/api/verify/${'A'.repeat(22)}`), 'unknown');
+  {
+    const form = new FormData();
+    form.append('cert_document', new Blob([await readFile(pdfFiles.at(-1)!)], { type: 'application/pdf' }), 'diplome.pdf');
+    await check('a PDF', await fetch(`${base}/api/generations/verify`, { method: 'POST', body: form }), 'authentic');
+  }
+  say(`3. server on ${base}: a known id authentic, an unknown id unknown, a PDF authentic`);
+  say('');
+
+  const results: { byId: LoadResult | null; byIdUncached: LoadResult | null; pdfUpload: LoadResult | null; candidateCheck: LoadResult | null } = { byId: null, byIdUncached: null, pdfUpload: null, candidateCheck: null };
+  const common = { url: base, connections, clients: CLIENTS, seconds };
+
+  // By id, first pass: every id of the working set once (uncached: one database read and one chain read each).
+  let cpu = await machineCpu();
+  results.byIdUncached = await runLoad({ ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
+  say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await busySince(cpu)} %`);
+  // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
+  cpu = await machineCpu();
+  results.byId = await runLoad({ ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
+  say(line('by id', results.byId) + `; machine CPU ${await busySince(cpu)} %`);
+
+  cpu = await machineCpu();
+  results.pdfUpload = await runLoad({ ...common, kind: 'pdf-upload', pdfFiles, connections: Math.min(connections, 16) });
+  say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await busySince(cpu)} %`);
+  if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
+    say(`   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`);
+  }
+
+  const candidateRoute = app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' });
+  if (!candidateRoute) {
+    say('candidate check: POST /api/v2/verify-candidate does not exist in this build: skipped');
+  } else {
+    // Candidates of the national results with two classmates of the same school and session.
+    const rows = await db.select().from(nationalResults).where(eq(nationalResults.sessionId, session!.id)).limit(3_000);
+    const bySchool = new Map<string, typeof rows>();
+    for (const r of rows) bySchool.set(r.institutionCode, [...(bySchool.get(r.institutionCode) ?? []), r]);
+    const name = (r: (typeof rows)[number]) => [r.lastName, r.middleName, r.firstName].filter(Boolean).join(' ');
+    const bodies: string[] = [];
+    for (const group of bySchool.values()) {
+      for (let i = 0; i + 2 < group.length && bodies.length < 2_000; i++) {
+        const [me, a, b] = [group[i]!, group[(i + 1) % group.length]!, group[(i + 2) % group.length]!];
+        if (name(a).toLowerCase() === name(b).toLowerCase()) continue;
+        bodies.push(JSON.stringify({ 'api-token': config.candidateCheck.acceptedTokens[0], fullname: name(me), code: me.candidateCode, birthdate: me.birthDate, fullname_collegue_1: name(a), fullname_collegue_2: name(b), session_id: me.sessionId }));
+      }
+    }
+    if (!bodies.length) {
+      say('candidate check: no candidates in the national results registry: skipped');
+    } else {
+      const first = (await (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0] })).json()) as { data?: { recognised?: boolean } };
+      if (first.data?.recognised !== true) throw new Error(`candidate check: a registered candidate is not recognised: ${JSON.stringify(first).slice(0, 300)}`);
+      cpu = await machineCpu();
+      results.candidateCheck = await runLoad({ ...common, kind: 'candidate-check', bodies });
+      say(line('candidate check', results.candidateCheck) + `; machine CPU ${await busySince(cpu)} % (${bodies.length} candidates in turn)`);
+    }
+  }
+
+  say('');
+  say(`database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`);
+  say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
+  const summary = { byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
+  await cleanUp();
+  say(JSON.stringify(summary));
+} catch (error) {
+  console.error(error);
+  await cleanUp();
+  process.exit(1);
+}
