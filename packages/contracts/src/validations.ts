@@ -123,6 +123,12 @@ export const validationItemsResponse = z.object({
 });
 export const validationsResponse = z.object({ data: z.array(validationBatchView), meta: pageMeta });
 
+/** `GET /validations/{generationId}/filters`: the schools, centres and options of the batch's candidates, by name. */
+export const validationFiltersResponse = envelope(
+  z.object({ institutions: z.array(named), centres: z.array(named), options: z.array(named) }),
+);
+export type ValidationFilters = z.infer<typeof validationFiltersResponse>['data'];
+
 export const imageToBase64Query = z.object({
   /** A candidate's id, or its `photo_url`. */
   image: z.string().trim().min(1).max(500),

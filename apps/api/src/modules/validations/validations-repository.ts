@@ -110,6 +110,32 @@ export async function presentItems(db: Reader, ids: number[]): Promise<Validatio
   return ids.map((id) => byId.get(id)).filter((v): v is ValidationItemView => v !== undefined);
 }
 
+/** The schools, centres and options the batch's candidates belong to, each once, by name (the lists' filters). */
+export async function batchFilterValues(db: Pick<Db, 'selectDistinct'>, generationId: number) {
+  const ofBatch = eq(generationItems.generationId, generationId);
+  const [schools, centreRows, optionRows] = await Promise.all([
+    db
+      .selectDistinct({ id: institutions.id, name: institutions.name })
+      .from(generationItems)
+      .innerJoin(institutions, eq(institutions.id, generationItems.institutionId))
+      .where(ofBatch)
+      .orderBy(asc(institutions.name), asc(institutions.id)),
+    db
+      .selectDistinct({ id: centres.id, name: centres.name })
+      .from(generationItems)
+      .innerJoin(centres, eq(centres.id, generationItems.centreId))
+      .where(ofBatch)
+      .orderBy(asc(centres.name), asc(centres.id)),
+    db
+      .selectDistinct({ id: options.id, name: options.name })
+      .from(generationItems)
+      .innerJoin(options, eq(options.id, generationItems.optionId))
+      .where(ofBatch)
+      .orderBy(asc(options.name), asc(options.id)),
+  ]);
+  return { institutions: schools, centres: centreRows, options: optionRows };
+}
+
 const state = (column: typeof generationItems.photoStatus | typeof generationItems.dataStatus, value: ItemValidationState) =>
   sql<number>`count(*) filter (where ${column} = ${value})`.mapWith(Number);
 

@@ -386,3 +386,28 @@ describe('uploading a photo for a candidate', () => {
     expect((await itemRow(item)).photoKey).toBeNull();
   });
 });
+
+describe("the lists' filters", () => {
+  it("offers the schools, centres and options of the batch's candidates, within the scope", async () => {
+    const { id } = await makeBatch(4);
+    const res = await app.inject({ method: 'GET', url: `/api/validations/${id}/filters`, headers: as.validateur });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    const names = async (table: typeof institutions, ids: number[]) => (await ctx.db.select({ id: table.id, name: table.name }).from(table)).filter((r) => ids.includes(r.id));
+    expect(data.institutions).toEqual((await names(institutions, schools.map((s) => s.id))).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(data.centres.map((c: { id: number }) => c.id)).toEqual([schools[0]!.centreId]);
+    expect(data.options.map((o: { id: number }) => o.id).sort()).toEqual([...new Set(schools.map((s) => s.optionId))].sort());
+    // Each filter value finds candidates.
+    for (const school of data.institutions) {
+      const page = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?institution=${school.id}`, headers: as.validateur });
+      expect(page.json().meta.total).toBe(2);
+    }
+    // Whoever sees one of the lists may read them; nobody else; not outside the scope.
+    expect((await app.inject({ method: 'GET', url: `/api/validations/${id}/filters`, headers: as.controleur })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/${id}/filters`, headers: as.backoffice_manager })).statusCode).toBe(200);
+    await ctx.db.insert(users).values({ name: 'Personne', email: 'sans-role@sceau.example', passwordHash: await hashPassword('Sceau-Demo-2026'), verifiedAt: new Date() });
+    expect((await app.inject({ method: 'GET', url: `/api/validations/${id}/filters`, headers: await bearer('sans-role@sceau.example') })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/${id}/filters`, headers: as.elsewhere })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/validations/999999/filters', headers: as.validateur })).statusCode).toBe(404);
+  });
+});

@@ -14,6 +14,7 @@ import {
   validateDataBody,
   validatePhotosBody,
   validationChangeResponse,
+  validationFiltersResponse,
   validationItemsQuery,
   validationItemsResponse,
   validationsQuery,
@@ -25,7 +26,7 @@ import type { AppContext } from '../../app.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
-import { listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
+import { batchFilterValues, listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
 import { isOpen, ValidationsService, type Aspect } from './validations-service.ts';
 
 const tags = ['validations'];
@@ -71,6 +72,23 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       },
     );
   }
+
+  app.get(
+    '/validations/:generationId/filters',
+    {
+      config: { access: { anyPermission: ['validation.photo', 'validation.data', 'generation.view.rejected'] } },
+      schema: {
+        tags,
+        summary: "The schools, centres and options of a batch's candidates: the choices of the lists' filters",
+        params: generationIdParam,
+        response: { 200: validationFiltersResponse },
+      },
+    },
+    async (request) => {
+      const batch = await validations.visibleBatch(request.user!.id, request.params.generationId);
+      return { data: await batchFilterValues(db, batch.id) };
+    },
+  );
 
   app.get(
     '/validations/photos/:generationId/items/:itemId/photo',

@@ -39,7 +39,7 @@ export function StudentRejectPage() {
         <>
           <ValidationHeader batch={page.generation} titleKey="pages.studentReject.title" aspect={null} />
           <ReadyNotice generationId={outcome.ready} />
-          <ValidationFilters batch={page.generation} items={page.data} controls={controls} full={false} />
+          <ValidationFilters batch={page.generation} controls={controls} full={false} />
           {page.data.length === 0 ? (
             <p className="card empty-state" data-testid="validation-empty">
               {controls.filtered ? t('validations.noMatch') : t('validations.rejected.empty')}

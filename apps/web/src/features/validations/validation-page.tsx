@@ -33,7 +33,7 @@ export function ValidationPage({ aspect, titleKey, children }: { aspect: 'photos
       {page ? (
         <>
           <ValidationHeader batch={page.generation} titleKey={titleKey} aspect={aspect} />
-          <ValidationFilters batch={page.generation} items={page.data} controls={controls} full />
+          <ValidationFilters batch={page.generation} controls={controls} full />
           {children({ batch: page.generation, items: page.data, busy: list.isFetching, filtered: controls.filtered })}
           <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
         </>

@@ -9,9 +9,7 @@ import { useFlashStore } from '@/lib/flash-context';
 import { http, isApiError } from '@/lib/http';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import type { ChangeResult, ValidationItemsFilter } from '@/features/validations/validations-api';
-
-type Named = { id: number; name: string };
+import { useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
 
 /** "MUKENDI KABONGO Aline": nom, postnom, prénom. */
 export function candidateName(item: Pick<ValidationItemView, 'last_name' | 'middle_name' | 'first_name'>): string {
@@ -105,34 +103,17 @@ export function BatchNotFound({ titleKey }: { titleKey: string }) {
   );
 }
 
-/** Schools, centres and options met among the candidates, kept across pages for the filters. */
-function useSeen(items: ValidationItemView[]) {
-  const [seen, setSeen] = useState(() => ({ schools: new Map<number, Named>(), centres: new Map<number, Named>(), options: new Map<number, Named>() }));
-  const unseen = items.some((i) => !seen.schools.has(i.institution.id) || !seen.centres.has(i.centre.id) || !seen.options.has(i.option.id));
-  if (unseen) {
-    const next = { schools: new Map(seen.schools), centres: new Map(seen.centres), options: new Map(seen.options) };
-    for (const i of items) {
-      next.schools.set(i.institution.id, i.institution);
-      next.centres.set(i.centre.id, i.centre);
-      next.options.set(i.option.id, i.option);
-    }
-    setSeen(next);
-  }
-  const sorted = (map: Map<number, Named>) => [...map.values()].sort((a, b) => a.name.localeCompare(b.name));
-  return { schools: sorted(seen.schools), centres: sorted(seen.centres), options: sorted(seen.options) };
-}
-
 export interface FiltersProps {
   batch: ValidationBatchView;
-  items: ValidationItemView[];
   controls: ReturnType<typeof useValidationFilter>;
   /** The rejected list has neither option nor status filters. */
   full: boolean;
 }
 
-export function ValidationFilters({ batch, items, controls, full }: FiltersProps) {
+/** Search, and the schools, centres and options actually present among the batch's candidates. */
+export function ValidationFilters({ batch, controls, full }: FiltersProps) {
   const { t } = useTranslation();
-  const seen = useSeen(items);
+  const choices = useValidationFilters(batch.id).data ?? { institutions: [], centres: [], options: [] };
   const { filter, setFilter } = controls;
   const number = (value: string) => (value ? Number(value) : null);
   return (
@@ -150,7 +131,7 @@ export function ValidationFilters({ batch, items, controls, full }: FiltersProps
           </label>
           <select id="validation-centre" value={filter.centre ?? ''} onChange={(e) => setFilter({ centre: number(e.target.value) })}>
             <option value="">{t('validations.filters.anyCentre')}</option>
-            {seen.centres.map((c) => (
+            {choices.centres.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
               </option>
@@ -165,7 +146,7 @@ export function ValidationFilters({ batch, items, controls, full }: FiltersProps
           </label>
           <select id="validation-school" value={filter.institution ?? ''} onChange={(e) => setFilter({ institution: number(e.target.value) })}>
             <option value="">{t('validations.filters.anySchool')}</option>
-            {seen.schools.map((s) => (
+            {choices.institutions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name}
               </option>
@@ -181,7 +162,7 @@ export function ValidationFilters({ batch, items, controls, full }: FiltersProps
             </label>
             <select id="validation-option" value={filter.option ?? ''} onChange={(e) => setFilter({ option: number(e.target.value) })}>
               <option value="">{t('validations.filters.anyOption')}</option>
-              {seen.options.map((o) => (
+              {choices.options.map((o) => (
                 <option key={o.id} value={o.id}>
                   {o.name}
                 </option>

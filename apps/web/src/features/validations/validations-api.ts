@@ -1,4 +1,4 @@
-import type { ItemValidationState, PageMeta, PhotoEdits, ValidationBatchView, ValidationChangeResponse, ValidationItemView } from '@sceau/contracts';
+import type { ItemValidationState, PageMeta, PhotoEdits, ValidationBatchView, ValidationChangeResponse, ValidationFilters, ValidationItemView } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
@@ -43,6 +43,15 @@ export function useValidationItems(list: ValidationList, id: number, filter: Val
           status: list === 'rejected' ? null : filter.status,
         },
       }),
+  });
+}
+
+/** The schools, centres and options of a batch's candidates (the filters' choices); they change only with the batch's list. */
+export function useValidationFilters(id: number) {
+  return useApiQuery<ValidationFilters>({
+    queryKey: ['validations', 'filters', id],
+    enabled: Number.isInteger(id) && id > 0,
+    queryFn: async ({ signal }) => (await http.get<{ data: ValidationFilters }>(`/validations/${id}/filters`, { signal })).data,
   });
 }
 

@@ -245,6 +245,37 @@ describe('/validate-picture', () => {
     expect(await screen.findByText('Photo enregistrée : elle attend sa validation.')).toBeInTheDocument();
   });
 
+  it('filters by the schools, centres and options of the whole batch, not only of the page shown', async () => {
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({
+        'GET /api/validations/12/filters': () =>
+          jsonResponse({
+            data: {
+              institutions: [{ id: 21, name: 'Institut Bosangani' }, { id: 22, name: 'Lycée Movenda' }],
+              centres: [{ id: 31, name: 'Centre Gombe' }, { id: 32, name: 'Centre Lemba' }],
+              options: [{ id: 1, name: 'Scientifique' }, { id: 2, name: 'Pédagogie générale' }],
+            },
+          }),
+      }),
+    });
+    const user = userEvent.setup();
+    await screen.findByTestId('photo-card-501');
+    const school = screen.getByLabelText('Établissement');
+    // Lycée Movenda has no candidate on this page: it is offered all the same.
+    await waitFor(() => expect(within(school).getAllByRole('option').map((o) => o.textContent)).toEqual(['Tous les établissements', 'Institut Bosangani', 'Lycée Movenda']));
+    expect(within(screen.getByLabelText('Centre')).getAllByRole('option')).toHaveLength(3);
+    expect(within(screen.getByLabelText('Option')).getByRole('option', { name: 'Pédagogie générale' })).toBeInTheDocument();
+    await user.selectOptions(school, '22');
+    await user.selectOptions(screen.getByLabelText('Option'), '2');
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname === '/api/validations/photos/12').at(-1)!.url.searchParams;
+      expect([last.get('institution'), last.get('option'), last.get('page')]).toEqual(['22', '2', '1']);
+    });
+    expect(calls.filter((c) => c.url.pathname === '/api/validations/12/filters')).toHaveLength(1);
+  });
+
   it('hides the actions when the batch is closed', async () => {
     renderApp({
       path: '/validate-picture/12',
