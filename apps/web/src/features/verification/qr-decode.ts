@@ -6,6 +6,8 @@
 import decodeQR from 'qr/decode.js';
 import { readImagePixels, type Rgba } from '@/features/verification/qr-pixels';
 
+export { UnreadableImageError } from '@/features/verification/qr-pixels';
+
 /** No QR code could be read in the image. */
 export class QrNotFoundError extends Error {
   constructor() {
