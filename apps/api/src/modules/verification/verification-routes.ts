@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
+import { apiProcessCount } from '../../cluster.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { presentResult, type VerificationInput, type VerificationService } from './verification-service.ts';
 
@@ -96,11 +97,11 @@ export const VERIFY_LIMIT_PER_MINUTE = 120;
 
 export interface VerificationRouteOptions {
   verification: VerificationService;
-  /** How many API processes share the limit (default 1). */
+  /** How many API processes share the limit (default: `API_PROCESSES`, ADR 0106). */
   apiProcesses?: number;
 }
 
-export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (app, { config, verification, apiProcesses = 1 }) => {
+export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (app, { config, verification, apiProcesses = apiProcessCount() }) => {
   await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5, fieldSize: 4096 } });
   const limiter = new RateLimiterMemory({ keyPrefix: 'verify', points: Math.max(1, Math.ceil(VERIFY_LIMIT_PER_MINUTE / Math.max(1, apiProcesses))), duration: 60 });
   const consume = async (request: FastifyRequest, reply: FastifyReply) => {
