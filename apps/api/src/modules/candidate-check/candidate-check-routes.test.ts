@@ -133,6 +133,8 @@ describe('POST /v2/verify-candidate', () => {
     expect(bad.json().code).toBe('invalid_client');
     const missing = await check(Object.fromEntries(Object.entries(elodie()).filter(([k]) => k !== 'api-token')), newAddress());
     expect(missing.statusCode).toBe(401);
+    const crowded = await check({ ...elodie(), ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`extra_${i}`, 'x'])) }, newAddress());
+    expect(crowded.statusCode).toBe(413);
     const partner = await app.inject({ method: 'POST', url: '/api/v2/verify-candidate', payload: { ...elodie(), 'api-token': 'partner-token' }, remoteAddress: newAddress() });
     expect(partner.statusCode).toBe(200);
     expect(partner.json().data.recognised).toBe(true);

@@ -15,9 +15,15 @@ async function readFields(request: FastifyRequest): Promise<Record<string, strin
     throw new AppError('unsupported_media_type');
   }
   const fields: Record<string, string> = {};
-  for await (const part of request.parts()) {
-    if (part.type === 'file') part.file.resume();
-    else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') part.file.resume();
+      else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+  } catch (error) {
+    // Too many parts (the multipart limits): the client's fault, said as such.
+    if ((error as { statusCode?: number }).statusCode === 413) throw new AppError('payload_too_large');
+    throw error;
   }
   return fields;
 }
@@ -28,7 +34,7 @@ async function readFields(request: FastifyRequest): Promise<Record<string, strin
  * fullname, api-token, code, birthdate, fullname_collegue_1, fullname_collegue_2, session_id.
  */
 export const candidateCheckRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config }) => {
-  await app.register(multipart, { limits: { files: 0, fields: 12, fieldSize: 1024 } });
+  await app.register(multipart, { limits: { files: 2, fileSize: 1024, fields: 16, fieldSize: 1024 } });
   const service = new CandidateCheckService(db, config.candidateCheck);
   const tokens = new Set(config.candidateCheck.acceptedTokens);
 
