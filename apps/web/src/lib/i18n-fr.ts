@@ -1,6 +1,0 @@
-/** The French catalogues the web app uses (not `messages`, the server's e-mails and SMS), loaded on demand by i18n.ts. */
-import errors from '@sceau/i18n/locales/fr/errors.json' with { type: 'json' };
-import verification from '@sceau/i18n/locales/fr/verification.json' with { type: 'json' };
-import web from '@sceau/i18n/locales/fr/web.json' with { type: 'json' };
-
-export default { web, errors, verification };
