@@ -88,8 +88,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (primary && primary.exitCode === null) {
-    primary.kill('SIGKILL');
-    await new Promise((r) => primary.once('exit', r));
+    // Stopped cleanly if it can (its Anvil and PostgreSQL with it), else killed.
+    const exited = new Promise((r) => primary.once('exit', r));
+    primary.kill('SIGTERM');
+    const timer = setTimeout(() => primary.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
   }
   await database?.drop();
   await rm(dataDir, { recursive: true, force: true });
