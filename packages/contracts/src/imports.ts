@@ -158,6 +158,22 @@ export const importationTracking = z.object({
 });
 export const importationTrackingResponse = envelope(importationTracking);
 
+/** `GET /importations`: the signed-in user's imports, newest first; `active=true`: only those queued or running. */
+export const importationsQuery = z.object({ active: z.enum(['true', 'false']).optional() });
+export const importationSummary = importationTracking.extend({
+  kind: z.enum(['list', 'append']),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** The batch it fills: its template leads back to the step 2 page. */
+  generation: z.object({ id: z.number().int(), title: z.string().nullable(), template_id: z.number().int(), status: z.string() }),
+});
+export type ImportationSummary = z.infer<typeof importationSummary>;
+export const importationsResponse = envelope(z.array(importationSummary));
+/** At most this many in one answer (the most recent). */
+export const IMPORTATIONS_LISTED = 20;
+/** Finished imports stay listed this long. */
+export const IMPORTATIONS_RECENT_DAYS = 7;
+
 /** `POST import/candidates` multipart fields (beside `file` and optional `photos`). */
 export const importCandidatesFields = z.object({ generation_id: id });
 /** The check's answer; `importation_id` is set when the rows were accepted and their import queued. */

@@ -2,7 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationItems, generations } from '../../db/schema.ts';
+import { generationItems, generations, importations, users } from '../../db/schema.ts';
+import { hashPassword } from '../auth/auth-service.ts';
 import {
   bearer,
   createImportTest,
@@ -304,6 +305,60 @@ describe('importing a checked list', () => {
     expect((await start(ownId, undefined, e2User)).statusCode).toBe(202);
     const otherProvince = await check([csvFile(csv([row('20260001200006')]))], e2User, { province_id: t.provinceId + 1 });
     expect(otherProvince.json().errors.province_id).toEqual(["Cette province éducationnelle n'est pas dans votre périmètre"]);
+  });
+});
+
+describe('finding an import again', () => {
+  const mine = (headers = admin, query = '') => t.app.inject({ method: 'GET', url: `/api/importations${query}`, headers });
+  const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((i) => i.id);
+
+  it("lists the user's imports running and recent, with their batch and progress, newest first", async () => {
+    const checked = await check([csvFile(csv([row('20260001300001'), row('20260001300002')]))]);
+    const generationId = checked.json().data.generation_id as number;
+    const importationId = (await start(generationId, { title: 'Lot à retrouver' })).json().data.importation_id as number;
+
+    const active = await mine(admin, '?active=true');
+    expect(active.statusCode).toBe(200);
+    expect(active.json().data[0]).toEqual({
+      id: importationId,
+      generation_id: generationId,
+      status: 'queued',
+      rows_total: 2,
+      rows_done: 0,
+      percent: 0,
+      error: null,
+      kind: 'list',
+      created_at: expect.any(String),
+      finished_at: null,
+      generation: { id: generationId, title: 'Lot à retrouver', template_id: t.templateId, status: 'created' },
+    });
+    // Not someone else's, even a national user's.
+    expect(ids(await mine(await bearer(t, 'root@sceau.example')))).not.toContain(importationId);
+
+    await t.services.imports.job.handle({ importationId }, { id: 'test' });
+    expect(ids(await mine(admin, '?active=true'))).not.toContain(importationId);
+    const recent = (await mine()).json().data.find((i: { id: number }) => i.id === importationId);
+    expect(recent).toMatchObject({ status: 'completed', percent: 100, finished_at: expect.any(String), generation: { status: 'pending_validation' } });
+    // Finished long ago: no longer listed.
+    await t.ctx.db.update(importations).set({ updatedAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(importations.id, importationId));
+    expect(ids(await mine())).not.toContain(importationId);
+  });
+
+  it('keeps to the scope and to those who may follow an import', async () => {
+    const e1User = await schoolUser(t, 'agent.e1@ecole.example', t.schools.e1);
+    const own = await check([csvFile(csv([row('20260001400001')]))], e1User);
+    const ownImport = (await start(own.json().data.generation_id, undefined, e1User)).json().data.importation_id as number;
+    expect(ids(await mine(e1User, '?active=true'))).toEqual([ownImport]);
+    // If the account is later moved to another school, that batch is out of its sight.
+    await t.ctx.db.update(users).set({ institutionId: t.schools.e2 }).where(eq(users.email, 'agent.e1@ecole.example'));
+    expect(ids(await mine(e1User))).toEqual([]);
+
+    expect((await mine(validateur)).statusCode).toBe(200);
+    await t.ctx.db.insert(users).values({ name: 'Personne', email: 'sans-role.import@sceau.example', passwordHash: await hashPassword('Sceau-Demo-2026'), verifiedAt: new Date() });
+    const nobody = await mine(await bearer(t, 'sans-role.import@sceau.example'));
+    expect(nobody.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/importations' })).statusCode).toBe(401);
+    expect((await mine(admin, '?active=maybe')).statusCode).toBe(422);
   });
 });
 

@@ -10,15 +10,22 @@ import {
   importCandidatesResponse,
   importCheckResponse,
   importExampleQuery,
+  importationsQuery,
+  importationsResponse,
   importationTrackingResponse,
+  IMPORTATIONS_LISTED,
+  IMPORTATIONS_RECENT_DAYS,
   nationalResultResponse,
   startImportRequest,
   startImportResponse,
   type ImportRowError,
 } from '@sceau/contracts';
+import { and, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
+import { generations, importations } from '../../db/schema.ts';
+import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import type { RowProblem } from './import-checker.ts';
 import { exampleCsv, exampleXlsx } from './import-example.ts';
@@ -47,7 +54,7 @@ function present(request: FastifyRequest, result: CheckResult) {
   };
 }
 
-export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { services, config }) => {
+export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services, config }) => {
   const { imports, results } = services;
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.photosMaxBytes, files: 2, fields: 20, fieldSize: 4096 } });
 
@@ -89,25 +96,60 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
     },
   );
 
+  const follow = { anyPermission: ['generation.create', 'generation.view'], section: 'generation' } as const;
+
+  /** An import as its progress page shows it, in the request's language (404 outside the user's scope). */
+  async function tracking(request: FastifyRequest, id: number) {
+    const { importation: i, status, percent } = await imports.tracking(request.user!.id, id);
+    const view = {
+      id: i.id,
+      generation_id: i.generationId,
+      status,
+      rows_total: i.rowsTotal,
+      rows_done: status === 'completed' ? i.rowsTotal : Math.min(i.rowsDone, i.rowsTotal),
+      percent,
+      error: i.errorKey ? request.t(`errors:${i.errorKey}`, i.errorParams ?? {}) : null,
+    };
+    return { importation: i, view };
+  }
+
   app.get(
     '/importations/:id/tracking',
     {
-      config: { access: { anyPermission: ['generation.create', 'generation.view'], section: 'generation' } },
+      config: { access: follow },
       schema: { tags, summary: "An import's progress", params: idParam, response: { 200: importationTrackingResponse } },
     },
+    async (request) => ({ data: (await tracking(request, request.params.id)).view }),
+  );
+
+  app.get(
+    '/importations',
+    {
+      config: { access: follow },
+      schema: {
+        tags,
+        summary: `The signed-in user's imports, newest first: those queued or running, and those finished in the last ${IMPORTATIONS_RECENT_DAYS} days (\`active=true\`: only the first)`,
+        querystring: importationsQuery,
+        response: { 200: importationsResponse },
+      },
+    },
     async (request) => {
-      const { importation: i, status, percent } = await imports.tracking(request.user!.id, request.params.id);
-      return {
-        data: {
-          id: i.id,
-          generation_id: i.generationId,
-          status,
-          rows_total: i.rowsTotal,
-          rows_done: status === 'completed' ? i.rowsTotal : Math.min(i.rowsDone, i.rowsTotal),
-          percent,
-          error: i.errorKey ? request.t(`errors:${i.errorKey}`, i.errorParams ?? {}) : null,
-        },
-      };
+      const user = request.user!.id;
+      const active = inArray(importations.status, ['queued', 'running']);
+      const recent = gt(importations.updatedAt, sql`now() - make_interval(days => ${IMPORTATIONS_RECENT_DAYS})`);
+      const rows = await db
+        .select({ id: importations.id, generation: { id: generations.id, title: generations.title, template_id: generations.templateId, status: generations.status } })
+        .from(importations)
+        .innerJoin(generations, eq(generations.id, importations.generationId))
+        .where(and(eq(importations.createdBy, user), generationScopeCondition(await scopeOf(db, user)), request.query.active === 'true' ? active : or(active, recent)))
+        .orderBy(desc(importations.id))
+        .limit(IMPORTATIONS_LISTED);
+      const data = [];
+      for (const row of rows) {
+        const { importation: i, view } = await tracking(request, row.id);
+        data.push({ ...view, kind: i.kind as 'list' | 'append', created_at: i.createdAt.toISOString(), finished_at: i.finishedAt?.toISOString() ?? null, generation: row.generation });
+      }
+      return { data };
     },
   );
 

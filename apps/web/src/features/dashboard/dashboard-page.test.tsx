@@ -68,6 +68,27 @@ describe('dashboard: my batches', () => {
     expect(screen.getByTestId('counter-diplomas')).toHaveTextContent('2');
   });
 
+  it('leads from a batch whose list is being imported to the import’s progress', async () => {
+    const draft = makeGeneration({ id: 13, title: 'Lot en import', status: 'created', signature_status: 'not_started', counts: { items: 0, rejected: 0, diplomas: 0 }, anchor: null, published_at: null });
+    renderApp({
+      path: '/dashboard',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes([draft, ...batches]),
+        'GET /api/importations': () =>
+          jsonResponse({
+            data: [
+              { id: 44, generation_id: 13, status: 'running', rows_total: 10, rows_done: 4, percent: 40, error: null, kind: 'list', created_at: '2026-03-01T08:00:00.000Z', finished_at: null, generation: { id: 13, title: 'Lot en import', template_id: draft.template_id, status: 'created' } },
+            ],
+          }),
+      },
+    });
+    const link = await screen.findByTestId('batch-import-13');
+    expect(link).toHaveTextContent('Import en cours (40 %) : suivre');
+    expect(link).toHaveAttribute('href', `/check-file/${draft.template_id}?importation=44`);
+    expect(within(screen.getByTestId('batch-row-12')).queryByRole('link', { name: /Import en cours/ })).not.toBeInTheDocument();
+  });
+
   it('searches (debounced) and filters by session through the API, from the first page', async () => {
     const { calls } = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
     const user = userEvent.setup();

@@ -6,6 +6,7 @@ import { GenerationProgress, GenerationStatusBadge, SignatureStatusBadge, genera
 import { Pagination } from '@/components/pagination';
 import { Can } from '@/components/permission-gate';
 import { useMyGenerations, useMyGenerationsSummary, type MyGenerationsFilter } from '@/features/generations/generations-api';
+import { useMyImportations } from '@/features/generations/importations-api';
 import { useExamSessions } from '@/features/reference-data/queries';
 import { formatDateTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
@@ -47,6 +48,9 @@ export function MyBatches() {
     setFilter((f) => ({ ...f, page: 1 }));
   }
   const batches = useMyGenerations({ ...filter, search });
+  // A batch whose list is being imported leads back to the import's progress.
+  const importing = useMyImportations(true);
+  const importOf = (batchId: number) => importing.data?.find((i) => i.generation_id === batchId);
   const sessions = useExamSessions();
   const rows = batches.data?.data ?? [];
   const filtered = search !== '' || filter.session !== null;
@@ -144,6 +148,10 @@ export function MyBatches() {
                     <td data-label={t('dashboard.batches.columns.progress')}>
                       {batch.status === 'in_progress' ? (
                         <GenerationProgress progress={batch.progress} label={t('generations.progressOf', { name: label })} />
+                      ) : importOf(batch.id) ? (
+                        <Link to={`/check-file/${batch.template_id}?importation=${importOf(batch.id)!.id}`} data-testid={`batch-import-${batch.id}`}>
+                          {t('dashboard.batches.followImport', { percent: importOf(batch.id)!.percent })}
+                        </Link>
                       ) : (
                         '—'
                       )}

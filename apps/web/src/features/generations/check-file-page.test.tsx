@@ -114,6 +114,7 @@ describe('/check-file/{id} (step 2)', () => {
     await user.click(screen.getByRole('button', { name: 'Importer' }));
 
     expect(await screen.findByRole('progressbar', { name: "Progression de l'import" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?importation=31');
     const start = calls.find((c) => c.url.pathname === '/api/start-import-process')!;
     expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 55, title: 'abc — Kinshasa-Est' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/show/55'), { timeout: 4000 });
@@ -154,7 +155,60 @@ describe('/check-file/{id} (step 2)', () => {
     expect(await screen.findByTestId('import-error')).toHaveTextContent('Le code 20260000100001 est déjà dans un autre lot');
     expect(screen.getByTestId('import-progress')).toHaveAttribute('data-import-status', 'failed');
     await user.click(screen.getByRole('button', { name: 'Revenir au fichier' }));
-    expect(screen.getByRole('button', { name: 'Vérifier à nouveau' })).toBeInTheDocument();
+    // Back to the form for the same draft (its list is replaced by the next check).
+    expect(await screen.findByRole('button', { name: 'Vérifier à nouveau' })).toBeInTheDocument();
+  });
+
+  it('finds a running import again when the user comes back, and lets them import another list meanwhile', async () => {
+    const running = {
+      id: 40,
+      generation_id: 57,
+      status: 'running',
+      rows_total: 1200,
+      rows_done: 300,
+      percent: 25,
+      error: null,
+      kind: 'list',
+      created_at: '2026-03-01T08:00:00.000Z',
+      finished_at: null,
+      generation: { id: 57, title: 'Lot Kinshasa-Est 2026', template_id: 1, status: 'created' },
+    };
+    const { router, calls } = renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...issuingRoutes(),
+        // Another template's import is not this page's.
+        'GET /api/importations': () => jsonResponse({ data: [{ ...running, id: 41, generation: { ...running.generation, id: 58, template_id: 2 } }, running] }),
+        'GET /api/importations/40/tracking': () => jsonResponse({ data: { id: 40, generation_id: 57, status: 'running', rows_total: 1200, rows_done: 300, percent: 25, error: null } }),
+      },
+    });
+    const progress = await screen.findByTestId('import-progress');
+    expect(progress).toHaveTextContent('Lot Kinshasa-Est 2026');
+    expect(await within(progress).findByText('300 / 1200 lignes (25 %)')).toBeInTheDocument();
+    expect(progress).toHaveTextContent("L'import se poursuit sur le serveur même si vous quittez cette page");
+    expect(calls.find((c) => c.url.pathname === '/api/importations')!.url.searchParams.get('active')).toBe('true');
+    expect(screen.queryByRole('button', { name: 'Vérifier le fichier' })).not.toBeInTheDocument();
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Importer une autre liste pendant ce temps' }));
+    expect(await screen.findByRole('button', { name: 'Vérifier le fichier' })).toBeInTheDocument();
+    expect(screen.queryByTestId('import-progress')).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('follows the import its address names (from the dashboard, or after a reload), and names it there once started', async () => {
+    const { router } = renderApp({
+      path: '/check-file/1?importation=33',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...issuingRoutes(),
+        'GET /api/importations': () => jsonResponse({ data: [] }),
+        'GET /api/importations/33/tracking': () => jsonResponse({ data: { id: 33, generation_id: 59, status: 'completed', rows_total: 2, rows_done: 2, percent: 100, error: null } }),
+      },
+    });
+    // Finished meanwhile: on to the batch.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/show/59'));
+    expect(await screen.findByText('Liste importée : 2 candidats ajoutés au lot.')).toBeInTheDocument();
   });
 
   it('refuses a list over 20 MB before sending it', async () => {

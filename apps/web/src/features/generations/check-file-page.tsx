@@ -1,13 +1,14 @@
 import { IMPORT_COLUMNS, IMPORT_LIMITS } from '@sceau/contracts';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '@/components/error-alert';
 import { FileDrop } from '@/components/file-drop';
 import { describedBy, FormField } from '@/components/form-field';
 import { generationTypeLabel } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';
 import { ImportProgress } from '@/features/generations/import-progress';
+import { useMyImportations } from '@/features/generations/importations-api';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
 import { checkImportFile, downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
 import { TemplatePreview } from '@/features/generations/template-preview';
@@ -45,7 +46,17 @@ export function CheckFilePage() {
   const [stale, setStale] = useState(false);
   // The draft of the first check, sent back so that a new upload replaces its list.
   const [generationId, setGenerationId] = useState<number | null>(null);
-  const [importation, setImportation] = useState<number | null>(null);
+  // The import followed is in the address (`?importation=`), so that leaving and coming back finds it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const fromAddress = Number(searchParams.get('importation'));
+  const followImport = (id: number | null) => setSearchParams(id ? { importation: String(id) } : {}, { replace: true });
+  // Without one there, the user's import of this template still running (the page was left during it).
+  const [wantsAnother, setWantsAnother] = useState(false);
+  const running = useMyImportations(true);
+  const resumable = wantsAnother ? undefined : running.data?.find((i) => i.generation.template_id === templateId);
+  const importation = Number.isInteger(fromAddress) && fromAddress > 0 ? fromAddress : (resumable?.id ?? null);
+  const followed = running.data?.find((i) => i.id === importation);
+  const lookingForRunning = importation === null && running.isPending && running.fetchStatus === 'fetching';
   const form = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const sessionValue = session ?? defaultSession;
@@ -152,8 +163,27 @@ export function CheckFilePage() {
         )}
       </section>
 
-      {importation !== null && generationId !== null ? (
-        <ImportProgress importationId={importation} generationId={generationId} onRetry={() => setImportation(null)} />
+      {lookingForRunning ? (
+        <p role="status">{t('common.loading')}</p>
+      ) : importation !== null ? (
+        <ImportProgress
+          key={importation}
+          importationId={importation}
+          generationId={followed?.generation_id ?? generationId ?? undefined}
+          title={followed?.generation.title}
+          onRetry={(batchId) => {
+            // The failed import's draft takes the corrected list.
+            setGenerationId(batchId);
+            setWantsAnother(true);
+            followImport(null);
+          }}
+          onAnother={() => {
+            setWantsAnother(true);
+            setGenerationId(null);
+            setResult(null);
+            followImport(null);
+          }}
+        />
       ) : (
         <>
           <form ref={form} className="card form stack" noValidate onSubmit={(event) => void onCheck(event)} aria-labelledby="check-form-title">
@@ -207,7 +237,7 @@ export function CheckFilePage() {
               headingRef={resultHeading}
               onImport={async (title) => {
                 const id = await startImport(result.generation_id, title);
-                setImportation(id);
+                followImport(id);
               }}
             />
           ) : null}

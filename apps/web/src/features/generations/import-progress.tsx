@@ -9,8 +9,25 @@ import { useFlashStore } from '@/lib/flash-context';
 /**
  * Follows an import job (`GET importations/{id}/tracking`, every second): a progress bar, then the
  * batch page with a success message once completed, or the job's translated error when it failed.
+ * The job runs on the server: leaving the page does not stop it, and coming back finds it again
+ * (the page's address names it; `GET /importations` lists the user's running ones).
  */
-export function ImportProgress({ importationId, generationId, onRetry }: { importationId: number; generationId: number; onRetry?: () => void }) {
+export function ImportProgress({
+  importationId,
+  generationId,
+  title,
+  onRetry,
+  onAnother,
+}: {
+  importationId: number;
+  /** The batch, when already known (the tracking names it too). */
+  generationId?: number;
+  title?: string | null;
+  /** After a failure: back to the form, for the batch's list. */
+  onRetry?: (generationId: number) => void;
+  /** While it runs: the form, for another list (this import goes on). */
+  onAnother?: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const flash = useFlashStore();
@@ -23,7 +40,7 @@ export function ImportProgress({ importationId, generationId, onRetry }: { impor
   useEffect(() => {
     if (state?.status !== 'completed') return;
     flash.pushText(t('importing.done', { count: state.rows_total }), 'success');
-    void navigate(`/show/${state.generation_id || generationId}`);
+    void navigate(`/show/${state.generation_id || generationId || ''}`);
   }, [state?.status, state?.rows_total, state?.generation_id, generationId, flash, navigate, t]);
 
   const status = state?.status ?? 'queued';
@@ -32,6 +49,8 @@ export function ImportProgress({ importationId, generationId, onRetry }: { impor
       <h2 id="import-progress-title" ref={heading} tabIndex={-1}>
         {t('importing.title')}
       </h2>
+      {title ? <p className="lead">{title}</p> : null}
+      {status === 'queued' || status === 'running' ? <p className="muted">{t('importing.keepsRunning')}</p> : null}
       <ProgressMeter
         percent={state?.percent ?? 0}
         label={t('importing.progressLabel')}
@@ -44,8 +63,8 @@ export function ImportProgress({ importationId, generationId, onRetry }: { impor
       {status === 'failed' ? (
         <div className="alert alert--error" role="alert" data-testid="import-error">
           <p>{state?.error ?? t('errors.generic')}</p>
-          {onRetry ? (
-            <button type="button" className="button button--secondary button--small" onClick={onRetry}>
+          {onRetry && state ? (
+            <button type="button" className="button button--secondary button--small" onClick={() => onRetry(state.generation_id)}>
               {t('importing.backToFile')}
             </button>
           ) : null}
@@ -54,6 +73,13 @@ export function ImportProgress({ importationId, generationId, onRetry }: { impor
         <p className="muted">{t('importing.retrying', { error: state.error })}</p>
       ) : null}
       {tracking.isError ? <ErrorAlert error={tracking.error} onRetry={() => void tracking.refetch()} /> : null}
+      {onAnother && status !== 'failed' && status !== 'completed' ? (
+        <p>
+          <button type="button" className="button button--ghost button--small" onClick={onAnother} data-testid="import-another">
+            {t('importing.another')}
+          </button>
+        </p>
+      ) : null}
     </section>
   );
 }
