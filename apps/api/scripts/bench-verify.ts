@@ -341,6 +341,9 @@ try {
   closeApp = async () => {
     stopWatching();
     await app.close();
+    // Requests whose client (the load generator) has gone may still be running: let them end
+    // before the database pool closes under them.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
   };
   const base = `http://127.0.0.1:${port}`;
 
