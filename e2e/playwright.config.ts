@@ -8,7 +8,8 @@ import path from 'node:path';
  */
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? 3310);
-export const dataDir = path.join(root, 'e2e', '.data');
+// E2E_DATA_DIR lets two runs share the machine (with E2E_PORT, E2E_PG_PORT and E2E_CHAIN_PORT).
+export const dataDir = process.env.E2E_DATA_DIR ?? path.join(root, 'e2e', '.data');
 export const baseURL = `http://127.0.0.1:${port}`;
 
 const chromium = {
