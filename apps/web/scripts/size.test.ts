@@ -1,35 +1,43 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageFiles, PAGES, routePageModules, type Manifest } from './size';
+import { pageFiles, PAGES, routePageModules, routeTextModules, type Manifest } from './size';
 
 const manifest: Manifest = {
-  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js', '_i18n.js'], dynamicImports: ['src/features/home/home-page.tsx', 'src/lib/i18n-fr.ts', 'src/lib/i18n-en.ts'], css: ['assets/index.css'] },
+  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js', '_i18n.js'], dynamicImports: ['src/features/home/home-page.tsx', 'virtual:sceau-texts/fr/boot', 'virtual:sceau-texts/fr/home'], css: ['assets/index.css'] },
   '_react.js': { file: 'assets/react.js' },
   '_i18n.js': { file: 'assets/i18n.js', imports: ['_react.js'] },
   '_shared.js': { file: 'assets/shared.js', imports: ['_react.js'] },
-  'src/lib/i18n-fr.ts': { file: 'assets/i18n-fr.js', isDynamicEntry: true },
-  'src/lib/i18n-en.ts': { file: 'assets/i18n-en.js', isDynamicEntry: true },
+  'virtual:sceau-texts/fr/boot': { file: 'assets/boot.js', isDynamicEntry: true },
+  'virtual:sceau-texts/fr/home': { file: 'assets/home-texts.js', isDynamicEntry: true },
+  'virtual:sceau-texts/en/home': { file: 'assets/home-texts-en.js', isDynamicEntry: true },
   'src/features/home/home-page.tsx': { file: 'assets/home.js', isDynamicEntry: true, imports: ['_shared.js', 'index.html'], dynamicImports: ['src/features/heavy.ts'] },
   'src/features/heavy.ts': { file: 'assets/heavy.js', isDynamicEntry: true },
 };
 
 describe('npm run size', () => {
   it('counts the entry, its static imports, the boot catalogue and the page with its static imports, each once', () => {
-    expect(pageFiles(manifest, 'src/features/home/home-page', ['src/lib/i18n-fr.ts'])).toEqual({
-      js: ['assets/home.js', 'assets/i18n-fr.js', 'assets/i18n.js', 'assets/index.js', 'assets/react.js', 'assets/shared.js'],
+    expect(pageFiles(manifest, ['src/features/home/home-page', 'virtual:sceau-texts/fr/home'], ['virtual:sceau-texts/fr/boot'])).toEqual({
+      js: ['assets/boot.js', 'assets/home-texts.js', 'assets/home.js', 'assets/i18n.js', 'assets/index.js', 'assets/react.js', 'assets/shared.js'],
       css: ['assets/index.css'],
     });
   });
 
   it('refuses a page or boot module missing from the build rather than measuring less', () => {
     expect(() => pageFiles(manifest, 'src/features/gone/gone-page')).toThrow('not in the build');
-    expect(() => pageFiles(manifest, 'src/features/home/home-page', ['src/lib/i18n-de.ts'])).toThrow('not in the build');
+    expect(() => pageFiles(manifest, 'src/features/home/home-page', ['virtual:sceau-texts/de/boot'])).toThrow('not in the build');
   });
 
   it("finds each measured page's module in the router's page table", () => {
     const modules = routePageModules(readFileSync(join(import.meta.dirname, '..', 'src', 'app', 'pages.ts'), 'utf8'));
     for (const { route } of PAGES) expect(modules.get(route), route).toMatch(/^src\/features\//);
     expect(modules.get('/verify/:id')).toBe('src/features/verification/verify-page');
+  });
+
+  it('counts the texts the router loads with each measured page, in French', () => {
+    expect(routeTextModules('/')).toEqual(['virtual:sceau-texts/fr/home']);
+    expect(routeTextModules('/verify/:id')).toEqual(['virtual:sceau-texts/fr/verify']);
+    expect(routeTextModules('/contact')).toEqual(['virtual:sceau-texts/fr/contact', 'virtual:sceau-texts/fr/forms']);
+    expect(routeTextModules('/settings', 'auth')).toEqual(['virtual:sceau-texts/fr/staff', 'virtual:sceau-texts/fr/forms']);
   });
 });

@@ -12,21 +12,29 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { routeTextParts } from '../src/lib/i18n-parts';
 
 export const BUDGET_KB = 150;
 
 /** The pages measured, by the route pattern of src/app/pages.ts, and the address shown. */
 export const PAGES = [
-  { label: '/', route: '/' },
-  { label: '/verify/{id}', route: '/verify/:id' },
+  { label: '/', route: '/', access: 'public' },
+  { label: '/verify/{id}', route: '/verify/:id', access: 'public' },
 ] as const;
 
+/** Texts are measured in French, the default language (English ones are smaller). */
+const LANGUAGE = 'fr';
+
 /**
- * Dynamic imports every first visit makes before the page shows, whatever the page: the French
- * catalogues (the default language; see src/lib/i18n.ts). A visitor whose stored language is
- * English downloads the English ones instead, which are smaller.
+ * Dynamic imports every first visit makes before the page shows, whatever the page: the boot
+ * texts (src/lib/i18n.ts waits for them).
  */
-export const BOOT_MODULES = ['src/lib/i18n-fr.ts'] as const;
+export const BOOT_MODULES = [`virtual:sceau-texts/${LANGUAGE}/boot`] as const;
+
+/** The text chunks the router loads with a route's page. */
+export function routeTextModules(route: string, access = 'public'): string[] {
+  return routeTextParts({ path: route, access }).map((part) => `virtual:sceau-texts/${LANGUAGE}/${part}`);
+}
 
 export interface ManifestChunk {
   file: string;
@@ -70,7 +78,7 @@ export interface PageFiles {
   css: string[];
 }
 
-export function pageFiles(manifest: Manifest, pageModule: string, bootModules: readonly string[] = BOOT_MODULES): PageFiles {
+export function pageFiles(manifest: Manifest, pageModules: string | readonly string[], bootModules: readonly string[] = BOOT_MODULES): PageFiles {
   const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
   if (entries.length !== 1) throw new Error(`expected one entry in the manifest, found ${entries.length}`);
   const js = new Set<string>();
@@ -78,7 +86,7 @@ export function pageFiles(manifest: Manifest, pageModule: string, bootModules: r
   const seen = new Set<string>();
   staticClosure(manifest, entries[0]![0], js, css, seen);
   for (const module of bootModules) staticClosure(manifest, manifestKey(manifest, module), js, css, seen);
-  staticClosure(manifest, manifestKey(manifest, pageModule), js, css, seen);
+  for (const module of typeof pageModules === 'string' ? [pageModules] : pageModules) staticClosure(manifest, manifestKey(manifest, module), js, css, seen);
   return { js: [...js].sort(), css: [...css].sort() };
 }
 
@@ -100,10 +108,10 @@ export function measure(distDir: string, pagesSource: string, read: (path: strin
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const modules = routePageModules(pagesSource);
   const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
-  return PAGES.map(({ label, route }) => {
+  return PAGES.map(({ label, route, access }) => {
     const module = modules.get(route);
     if (!module) throw new Error(`${route}: no page in src/app/pages.ts`);
-    const { js, css } = pageFiles(manifest, module);
+    const { js, css } = pageFiles(manifest, [module, ...routeTextModules(route, access)]);
     const gzip = js.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
     const cssGzip = css.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
     return { page: label, files: js.length, gzip_bytes: gzip, kb: kb(gzip), css_kb: kb(cssGzip) };

@@ -7,6 +7,7 @@ import { BootScreen } from '@/components/boot-screen';
 import { handleFor, NOT_FOUND_HANDLE, resolveRoutePath } from '@/app/route-meta';
 import { loadNotFoundPage, ROUTE_PAGES } from '@/app/pages';
 import type { FlashStore } from '@/lib/flash';
+import { loadRouteTexts } from '@/lib/i18n';
 import type { SessionStore } from '@/lib/session';
 
 export interface RouterDeps {
@@ -23,7 +24,8 @@ export function buildRoutes(deps: RouterDeps): RouteObject[] {
       path: resolveRoutePath(route.path, deps.product),
       handle: handleFor(route),
       loader: createGuardLoader(route, deps),
-      lazy: async () => ({ Component: await loadPage() }),
+      // The page's texts come with its code (ADR 0097).
+      lazy: async () => ({ Component: (await Promise.all([loadPage(), loadRouteTexts(route)]))[0] }),
       ErrorBoundary: RouteError,
     };
   });

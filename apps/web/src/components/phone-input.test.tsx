@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PhoneInput, type PhoneInputState } from '@/components/phone-input';
-import { changeLocale } from '@/lib/i18n';
+import { changeLocale, loadTextParts } from '@/lib/i18n';
 
 function setup(props: Partial<Parameters<typeof PhoneInput>[0]> = {}) {
   const onChange = vi.fn<(value: string | null, state: PhoneInputState) => void>();
@@ -15,6 +15,9 @@ function setup(props: Partial<Parameters<typeof PhoneInput>[0]> = {}) {
 }
 
 describe('PhoneInput', () => {
+  // Rendered outside the router: load the texts of form pages as their routes do.
+  beforeAll(() => loadTextParts(['forms']));
+
   it('starts on DR Congo and outputs +243 with the digits', async () => {
     const { user, input, country, onChange, wrapper } = setup();
     expect(country).toHaveValue('CD');

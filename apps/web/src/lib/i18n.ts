@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, isLocale, LOCALES, STORAGE_KEYS, type Locale } from '@sceau/contracts';
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { routeTextParts, type TextPart } from '@/lib/i18n-parts';
 import { readLocalValue, writeLocalValue } from '@/lib/storage';
 
 /**
@@ -8,31 +9,108 @@ import { readLocalValue, writeLocalValue } from '@/lib/storage';
  * `verification` (checks, reasons, verdicts). Not `messages`: e-mails and SMS are the server's.
  */
 export const WEB_NAMESPACES = ['web', 'errors', 'verification'] as const;
-type WebNamespace = (typeof WEB_NAMESPACES)[number];
-type Catalogues = Record<WebNamespace, object>;
+type Catalogue = Record<string, Record<string, unknown>>;
+type Chunk = () => Promise<{ default: Catalogue }>;
 
 /**
- * One chunk per language, fetched the first time that language is needed: a visitor downloads
- * the texts of the language they read, not of both (`npm run size`; ADR 0097).
+ * The texts, one chunk per language and part (i18n-parts.ts, built by vite.config.ts): a visit
+ * downloads the boot texts of its language and those of the pages it opens (ADR 0097).
  */
-const LANGUAGE_CATALOGUES: Record<Locale, () => Promise<{ default: Catalogues }>> = {
-  fr: () => import('@/lib/i18n-fr'),
-  en: () => import('@/lib/i18n-en'),
-};
-
-/** An i18next backend over those chunks. */
-const catalogueBackend: BackendModule = {
-  type: 'backend',
-  init: () => undefined,
-  read(language, namespace, callback) {
-    if (!isLocale(language)) return callback(new Error(`unsupported language ${language}`), false);
-    LANGUAGE_CATALOGUES[language]().then(
-      (module) => callback(null, module.default[namespace as WebNamespace] as never),
-      // A failed download (offline, a deployment replaced the chunk) is retried by i18next.
-      (error: unknown) => callback(error as Error, true),
-    );
+const CHUNKS: Record<Locale, Record<TextPart | 'boot', Chunk>> = {
+  fr: {
+    boot: () => import('virtual:sceau-texts/fr/boot'),
+    home: () => import('virtual:sceau-texts/fr/home'),
+    verify: () => import('virtual:sceau-texts/fr/verify'),
+    legal: () => import('virtual:sceau-texts/fr/legal'),
+    scan: () => import('virtual:sceau-texts/fr/scan'),
+    forms: () => import('virtual:sceau-texts/fr/forms'),
+    contact: () => import('virtual:sceau-texts/fr/contact'),
+    candidate: () => import('virtual:sceau-texts/fr/candidate'),
+    staff: () => import('virtual:sceau-texts/fr/staff'),
+  },
+  en: {
+    boot: () => import('virtual:sceau-texts/en/boot'),
+    home: () => import('virtual:sceau-texts/en/home'),
+    verify: () => import('virtual:sceau-texts/en/verify'),
+    legal: () => import('virtual:sceau-texts/en/legal'),
+    scan: () => import('virtual:sceau-texts/en/scan'),
+    forms: () => import('virtual:sceau-texts/en/forms'),
+    contact: () => import('virtual:sceau-texts/en/contact'),
+    candidate: () => import('virtual:sceau-texts/en/candidate'),
+    staff: () => import('virtual:sceau-texts/en/staff'),
   },
 };
+
+/** The parts each instance has loaded: a language loaded later gets them too. */
+const loadedParts = new WeakMap<I18n, Set<TextPart>>();
+
+function partsOf(instance: I18n): Set<TextPart> {
+  let parts = loadedParts.get(instance);
+  if (!parts) loadedParts.set(instance, (parts = new Set()));
+  return parts;
+}
+
+/** A namespace of a language: the boot texts, with those of the parts loaded so far. */
+async function readNamespace(instance: I18n, language: Locale, namespace: string): Promise<Record<string, unknown>> {
+  const chunks = [CHUNKS[language].boot(), ...[...partsOf(instance)].map((part) => CHUNKS[language][part]())];
+  const texts: Record<string, unknown> = {};
+  for (const { default: catalogue } of await Promise.all(chunks)) mergeDeep(texts, catalogue[namespace] ?? {});
+  return texts;
+}
+
+/** A part may bring a few keys of a namespace another part brings whole: merge, never replace. */
+function mergeDeep(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(from)) {
+    const current = into[key];
+    if (value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)) {
+      mergeDeep(current as Record<string, unknown>, value as Record<string, unknown>);
+    } else into[key] = value;
+  }
+}
+
+/** An i18next backend over those chunks, for one instance. */
+function catalogueBackend(instance: I18n): BackendModule {
+  return {
+    type: 'backend',
+    init: () => undefined,
+    read(language, namespace, callback) {
+      if (!isLocale(language)) return callback(new Error(`unsupported language ${language}`), false);
+      readNamespace(instance, language, namespace).then(
+        (texts) => callback(null, texts as never),
+        // A failed download (offline, a deployment replaced the chunk) is retried by i18next.
+        (error: unknown) => callback(error as Error, true),
+      );
+    },
+  };
+}
+
+/**
+ * Loads the texts of some parts, in every language already loaded (the one shown and any shown
+ * before, so that switching back needs nothing more).
+ */
+export async function loadTextParts(parts: readonly TextPart[], instance: I18n = i18n): Promise<void> {
+  const known = partsOf(instance);
+  const missing = parts.filter((part) => !known.has(part));
+  if (missing.length === 0) return;
+  for (const part of missing) known.add(part);
+  const languages = LOCALES.filter((language) => instance.hasResourceBundle(language, 'web'));
+  await Promise.all(
+    languages.flatMap((language) =>
+      missing.map(async (part) => {
+        const { default: catalogue } = await CHUNKS[language][part]();
+        for (const [namespace, texts] of Object.entries(catalogue)) instance.addResourceBundle(language, namespace, texts, true, true);
+      }),
+    ),
+  ).catch((error: unknown) => {
+    for (const part of missing) known.delete(part);
+    throw error;
+  });
+}
+
+/** The texts of a route's page (a route of the contracts' table), before it shows. */
+export function loadRouteTexts(route: { path: string; access?: string }, instance: I18n = i18n): Promise<void> {
+  return loadTextParts(routeTextParts(route), instance);
+}
 
 /** The stored language if it is a supported one; anything else is ignored (spec section 1). */
 export function readStoredLocale(): Locale {
@@ -48,7 +126,7 @@ function applyDocumentLanguage(lang: string): void {
 export async function createI18n(lng: Locale = readStoredLocale()): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance
-    .use(catalogueBackend)
+    .use(catalogueBackend(instance))
     .use(initReactI18next)
     .init({
       lng,

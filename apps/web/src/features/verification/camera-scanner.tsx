@@ -168,9 +168,9 @@ export function CameraScanner({ onScan }: CameraScannerProps) {
       {phase.name === 'unavailable' ? (
         <div className="camera-scanner__fallback" data-testid="camera-fallback" data-problem={phase.problem}>
           <p className="alert alert--info" role="status">
-            {t(`verify.camera.unavailable.${phase.problem}`)}
+            {t(`scan.camera.unavailable.${phase.problem}`)}
           </p>
-          <FormField id={photoId} label={t('verify.camera.photo.label')} hint={t('verify.camera.photo.hint')} error={photo.problem ? t(`verify.qr.${photo.problem}`) : null}>
+          <FormField id={photoId} label={t('scan.camera.photo.label')} hint={t('scan.camera.photo.hint')} error={photo.problem ? t(`scan.qr.${photo.problem}`) : null}>
             <input
               id={photoId}
               type="file"
@@ -183,33 +183,33 @@ export function CameraScanner({ onScan }: CameraScannerProps) {
           </FormField>
           {photo.reading ? (
             <p className="muted" role="status">
-              {t('verify.qr.reading')}
+              {t('scan.qr.reading')}
             </p>
           ) : null}
           {phase.problem !== 'insecure' && phase.problem !== 'unsupported' ? (
             <button type="button" className="button button--secondary button--small" onClick={() => void start()}>
-              {t('verify.camera.start')}
+              {t('scan.camera.start')}
             </button>
           ) : null}
         </div>
       ) : (
         <>
-          <p className="muted">{t('verify.camera.intro')}</p>
+          <p className="muted">{t('scan.camera.intro')}</p>
           <div className={active ? 'camera-scanner__view' : 'camera-scanner__view camera-scanner__view--off'}>
-            <video ref={video} className="camera-scanner__video" aria-label={t('verify.camera.video')} muted playsInline autoPlay={false} data-testid="camera-video" />
+            <video ref={video} className="camera-scanner__video" aria-label={t('scan.camera.video')} muted playsInline autoPlay={false} data-testid="camera-video" />
             {phase.name === 'scanning' ? <span className="camera-scanner__frame" aria-hidden="true" /> : null}
           </div>
           <p className="camera-scanner__status" role="status" aria-live="polite">
-            {phase.name === 'starting' ? t('verify.camera.starting') : phase.name === 'scanning' ? (foreign ? t('verify.qr.foreign') : t('verify.camera.scanning')) : ''}
+            {phase.name === 'starting' ? t('scan.camera.starting') : phase.name === 'scanning' ? (foreign ? t('scan.qr.foreign') : t('scan.camera.scanning')) : ''}
           </p>
           <div className="actions">
             {active ? (
               <button type="button" className="button button--secondary" onClick={stop}>
-                {t('verify.camera.stop')}
+                {t('scan.camera.stop')}
               </button>
             ) : (
               <button type="button" className="button" onClick={() => void start()} data-testid="camera-start">
-                {t('verify.camera.start')}
+                {t('scan.camera.start')}
               </button>
             )}
           </div>

@@ -25,7 +25,7 @@ const BANNER: Record<OfflineCheck['verification']['status'], string> = {
 function Mark({ mark }: { mark: Mark }) {
   const { t } = useTranslation();
   return (
-    <svg className="verify-check__icon" viewBox="0 0 24 24" width="24" height="24" focusable="false" role="img" aria-label={t(`verify.offline.status.${mark}`)}>
+    <svg className="verify-check__icon" viewBox="0 0 24 24" width="24" height="24" focusable="false" role="img" aria-label={t(`scan.offline.status.${mark}`)}>
       <circle cx="12" cy="12" r="11" fill="currentColor" />
       <path
         d={mark === 'passed' ? 'M6.5 12.5l3.5 3.5 7.5-8' : mark === 'failed' ? 'M8 8l8 8M16 8l-8 8' : 'M7.5 12h9'}
@@ -57,11 +57,11 @@ function Fields({ fields }: { fields: QrFields }) {
   const rows: Array<[string, string]> = [
     [t('verify.fields.name'), fullName(fields)],
     [t('verify.fields.birthDate'), formatCalendarDate(fields.birth_date, locale)],
-    [t('verify.offline.fields.candidateCode'), fields.candidate_code],
+    [t('scan.offline.fields.candidateCode'), fields.candidate_code],
     [t('verify.fields.session'), String(fields.session_year)],
     [t('verify.fields.percentage'), formatPercentage(fields.percentage, locale)],
     [t('verify.fields.issueDate'), formatCalendarDate(fields.issue_date, locale)],
-    [t('verify.offline.fields.codes'), [fields.option_code, fields.school_code, fields.centre_code, fields.educ_province_code].join(' · ')],
+    [t('scan.offline.fields.codes'), [fields.option_code, fields.school_code, fields.centre_code, fields.educ_province_code].join(' · ')],
   ];
   return (
     <dl className="facts verify-diploma" data-testid="offline-diploma">
@@ -106,35 +106,35 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
         {state.status === 'pending' ? (
           <p className="verify-result__pending">
             <span className="spinner" aria-hidden="true" />
-            {t('verify.offline.pending')}
+            {t('scan.offline.pending')}
           </p>
         ) : verification ? (
           <div className={`verdict-banner verdict-banner--${BANNER[verification.status]}`} data-testid="offline-banner" data-status={verification.status}>
             <div>
-              <p className="verdict-banner__label">{t(`verify.offline.verdict.${verification.status}`)}</p>
-              <p className="verdict-banner__text">{t(`verify.offline.explain.${verification.status}`)}</p>
+              <p className="verdict-banner__label">{t(`scan.offline.verdict.${verification.status}`)}</p>
+              <p className="verdict-banner__text">{t(`scan.offline.explain.${verification.status}`)}</p>
             </div>
           </div>
         ) : (
           <div className="alert alert--error" data-testid="offline-error">
-            <p>{state.status === 'keys-unavailable' ? t('verify.offline.keysUnavailable') : t('verify.offline.failed')}</p>
+            <p>{state.status === 'keys-unavailable' ? t('scan.offline.keysUnavailable') : t('scan.offline.failed')}</p>
           </div>
         )}
       </div>
 
       {check && status !== 'malformed' ? (
         <section aria-labelledby="offline-made-title" className="verify-result__section">
-          <h3 id="offline-made-title">{t('verify.offline.madeOffline')}</h3>
+          <h3 id="offline-made-title">{t('scan.offline.madeOffline')}</h3>
           <ul className="verify-checks" data-testid="offline-checks">
-            <Item name="published_key" mark={status === 'unknown-key' ? 'failed' : 'passed'} title={t('verify.offline.check.key')}>
+            <Item name="published_key" mark={status === 'unknown-key' ? 'failed' : 'passed'} title={t('scan.offline.check.key')}>
               <p className="verify-check__message">
-                {t(check.keysFromCache ? 'verify.offline.keys.cached' : 'verify.offline.keys.fetched', { date: formatChainTime(check.keys.fetchedAt, locale) ?? check.keys.fetchedAt })}{' '}
-                {verification && 'kid' in verification ? <span className="muted">{t('verify.offline.keys.kid', { kid: verification.kid })}</span> : null}
+                {t(check.keysFromCache ? 'scan.offline.keys.cached' : 'scan.offline.keys.fetched', { date: formatChainTime(check.keys.fetchedAt, locale) ?? check.keys.fetchedAt })}{' '}
+                {verification && 'kid' in verification ? <span className="muted">{t('scan.offline.keys.kid', { kid: verification.kid })}</span> : null}
               </p>
             </Item>
             {status !== 'unknown-key' ? (
-              <Item name="qr_signature" mark={status === 'valid' ? 'passed' : 'failed'} title={t('verify.offline.check.signature')}>
-                {check.engine ? <p className="verify-check__message muted">{t(`verify.offline.engine.${check.engine}`)}</p> : null}
+              <Item name="qr_signature" mark={status === 'valid' ? 'passed' : 'failed'} title={t('scan.offline.check.signature')}>
+                {check.engine ? <p className="verify-check__message muted">{t(`scan.offline.engine.${check.engine}`)}</p> : null}
               </Item>
             ) : null}
           </ul>
@@ -143,16 +143,16 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
 
       {state.status !== 'pending' ? (
         <section aria-labelledby="offline-online-title" className="verify-result__section">
-          <h3 id="offline-online-title">{t('verify.offline.needNetwork')}</h3>
+          <h3 id="offline-online-title">{t('scan.offline.needNetwork')}</h3>
           <ul className="verify-checks" data-testid="offline-online-checks">
-            <Item name="anchored" mark="online" title={t('verify.offline.check.anchored')} />
-            <Item name="not_revoked" mark="online" title={t('verify.offline.check.revocation')} />
-            <Item name="pdf_signature" mark="online" title={t('verify.offline.check.pdf')} />
+            <Item name="anchored" mark="online" title={t('scan.offline.check.anchored')} />
+            <Item name="not_revoked" mark="online" title={t('scan.offline.check.revocation')} />
+            <Item name="pdf_signature" mark="online" title={t('scan.offline.check.pdf')} />
           </ul>
           {onCompleteOnline ? (
             <div className="actions">
               <button type="button" className="button" onClick={onCompleteOnline} disabled={completing} aria-busy={completing} data-testid="offline-complete">
-                {t('verify.offline.complete')}
+                {t('scan.offline.complete')}
               </button>
             </div>
           ) : null}

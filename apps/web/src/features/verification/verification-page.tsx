@@ -110,7 +110,7 @@ export function VerificationPage() {
       if (outcome.ok) setPhoto({ status: 'read', content: outcome.content });
       else {
         setPhoto({ status: 'problem', problem: outcome.problem });
-        setErrors((current) => ({ ...current, document: t(`verify.qr.${outcome.problem}`) }));
+        setErrors((current) => ({ ...current, document: t(`scan.qr.${outcome.problem}`) }));
       }
     });
   }
@@ -164,7 +164,7 @@ export function VerificationPage() {
         : file.size > MAX_DOCUMENT_BYTES
           ? t('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 })
           : photo.status === 'problem'
-            ? t(`verify.qr.${photo.problem}`)
+            ? t(`scan.qr.${photo.problem}`)
             : null;
       setErrors(problem ? { document: problem } : {});
       if (problem) return fileInput.current?.focus();
@@ -267,7 +267,7 @@ export function VerificationPage() {
               ) : null}
               {photo.status === 'reading' || photo.status === 'read' ? (
                 <p className="muted" role="status" data-testid="verification-qr">
-                  {photo.status === 'reading' ? t('verify.qr.reading') : t(`verify.qr.found.${photo.content.kind}`)}
+                  {photo.status === 'reading' ? t('scan.qr.reading') : t(`scan.qr.found.${photo.content.kind}`)}
                 </p>
               ) : null}
             </div>
@@ -277,11 +277,11 @@ export function VerificationPage() {
             {scanned ? (
               <>
                 <p className="muted" role="status" data-testid="verification-qr">
-                  {t(`verify.qr.found.${scanned.kind}`)}
+                  {t(`scan.qr.found.${scanned.kind}`)}
                 </p>
                 <div className="actions">
                   <button type="button" className="button button--secondary" onClick={() => (setScanned(null), clearResults(), setScanRound((n) => n + 1))}>
-                    {t('verify.camera.again')}
+                    {t('scan.camera.again')}
                   </button>
                 </div>
               </>
@@ -321,13 +321,13 @@ export function VerificationPage() {
               aria-describedby="verify-offline-hint"
               data-testid="verification-offline"
             >
-              {t('verify.offline.action')}
+              {t('scan.offline.action')}
             </button>
           ) : null}
         </div>
         {signedText ? (
           <p id="verify-offline-hint" className="field__hint">
-            {t('verify.offline.actionHint')}
+            {t('scan.offline.actionHint')}
           </p>
         ) : null}
       </form>
@@ -335,7 +335,7 @@ export function VerificationPage() {
       <div className="verify-result__section verify-page__result" data-testid="verification-result">
         {showResult ? (
           <h2 id="verify-result-title" ref={resultTitle} tabIndex={-1}>
-            {shown === 'offline' ? t('verify.offline.title') : t('verify.resultTitle')}
+            {shown === 'offline' ? t('scan.offline.title') : t('verify.resultTitle')}
           </h2>
         ) : null}
         {shown === 'offline' && offline ? (
