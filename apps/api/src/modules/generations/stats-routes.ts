@@ -1,5 +1,5 @@
 import { GENERATION_STATUSES, generationStatsQuery, generationStatsResponse, type GenerationStats, type GenerationStatus, type IssuedCounts } from '@sceau/contracts';
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/client.ts';
@@ -21,6 +21,8 @@ async function issuedStats(db: Db, where: SQL | undefined): Promise<Omit<Generat
       revoked: sql<number>`count(*) filter (where ${diplomas.revokedAt} is not null)`.as('revoked'),
     })
     .from(diplomas)
+    // Only the scope's batches are counted (the diplomas_generation index), not every diploma of the country.
+    .where(inArray(diplomas.generationId, db.select({ id: generations.id }).from(generations).where(where)))
     .groupBy(diplomas.generationId)
     .as('per_batch');
   const revoked = sql`case when ${generations.revokedAt} is not null then coalesce(${perBatch.n}, 0) else coalesce(${perBatch.revoked}, 0) end`;
