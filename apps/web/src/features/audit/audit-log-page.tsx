@@ -96,7 +96,7 @@ export function AuditLogPage() {
 
       <ErrorAlert error={log.error} onRetry={() => void log.refetch()} />
 
-      <div className="table-wrap table-wrap--cards">
+      <div className="table-wrap table-wrap--cards" role="region" aria-label={title} tabIndex={0}>
         <table className="table table--cards" aria-busy={log.isFetching}>
           <caption className="visually-hidden">{title}</caption>
           <thead>

@@ -78,7 +78,7 @@ function BarChart({ title, rows, measure, testId }: { title: string; rows: Chart
       </ul>
       <details className="chart__table">
         <summary>{t('dashboard.issued.showTable')}</summary>
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label={title} tabIndex={0}>
           <table className="table">
             <caption className="visually-hidden">{title}</caption>
             <thead>

@@ -113,7 +113,7 @@ export function MyBatches() {
           )}
         </div>
       ) : (
-        <div className="table-wrap table-wrap--cards">
+        <div className="table-wrap table-wrap--cards" role="region" aria-label={title} tabIndex={0}>
           <table className="table table--cards" aria-busy={batches.isFetching}>
             <caption className="visually-hidden">{title}</caption>
             <thead>

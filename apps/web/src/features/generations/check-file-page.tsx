@@ -312,7 +312,7 @@ function CheckResult({
       {result.errors.length > 0 ? (
         <>
           {result.error_count > result.errors.length ? <p className="muted">{t('checkFile.firstErrors', { count: result.errors.length, total: result.error_count })}</p> : null}
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label={t('checkFile.errorsCaption')} tabIndex={0}>
             <table className="table" data-testid="check-errors">
               <caption>{t('checkFile.errorsCaption')}</caption>
               <thead>
@@ -436,7 +436,7 @@ function ColumnsHelp() {
           {t('checkFile.exampleXlsx')}
         </button>
       </div>
-      <div className="table-wrap">
+      <div className="table-wrap" role="region" aria-label={t('checkFile.columnsCaption')} tabIndex={0}>
         <table className="table">
           <caption>{t('checkFile.columnsCaption')}</caption>
           <thead>

@@ -510,7 +510,7 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
           {filtered ? t('batch.candidates.noMatch') : t('batch.candidates.empty')}
         </p>
       ) : (
-        <div className="table-wrap table-wrap--cards">
+        <div className="table-wrap table-wrap--cards" role="region" aria-label={caption} tabIndex={0}>
           <table className="table table--cards" aria-busy={busy}>
             <caption>{caption}</caption>
             <thead>

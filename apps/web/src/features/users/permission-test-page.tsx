@@ -31,7 +31,7 @@ function Verdict({ value }: { value: boolean }) {
 function CheckTable({ caption, rows }: { caption: string; rows: { label: string; value: boolean }[] }) {
   const { t } = useTranslation();
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table className="table">
         <caption>{caption}</caption>
         <thead>

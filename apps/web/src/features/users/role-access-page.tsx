@@ -201,7 +201,7 @@ export function RoleAccessPage() {
 
       <ErrorAlert error={users.error} onRetry={() => void users.refetch()} />
 
-      <div className="table-wrap table-wrap--cards">
+      <div className="table-wrap table-wrap--cards" role="region" aria-label={t('users.caption')} tabIndex={0}>
         <table className="table table--cards" aria-busy={users.isFetching}>
           <caption className="visually-hidden">{t('users.caption')}</caption>
           <thead>

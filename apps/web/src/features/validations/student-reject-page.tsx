@@ -45,7 +45,7 @@ export function StudentRejectPage() {
               {controls.filtered ? t('validations.noMatch') : t('validations.rejected.empty')}
             </p>
           ) : (
-            <div className="table-wrap table-wrap--cards">
+            <div className="table-wrap table-wrap--cards" role="region" aria-label={t('validations.rejected.caption')} tabIndex={0}>
               <table className="table table--cards" aria-busy={list.isFetching} data-testid="rejected-table">
                 <caption className="visually-hidden">{t('validations.rejected.caption')}</caption>
                 <thead>

@@ -84,7 +84,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
           {filtered ? t('validations.noMatch') : t('validations.empty')}
         </p>
       ) : (
-        <div className="table-wrap table-wrap--cards">
+        <div className="table-wrap table-wrap--cards" role="region" aria-label={t('validations.data.caption')} tabIndex={0}>
           <table className="table table--cards" aria-busy={busy} data-testid="data-table">
             <caption className="visually-hidden">{t('validations.data.caption')}</caption>
             <thead>
