@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useApiQuery } from '@/lib/query';
-import { http, type ApiError } from '@/lib/http';
+import { http } from '@/lib/http';
 
 export const VERDICTS = ['authentic', 'revoked', 'altered', 'unknown', 'unpublished', 'incomplete'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -44,7 +43,7 @@ export interface VerificationResultData {
   credential?: Record<string, unknown> | null;
 }
 
-interface Envelope {
+export interface Envelope {
   data: VerificationResultData;
 }
 
@@ -54,14 +53,21 @@ export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 export const DOCUMENT_ACCEPT = '.pdf,.json,.txt,application/pdf,application/json,text/plain';
 
 const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
+/** The offline QR's text: `SC1:` then base45, whose alphabet includes the space (ADR 0011). */
+const QR_TEXT = /^SC1:[0-9A-Z $%*+\-./:]+$/;
+
+/** The field's value as it is sent (base45 never ends with its space, ADR 0011: trimming is safe). */
+export function normaliseLink(value: string): string {
+  return value.trim();
+}
 
 /**
  * What the link field accepts: a web address (the server says whether it leads to a diploma), a
  * diploma's number, or the text of the offline QR code (`SC1:…`).
  */
 export function isAcceptableLink(value: string): boolean {
-  const text = value.trim();
-  if (DIPLOMA_ID.test(text) || /^SC1:\S+$/.test(text)) return true;
+  const text = normaliseLink(value);
+  if (DIPLOMA_ID.test(text) || QR_TEXT.test(text)) return true;
   try {
     const url = new URL(text);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
@@ -79,18 +85,5 @@ export function useVerifyById(id: string, enabled = true) {
     queryKey: ['verify', id],
     enabled,
     queryFn: async ({ signal }) => (await http.get<Envelope>(`/verify/${encodeURIComponent(id)}`, { signal })).data,
-  });
-}
-
-export type VerifyInput = { kind: 'link'; link: string } | { kind: 'document'; file: File };
-
-export function useVerifyDocument() {
-  return useMutation<VerificationResultData, ApiError, VerifyInput>({
-    mutationFn: async (input) => {
-      const form = new FormData();
-      if (input.kind === 'link') form.append('cert_url', input.link.trim());
-      else form.append('cert_document', input.file, input.file.name);
-      return (await http.post<Envelope>('/generations/verify', form)).data;
-    },
   });
 }

@@ -8,7 +8,8 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { OfflineResult, type OfflineState } from '@/features/verification/offline-result';
 import { classifyQrText, useVerifyQr, type QrContent } from '@/features/verification/qr-content';
 import { isImageFile, readQrPhoto, type QrPhotoProblem } from '@/features/verification/qr-photo';
-import { DOCUMENT_ACCEPT, isAcceptableLink, MAX_DOCUMENT_BYTES, useVerifyDocument } from '@/features/verification/verification-api';
+import { DOCUMENT_ACCEPT, isAcceptableLink, MAX_DOCUMENT_BYTES } from '@/features/verification/verification-api';
+import { useVerifyDocument } from '@/features/verification/verify-document-api';
 import { VerificationResult } from '@/features/verification/verification-result';
 
 // The camera's code (and the QR decoder it loads) comes with the camera mode only.
