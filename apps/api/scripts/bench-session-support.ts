@@ -76,34 +76,50 @@ export async function photoZip(from: number, to: number, photos: Buffer[]): Prom
 }
 
 /**
+ * A process's descendants, from each thread's `children` list (Linux ≥ 3.5): only this tree is read,
+ * not every process of the machine (a busy shared machine has hundreds; reading all of them four
+ * times a second cost the bench's own event loop seconds of CPU).
+ */
+async function descendants(rootPid: number): Promise<number[]> {
+  const found: number[] = [];
+  const visit = async (pid: number, depth: number): Promise<void> => {
+    if (depth > 16) return;
+    let tasks: string[];
+    try {
+      tasks = await readdir(`/proc/${pid}/task`);
+    } catch {
+      return;
+    }
+    const children = new Set<number>();
+    for (const task of tasks) {
+      try {
+        for (const c of (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8')).split(' ')) if (c.trim()) children.add(Number(c));
+      } catch {
+        // thread gone meanwhile
+      }
+    }
+    for (const child of children) {
+      found.push(child);
+      await visit(child, depth + 1);
+    }
+  };
+  await visit(rootPid, 0);
+  return found;
+}
+
+/**
  * Memory of a process and all its descendants (render threads are in the process; the embedded
  * PostgreSQL and Anvil are children): the sum of their proportional set sizes (PSS, so shared
  * memory such as PostgreSQL's buffers is counted once), in bytes. Linux only; null elsewhere.
  */
 export async function treeMemory(rootPid: number): Promise<{ bytes: number; processes: number } | null> {
-  let entries: string[];
+  let tree: number[];
   try {
-    entries = (await readdir('/proc')).filter((e) => /^\d+$/.test(e));
+    await readdir(`/proc/${rootPid}/task`);
+    tree = [rootPid, ...(await descendants(rootPid))];
   } catch {
     return null;
   }
-  const parent = new Map<number, number>();
-  await Promise.all(
-    entries.map(async (e) => {
-      try {
-        const text = await readFile(`/proc/${e}/stat`, 'utf8');
-        // pid (comm) state ppid …: comm may hold spaces or parentheses, so read after the last ")".
-        const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
-        parent.set(Number(e), ppid);
-      } catch {
-        // gone meanwhile
-      }
-    }),
-  );
-  const tree = [...parent.keys()].filter((pid) => {
-    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++) if (p === rootPid) return true;
-    return false;
-  });
   let bytes = 0;
   for (const pid of tree) {
     try {
@@ -168,4 +184,60 @@ export function unionMs(intervals: Array<[number, number]>): number {
     end = b;
   }
   return total;
+}
+
+/** CPU time (ms) of a process tree, split by who spent it. */
+export interface TreeCpu {
+  /** This process's main thread (the event loop: services, queries, messages, file calls). */
+  main: number;
+  /** This process's other threads: render threads, libuv's pool (file I/O, zlib, crypto), V8's helpers. */
+  threads: number;
+  /** PostgreSQL's processes (the embedded server and its backends; an external server is not counted). */
+  postgres: number;
+  /** Everything else below this process (Anvil, …). */
+  other: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux.
+
+/** utime + stime (+ the reaped children's, so that exited backends still count), in ms. */
+function statCpu(text: string, withChildren: boolean): { ms: number; ppid: number; name: string } {
+  const close = text.lastIndexOf(')');
+  const name = text.slice(text.indexOf('(') + 1, close);
+  const f = text.slice(close + 2).split(' ');
+  // Fields after the name start at state (3): ppid is 4, utime 14, stime 15, cutime 16, cstime 17.
+  const ticks = Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
+  return { ms: ticks * TICK_MS, ppid: Number(f[1]), name };
+}
+
+/**
+ * CPU time spent so far by a process, its threads and its descendants (Linux /proc; null elsewhere).
+ * The difference of two readings is what a stage cost, whatever else the machine was doing: the
+ * figure to compare between runs on a shared, busy machine, where wall time is not.
+ */
+export async function treeCpu(rootPid: number): Promise<TreeCpu | null> {
+  const result: TreeCpu = { main: 0, threads: 0, postgres: 0, other: 0 };
+  try {
+    const self = statCpu(await readFile(`/proc/${rootPid}/stat`, 'utf8'), false);
+    const main = statCpu(await readFile(`/proc/${rootPid}/task/${rootPid}/stat`, 'utf8'), false);
+    result.main = main.ms;
+    result.threads = self.ms - main.ms;
+  } catch {
+    return null;
+  }
+  for (const pid of await descendants(rootPid)) {
+    try {
+      const s = statCpu(await readFile(`/proc/${pid}/stat`, 'utf8'), true);
+      if (s.name.startsWith('postgres')) result.postgres += s.ms;
+      else result.other += s.ms;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return result;
+}
+
+export function cpuSince(from: TreeCpu, to: TreeCpu): TreeCpu & { total: number } {
+  const d = { main: to.main - from.main, threads: to.threads - from.threads, postgres: to.postgres - from.postgres, other: to.other - from.other };
+  return { ...d, total: d.main + d.threads + d.postgres + d.other };
 }

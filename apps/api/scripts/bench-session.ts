@@ -16,7 +16,7 @@ import { encodeQrPayload, newDiplomaId, qrFieldsFromRecord, saltRecord } from '@
 import { createDiplomaRenderer, createKeySigner, extractAttachment, preparePhoto, signPdf, verifyPdfSignature, type DiplomaTemplateInput } from '@sceau/pdf';
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
-import { candidateList, folderSizes, machineBusySince, machineCpu, photoZip, portraits, treeMemory, unionMs } from './bench-session-support.ts';
+import { candidateList, cpuSince, folderSizes, machineBusySince, machineCpu, photoZip, portraits, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -229,11 +229,16 @@ try {
     const M = Math.min(400, Math.max(100, Math.floor(count / 10)));
     const jobs: Array<{ job: RenderJob }> = [];
     const times = { credential: 0, render: 0, sign: 0, hash: 0, photo: 0 };
+    // CPU time of this thread (not wall time): on a shared, busy machine wall time measures the others too.
+    const cpuNow = () => {
+      const u = process.threadCpuUsage();
+      return (u.user + u.system) / 1000;
+    };
     const one = async (i: number, timed: boolean) => {
-      let t = performance.now();
+      let t = cpuNow();
       // As the import fits a photo (imports-service: 38.1 × 50.8 mm at 200 dpi, ≤ 30 KB).
       await preparePhoto(photos[i % photos.length]!, { w: 38.1, h: 50.8 }, { dpi: 200, maxBytes: 30_000 });
-      const t1 = performance.now();
+      const t1 = cpuNow();
       const salted = saltRecord(
         { diploma_id: newDiplomaId(), candidate_code: `2026${String(i).padStart(10, '0')}`, last_name: 'Ilunga', middle_name: 'Banza', first_name: 'Grâce', birth_date: '2007-01-09', birth_place: 'Matadi', gender: 'F', option: 'Littéraire', option_code: 'LIT', school: 'Complexe scolaire', school_code: 'KIN-FUN-C1-E1', centre: 'Centre 1', centre_code: 'KIN-FUN-C1', educ_province: 'Kinshasa-Funa', educ_province_code: 'KIN-FUN', session: 'Session 2026', session_year: 2026, percentage: 65.8, issue_date: '2026-07-01', issuer: config.issuer.id },
         issuer,
@@ -241,16 +246,16 @@ try {
       const targetHash = Buffer.from(salted.targetHash).toString('hex');
       const qr = await encodeQrPayload(qrFieldsFromRecord(salted.record, targetHash), keys.active.es256);
       const credentialJson = new TextEncoder().encode(JSON.stringify({ record: salted.record, salts: salted.salts, targetHash }));
-      const t2 = performance.now();
+      const t2 = cpuNow();
       const fields = { name: 'Ilunga Banza Grâce', birthPlace: 'Matadi', birthDate: '9 janvier 2007', option: 'Littéraire', school: 'Complexe scolaire', centre: 'Centre 1', session: '2026', percentage: '65,8', issueDate: '1 juillet 2026', diplomaNumber: salted.record.diploma_id, province: 'Kinshasa-Funa', issuePlace: 'Kinshasa', candidateCode: salted.record.candidate_code };
       const qrContents = { verifyUrl: `http://localhost/verify/${salted.record.diploma_id}`, offlinePayload: qr.text };
       jobs.push({ job: { fields, photo, qr: qrContents, credentialJson } });
       const unsigned = await renderer.render(fields, photo, qrContents, credentialJson);
-      const t3 = performance.now();
+      const t3 = cpuNow();
       const signed = await signPdf(unsigned, signer);
-      const t4 = performance.now();
+      const t4 = cpuNow();
       createHash('sha256').update(signed).digest('hex');
-      const t5 = performance.now();
+      const t5 = cpuNow();
       if (timed) {
         times.photo += t1 - t;
         times.credential += t2 - t1;
@@ -274,7 +279,7 @@ try {
     const onePerDocMs = perDoc.credential + perDoc.render + perDoc.sign + perDoc.hash;
     return { documents: M, perDocMs: perDoc, oneCorePerSecond: 1000 / onePerDocMs, allCoresRenderSignHashPerSecond: poolPerSecond };
   }
-  say(`baseline (plain library calls, no database, no files; ${baseline.documents} diplomas):`);
+  say(`baseline (plain library calls, no database, no files; ${baseline.documents} diplomas; one core as CPU time of the thread):`);
   say(
     `  one core: credential + QR ${baseline.perDocMs.credential.toFixed(2)} ms, render ${baseline.perDocMs.render.toFixed(2)} ms, PAdES sign ${baseline.perDocMs.sign.toFixed(2)} ms, SHA-256 ${baseline.perDocMs.hash.toFixed(3)} ms` +
       ` = ${fmt(baseline.oneCorePerSecond)} diplomas/s per core; photo fit ${baseline.perDocMs.photo.toFixed(2)} ms (${photoWidth}×${photoHeight}, ${avgPhotoKb.toFixed(1)} KB)`,
@@ -288,6 +293,18 @@ try {
   // ---- the session ------------------------------------------------------------------------------
   type Times = { prepare: [number, number]; import: [number, number]; generate: [number, number]; anchor: [number, number] };
   const timings: Times[] = [];
+  // CPU spent by everything involved while each list was in each stage. Only one list at a time
+  // (--parallel 1) makes a stage's CPU its own; with lists overlapping only the total is meaningful.
+  const zeroCpu = (): TreeCpu & { total: number } => ({ main: 0, threads: 0, postgres: 0, other: 0, total: 0 });
+  const stageCpu = { import: zeroCpu(), generate: zeroCpu(), anchor: zeroCpu() };
+  const addCpu = async (key: keyof typeof stageCpu, from: TreeCpu | null): Promise<TreeCpu | null> => {
+    const now = await treeCpu(process.pid);
+    if (from && now) {
+      const d = cpuSince(from, now);
+      for (const k of Object.keys(d) as (keyof typeof d)[]) stageCpu[key][k] += d[k];
+    }
+    return now;
+  };
   const statusOf = async (id: number) => (await db!.select({ status: generations.status, signature: generations.signatureStatus, error: generations.lastError }).from(generations).where(eq(generations.id, id)))[0]!;
   async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 3_600_000): Promise<T> {
     const end = Date.now() + timeoutMs;
@@ -304,11 +321,14 @@ try {
     const to = Math.min(count, from + batchSize);
     const t = {} as Times;
     let s = performance.now();
-    const list = await candidateList(from, to, format);
-    const zip = await photoZip(from, to, photos);
+    const list = await readFile(inputPath(index, format));
+    const zip = await readFile(inputPath(index, 'zip'));
+    await rm(inputPath(index, format));
+    await rm(inputPath(index, 'zip'));
     t.prepare = [s, performance.now()];
 
     // Import: the upload's check (draft batch), the start's check, the durable job (photos, rows).
+    let cpu = await treeCpu(process.pid);
     s = performance.now();
     const checked = await services.imports.checkFile(root!.id, { template_id: templateId, session_id: session!.id, province_id: province!.id }, { list, photos: zip }, origin);
     if (checked.problems.length) throw new Error(`list ${index + 1}: ${checked.problems.length} problems, first: ${JSON.stringify(checked.problems[0])}`);
@@ -320,6 +340,7 @@ try {
       return row!.status === 'completed' ? true : null;
     });
     t.import = [s, performance.now()];
+    cpu = await addCpu('import', cpu);
 
     // Validation marked done (people check photos and data over days), then the launch as the
     // route does after its one-time code: "in progress" and the generation job.
@@ -336,6 +357,7 @@ try {
       return b.status === 'ready_for_signature' ? true : null;
     });
     t.generate = [s, performance.now()];
+    cpu = await addCpu('generate', cpu);
 
     // "Appliquer la signature": the anchoring job.
     s = performance.now();
@@ -343,12 +365,29 @@ try {
     await queue!.send(issuingJobs.anchor, { generationId: batchId }, { singletonKey: `anchor:${batchId}` });
     await until(`anchoring of list ${index + 1}`, async () => ((await statusOf(batchId)).status === 'completed' ? true : null));
     t.anchor = [s, performance.now()];
+    await addCpu('anchor', cpu);
     timings[index] = t;
     const done = timings.filter(Boolean).length;
     say(`  list ${index + 1}/${lists} (${fmt(to - from)}): import ${((t.import[1] - t.import[0]) / 1000).toFixed(1)} s, generation ${((t.generate[1] - t.generate[0]) / 1000).toFixed(1)} s, anchoring ${((t.anchor[1] - t.anchor[0]) / 1000).toFixed(1)} s  [${done}/${lists} done]`);
   }
 
+  // The lists and zips a school would send, written before the session so that making them is not counted.
+  const inputsDir = path.join(workDir, 'inputs');
+  await mkdir(inputsDir);
+  const inputPath = (index: number, ext: string) => path.join(inputsDir, `list-${index}.${ext}`);
+  {
+    const s = performance.now();
+    for (let index = 0; index < lists; index++) {
+      const from = index * batchSize;
+      const to = Math.min(count, from + batchSize);
+      await writeFile(inputPath(index, format), await candidateList(from, to, format));
+      await writeFile(inputPath(index, 'zip'), await photoZip(from, to, photos));
+    }
+    say(`inputs: ${lists} list(s) and photo zip(s) written in ${((performance.now() - s) / 1000).toFixed(1)} s (not counted)`);
+  }
+
   const cpu0 = await machineCpu();
+  const sessionCpu0 = await treeCpu(process.pid);
   const sessionStart = performance.now();
   let next = 0;
   await Promise.all(
@@ -358,6 +397,9 @@ try {
   );
   const sessionMs = performance.now() - sessionStart;
   const machineBusy = await machineBusySince(cpu0);
+  const sessionCpu1 = await treeCpu(process.pid);
+  const perDiploma = (c: TreeCpu & { total: number }) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, +(v / count).toFixed(2)])) as unknown as TreeCpu & { total: number };
+  const cpuMsPerDiploma = sessionCpu0 && sessionCpu1 ? perDiploma(cpuSince(sessionCpu0, sessionCpu1)) : null;
   const loadAfter = os.loadavg();
 
   // ---- checks: every diploma once, published, a sample verified --------------------------------------
@@ -405,6 +447,8 @@ try {
     diplomasPerSecond: Math.round(perSecond),
     diplomasPerSecondPerCore: Math.round(perSecond / cores),
     stages,
+    cpuMsPerDiploma,
+    stageCpuMsPerDiploma: parallel === 1 ? { import: perDiploma(stageCpu.import), generation: perDiploma(stageCpu.generate), anchoring: perDiploma(stageCpu.anchor) } : null,
     workerRenderMsPerDoc: +(pool.stats.renderMs / Math.max(1, pool.stats.documents)).toFixed(2),
     workerSignMsPerDoc: +(pool.stats.signMs / Math.max(1, pool.stats.documents)).toFixed(2),
     baseline: {
@@ -434,6 +478,16 @@ try {
   line('generation', stages.generation);
   line('anchoring', stages.anchoring);
   say(`  in the render threads: render ${result.workerRenderMsPerDoc} ms + PAdES sign ${result.workerSignMsPerDoc} ms per diploma`);
+  const cpuLine = (c: TreeCpu & { total: number }) => `${c.total.toFixed(2)} ms (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, Anvil ${c.other.toFixed(2)})`;
+  say();
+  say(`CPU time per diploma (every process involved; the figure to compare on a busy machine):`);
+  if (cpuMsPerDiploma) say(`  whole session: ${cpuLine(cpuMsPerDiploma)}${dropDatabase ? '; the external PostgreSQL is not counted' : ''}`);
+  if (result.stageCpuMsPerDiploma) {
+    say(`  import:      ${cpuLine(result.stageCpuMsPerDiploma.import)}`);
+    say(`  generation:  ${cpuLine(result.stageCpuMsPerDiploma.generation)}`);
+    say(`  anchoring:   ${cpuLine(result.stageCpuMsPerDiploma.anchoring)}`);
+  } else say(`  per stage: run with --parallel 1 (lists overlap otherwise)`);
+  if (cpuMsPerDiploma) say(`  at this CPU cost, 2 idle cores would issue ${fmt((cores * 1000) / cpuMsPerDiploma.total)} diplomas/s`);
   say();
   say(`overall: ${fmt(count)} diplomas in ${(sessionMs / 1000).toFixed(1)} s (first list's import → last list anchored): ${fmt(result.diplomasPerSecond)} diplomas/s, ${fmt(result.diplomasPerSecondPerCore)} per core (${cores} cores)`);
   say(`  baseline on the same machine: ${fmt(baseline.allCoresRenderSignHashPerSecond)} diplomas/s for render + sign + hash alone on ${pool.size} threads (${Math.round((100 * perSecond) / baseline.allCoresRenderSignHashPerSecond)} % of it reached end to end)`);
