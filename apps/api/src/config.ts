@@ -92,7 +92,44 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app is; empty to serve the API only. */
   WEB_DIST: z.string().optional(),
+  /** Where files go (ADR 0108): `local` (DATA_DIR/files) or `s3`, an S3-compatible bucket (S3_*). */
+  FILE_STORAGE: z.enum(['local', 's3']).default('local'),
+  /** The S3 API's address (MinIO, Ceph, a cloud's); unset: AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Both or neither; neither: the AWS SDK's own sources (AWS_* variables, instance or pod role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `bucket` in the path instead of the host name; default: on with S3_ENDPOINT, off for AWS. */
+  S3_FORCE_PATH_STYLE: flag.optional(),
+  /** Put every key under this folder of the bucket (e.g. `sceau/`), to share a bucket. */
+  S3_PREFIX: z
+    .string()
+    .regex(/^$|^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\/?$/i, 'folder names of letters, digits, _ . - separated by /')
+    .refine((v) => !v.includes('..'), 'no ..')
+    .default(''),
 });
+
+/** The S3 settings when FILE_STORAGE=s3 (checked together: a bucket, both keys or neither). */
+function s3Settings(e: z.infer<typeof envSchema>) {
+  if (e.FILE_STORAGE !== 's3') return { problems: [], s3: null };
+  const problems: string[] = [];
+  if (!e.S3_BUCKET) problems.push('  S3_BUCKET: required when FILE_STORAGE=s3');
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) problems.push('  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither (the AWS SDK then finds credentials itself)');
+  const prefix = e.S3_PREFIX && !e.S3_PREFIX.endsWith('/') ? `${e.S3_PREFIX}/` : e.S3_PREFIX;
+  return {
+    problems,
+    s3: {
+      endpoint: e.S3_ENDPOINT ?? null,
+      bucket: e.S3_BUCKET ?? '',
+      region: e.S3_REGION,
+      credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+      prefix,
+    },
+  };
+}
 
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -103,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const storage = s3Settings(e);
+  if (storage.problems.length) throw new Error(`Invalid configuration:\n${storage.problems.join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -150,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     outboxDir: path.join(dataDir, 'outbox'),
     filesDir: path.join(dataDir, 'files'),
+    /** `s3` null: files under filesDir. */
+    fileStorage: { kind: e.FILE_STORAGE, s3: storage.s3 },
     workers: e.WORKERS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

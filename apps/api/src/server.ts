@@ -97,6 +97,14 @@ async function runMain(httpProcesses: number): Promise<void> {
   }
 
   const services = createServices(database.db, config, { identity: { keys, chain }, log });
+  try {
+    await services.storage.check?.();
+  } catch (error) {
+    log.error({ err: error }, `the file storage (FILE_STORAGE=${config.fileStorage.kind}) cannot be used`);
+    await chain.close();
+    await database.close();
+    process.exit(1);
+  }
   const jobs = defineJobs(services, database.connectionString);
   await jobs.start({ work: config.workers });
   services.queue = jobs;

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
-import { LocalFileStorage, type FileStorage } from './lib/storage.ts';
+import type { FileStorage } from './lib/storage.ts';
+import { createFileStorage } from './lib/create-file-storage.ts';
 import { GoogleIdentityVerifier } from './modules/auth/google-identity.ts';
 import { RegistrationService } from './modules/auth/registration-service.ts';
 import { Messenger } from './modules/messaging/messaging-service.ts';
@@ -36,7 +37,7 @@ export function createServices(
   overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'> } = {},
 ) {
   const messenger = overrides.messenger ?? new Messenger(config);
-  const storage = overrides.storage ?? new LocalFileStorage(config.filesDir);
+  const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;
   const issuing = identity
     ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} })

@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/open-database.ts';
 import { examSessions } from '../../db/schema.ts';
-import { LocalFileStorage } from '../../lib/storage.ts';
+import { createFileStorage } from '../../lib/create-file-storage.ts';
 import { seedCatalogue } from '../../seed/seed.ts';
 import { ImportsService } from './imports-service.ts';
 import { ResultsRegistryService } from './results-registry-service.ts';
@@ -45,7 +45,7 @@ try {
     console.error(`Unknown session ${values.session}`);
     process.exitCode = 2;
   } else {
-    const storage = new LocalFileStorage(config.filesDir);
+    const storage = createFileStorage(config, log);
     const registry = new ResultsRegistryService(database.db, storage, new ImportsService(database.db, storage, log), log);
     const started = Date.now();
     const outcome = await registry.importExport(bytes, session.id);

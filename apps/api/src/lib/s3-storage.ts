@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { assertStorageKey, type FileStorage } from './storage.ts';
+
+/** An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, a cloud's object storage): `FILE_STORAGE=s3`. */
+export interface S3StorageOptions {
+  /** The S3 API's address; null: AWS S3 in `region`. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** null: the AWS SDK's own credential sources (AWS_* variables, profile, instance or pod role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key` (MinIO and most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Every key is stored under this folder of the bucket ('' or ending in '/'). */
+  prefix: string;
+  /** Where the HTTP layer's warnings go (sockets all busy); default: nowhere. */
+  log?: { warn: (message: string) => void };
+}
+
+/** Files larger than this go up in parts of this size, several at a time (a photo zip of 200 MB: 25 parts). */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_AT_ONCE = 4;
+/**
+ * Requests in flight per process: a PDF chunk writes 100 files at once and two chunks run together
+ * (ADR 0105); more wait for a free connection.
+ */
+const MAX_SOCKETS = 128;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.zip': 'application/zip',
+  '.csv': 'text/csv; charset=utf-8',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.json': 'application/json',
+};
+
+type Sdk = {
+  client: S3Client;
+  s3: typeof import('@aws-sdk/client-s3');
+  Upload: typeof import('@aws-sdk/lib-storage').Upload;
+};
+
+/**
+ * `FileStorage` on an S3-compatible bucket, with the local folder's contract (ADR 0108):
+ * - `put` is whole or nothing: one PutObject, or above 8 MB a multipart upload that is aborted on
+ *   failure (the object appears only when the upload completes, replacing any earlier one at once);
+ * - `get` answers null for a missing key (NoSuchKey), and throws for anything else (no such bucket,
+ *   access denied, network) — never a wrong null that would hide a misconfigured store;
+ * - `delete` of a missing key is no error;
+ * - keys are checked as the local store checks them, before any request.
+ * The AWS SDK is loaded on first use, so that processes with the local store never load it.
+ */
+export class S3FileStorage implements FileStorage {
+  private sdk: Promise<Sdk> | null = null;
+
+  constructor(private readonly options: S3StorageOptions) {}
+
+  /** Where a key is stored in the bucket. */
+  objectKey(key: string): string {
+    assertStorageKey(key);
+    return `${this.options.prefix}${key}`;
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const Key = this.objectKey(key);
+    const { client, Upload } = await this.connect();
+    const upload = new Upload({
+      client,
+      params: { Bucket: this.options.bucket, Key, Body: data, ContentType: CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream' },
+      partSize: PART_BYTES,
+      queueSize: PARTS_AT_ONCE,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      throw this.failure('PutObject', key, error);
+    }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const Key = this.objectKey(key);
+    const { client, s3 } = await this.connect();
+    try {
+      const answer = await client.send(new s3.GetObjectCommand({ Bucket: this.options.bucket, Key }));
+      if (!answer.Body) return Buffer.alloc(0);
+      const bytes = await answer.Body.transformToByteArray();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } catch (error) {
+      if (isMissingKey(error)) return null;
+      throw this.failure('GetObject', key, error);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const Key = this.objectKey(key);
+    const { client, s3 } = await this.connect();
+    try {
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.options.bucket, Key }));
+    } catch (error) {
+      // S3 answers 204 for a missing key; a few compatible stores answer NoSuchKey.
+      if (isMissingKey(error)) return;
+      throw this.failure('DeleteObject', key, error);
+    }
+  }
+
+  /**
+   * Writes, reads back and deletes a small object under `<prefix>.sceau-check/`: proves the bucket
+   * exists and that these credentials may do what the platform does (no ListBucket permission needed).
+   */
+  async check(): Promise<void> {
+    const { client, s3 } = await this.connect();
+    const Key = `${this.options.prefix}.sceau-check/${randomBytes(8).toString('hex')}`;
+    const Bucket = this.options.bucket;
+    const body = `sceau storage check ${new Date().toISOString()}`;
+    try {
+      await client.send(new s3.PutObjectCommand({ Bucket, Key, Body: body, ContentType: 'text/plain' }));
+      const read = await client.send(new s3.GetObjectCommand({ Bucket, Key }));
+      const text = await read.Body?.transformToString();
+      if (text !== body) throw new Error('the object read back differs from the one written');
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key }));
+    } catch (error) {
+      throw this.failure('check (put, get, delete)', Key, error);
+    }
+  }
+
+  /** Closes the HTTP connections kept open (tests, shutdown). */
+  async close(): Promise<void> {
+    const sdk = await this.sdk?.catch(() => null);
+    sdk?.client.destroy();
+    this.sdk = null;
+  }
+
+  private connect(): Promise<Sdk> {
+    this.sdk ??= (async () => {
+      const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+      const o = this.options;
+      const agent = { keepAlive: true, maxSockets: MAX_SOCKETS };
+      const client = new s3.S3Client({
+        region: o.region,
+        ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+        forcePathStyle: o.forcePathStyle,
+        ...(o.credentials ? { credentials: o.credentials } : {}),
+        // Other stores than AWS reject or mishandle the SDK's default checksums (CRC32 headers and
+        // trailers, aws-chunked bodies): send them only where an operation requires one. Integrity
+        // end to end is the diplomas' own SHA-256 (stored with each PDF and checked on verification).
+        ...(o.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const } : {}),
+        maxAttempts: 4,
+        requestHandler: {
+          connectionTimeout: 10_000,
+          socketTimeout: 60_000,
+          httpAgent: agent,
+          httpsAgent: agent,
+          logger: { debug() {}, info() {}, warn: (message: string) => o.log?.warn(message), error: (message: string) => o.log?.warn(message) },
+        },
+      });
+      return { client, s3, Upload: storage.Upload };
+    })();
+    return this.sdk;
+  }
+
+  /** The SDK's error, named with the operation, the key and the bucket (and kept as the cause). */
+  private failure(operation: string, key: string, error: unknown): Error {
+    const e = error as Partial<S3ServiceException> & Error;
+    const code = e.name && e.name !== 'Error' ? `${e.name}: ` : '';
+    const where = this.options.endpoint ? ` at ${this.options.endpoint}` : '';
+    return new Error(`S3 storage: ${operation} of "${key}" in bucket "${this.options.bucket}"${where} failed: ${code}${e.message ?? String(error)}`, { cause: error });
+  }
+}
+
+/** NoSuchKey (or a bare 404 "NotFound"), not NoSuchBucket: a missing bucket is a configuration error. */
+function isMissingKey(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || (e.name === 'NotFound' && e.$metadata?.httpStatusCode === 404);
+}
