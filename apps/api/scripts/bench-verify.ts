@@ -336,7 +336,10 @@ try {
 
   // 3. The server: the platform's app and services, as server.ts builds them, on 127.0.0.1.
   const app = await buildApp({ db, config, services }, { loggerInstance: log });
-  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), { onError: () => {} });
+  // The revocation index, as server.ts starts it: filled from the registry's events, then current.
+  const stopWatching = services.verification!.watchRevocations({ onError: () => {} });
+  for (let i = 0; i < 200 && !services.verification!.revocationStatus().current; i++) await new Promise((r) => setTimeout(r, 50));
+  if (!services.verification!.revocationStatus().current) throw new Error('the revocation index did not catch up with the chain');
   await app.listen({ host: '127.0.0.1', port });
   closeApp = async () => {
     stopWatching();

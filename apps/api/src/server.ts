@@ -35,6 +35,19 @@ async function shareInvalidations(services: Services, db: Db, connectionString: 
   return bus;
 }
 
+/**
+ * Each process that answers verifications follows the contract's revocations, by this platform or
+ * any other holder of the revoker role: the set of revoked hashes, filled from the registry's past
+ * events, kept by its new ones, clears cached answers as it changes (ADR 0102).
+ */
+function watchRevocations(services: Services): () => void {
+  return (
+    services.verification?.watchRevocations({
+      onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry (revocations are read from the chain meanwhile)'),
+    }) ?? (() => {})
+  );
+}
+
 function defineJobs(services: Services, connectionString: string) {
   return new JobQueue(connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
 }
@@ -58,9 +71,7 @@ async function runHttpProcess(): Promise<void> {
   await jobs.start({ work: false });
   services.queue = jobs;
   const bus = await shareInvalidations(services, db, connectionString);
-  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
-    onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
-  });
+  const stopWatching = watchRevocations(services);
   const app = await buildApp({ db, config, services }, { loggerInstance: log });
   onShutdown(
     async () => {
@@ -145,10 +156,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     return;
   }
 
-  // A revocation on the contract, by this platform or any other holder of the revoker role, clears cached answers.
-  const stopWatching = chain.registry.watchRevocations((event) => services.verification!.invalidate(event.hash), {
-    onError: (error) => log.warn({ err: error }, 'revocation watcher: chain not answering, will retry'),
-  });
+  const stopWatching = watchRevocations(services);
   const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
   onShutdown(async () => {
     await app.close();

@@ -1,6 +1,7 @@
 // The registry port over @sceau/chain's read-only client (the API passes its own registry; the
 // independent verifier connects to the RPC URL it is given, for the contract a credential names).
-import { connectChain, createRegistry, type DiplomaRegistry } from '@sceau/chain';
+import { classifyChainError, connectChain, createRegistry, diplomaRegistryArtifact, type DiplomaRegistry } from '@sceau/chain';
+import type { RevocationLogSource } from './revocation-index.ts';
 import type { Hex, RegistryPort, RegistryRef } from './types.ts';
 
 export function registryPort(registry: DiplomaRegistry): RegistryPort {
@@ -11,6 +12,32 @@ export function registryPort(registry: DiplomaRegistry): RegistryPort {
     isRevoked: (hash) => registry.isRevoked(hash),
     findIssuance: (root) => registry.findIssuance(root),
     findRevocation: (hash) => registry.findRevocation(hash),
+  };
+}
+
+/**
+ * The registry's Revoked events, for the revocation index (ADR 0102). Read failures come out as
+ * @sceau/chain's ChainError (kind 'unreachable' when the node does not answer).
+ */
+export function revocationLog(registry: DiplomaRegistry): RevocationLogSource {
+  const client = registry.connection.publicClient;
+  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw classifyChainError(error);
+    }
+  };
+  return {
+    head: async () => Number(await read(() => client.getBlockNumber({ cacheTime: 0 }))),
+    async revocations(fromBlock, toBlock) {
+      const logs = await read(() =>
+        client.getContractEvents({ address: registry.address, abi: diplomaRegistryArtifact.abi, eventName: 'Revoked', fromBlock: BigInt(fromBlock), toBlock: BigInt(toBlock) }),
+      );
+      return logs
+        .filter((log) => typeof log.args.hash === 'string' && log.blockNumber !== null)
+        .map((log) => ({ hash: log.args.hash!, blockNumber: Number(log.blockNumber), blockHash: log.blockHash ?? null }));
+    },
   };
 }
 

@@ -1,6 +1,15 @@
 export { verify, compareQrFields, keysServedByIssuer, CREDENTIAL_ATTACHMENT } from './verify.ts';
 export { decideVerdict } from './verdict.ts';
-export { registryPort, connectRegistryPort, type ReadOnlyChainOptions } from './chain-port.ts';
+export { registryPort, connectRegistryPort, revocationLog, type ReadOnlyChainOptions } from './chain-port.ts';
+export {
+  createRevocationIndex,
+  withRevocationIndex,
+  type RevocationIndex,
+  type RevocationIndexOptions,
+  type RevocationIndexStatus,
+  type RevocationLogEntry,
+  type RevocationLogSource,
+} from './revocation-index.ts';
 export { cachedRegistry, type CachedRegistry, type CachedRegistryOptions } from './cached-registry.ts';
 export { createVerificationCache, verificationCacheKey, type VerificationCache, type VerificationCacheOptions } from './cache.ts';
 export { readPdfQrCodes } from './pdf-qr.ts';

@@ -7,6 +7,8 @@ export interface OpenChain {
   registry: DiplomaRegistry;
   chainId: number;
   address: `0x${string}`;
+  /** The registry's deployment block when this platform deployed it (no event before it); null for a configured address. */
+  deploymentBlock?: number | null;
   /** The local Anvil when no external chain is configured. */
   local: LocalChain | null;
   /** 'redeployed' means anchors made on a lost local contract must be made again. */
@@ -53,6 +55,7 @@ export async function openChain(config: Config, log: Logger): Promise<OpenChain>
       registry: ensured.registry,
       chainId: connection.chainId,
       address: ensured.registry.address,
+      deploymentBlock: ensured.deployment?.blockNumber ?? null,
       local,
       action: ensured.action,
       close: async () => {

@@ -1,9 +1,14 @@
 import {
   cachedRegistry,
+  createRevocationIndex,
   createVerificationCache,
   registryPort,
+  revocationLog,
   verify,
+  withRevocationIndex,
   type CachedRegistry,
+  type RevocationIndex,
+  type RevocationIndexStatus,
   type VerificationCache,
   type VerificationContext,
   type VerificationResult,
@@ -40,12 +45,15 @@ const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
  * an answer that could not be fully checked is never cached. What the chain said is cached on the
  * same terms (ADR 0100): a batch's root is read once for all its diplomas. A verification by id
  * reads its diploma once (credential and batch status in one query) and not at all when answered
- * from the cache.
+ * from the cache. Revocations are answered from the set of revoked hashes the contract's events
+ * fill (ADR 0102) while it is current, and read from the chain when it is not.
  */
 export class VerificationService {
   private readonly cache: VerificationCache;
   private readonly context: VerificationContext;
   private readonly registry: CachedRegistry;
+  private readonly revocations: RevocationIndex;
+  private watchErrors: ((error: unknown) => void) | undefined;
   /** The credential given with an answer by id, kept as long as the answer itself. */
   private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null }>();
 
@@ -58,10 +66,22 @@ export class VerificationService {
     // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not kept.
     this.cache = createVerificationCache({ ttlMs: 10 * 60_000, max: 50_000, keep: (result) => result.verdict !== 'unpublished' });
     this.registry = cachedRegistry(registryPort(chain.registry), { ttlMs: 10 * 60_000 });
+    // Filled from the registry's deployment on, kept by its Revoked events; until `watchRevocations`
+    // starts it (server.ts), it answers nothing and every revocation status is read from the chain.
+    this.revocations = createRevocationIndex(revocationLog(chain.registry), {
+      fromBlock: chain.deploymentBlock ?? 0,
+      pollingIntervalMs: chain.connection.pollingIntervalMs,
+      onChange: (hash) => this.forget(hash),
+      onReset: () => {
+        this.registry.clear();
+        this.cache.clear();
+      },
+      onError: (error) => this.watchErrors?.(error),
+    });
     const base = config.publicUrl.replace(/\/$/, '');
     this.context = {
       jwks: async () => keys.jwks(),
-      registry: this.registry,
+      registry: withRevocationIndex(this.registry, this.revocations),
       issuer: { id: config.issuer.id, name: config.issuer.name, jwksUrl: `${base}/.well-known/jwks.json`, registry: { chainId: chain.chainId, address: chain.address } },
       findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
       knownUnpublished: async (id) => {
@@ -133,8 +153,33 @@ export class VerificationService {
     return this.cache.get(input) === result;
   }
 
-  /** Revocations seen on the contract, and batches anchored, make earlier answers stale. */
+  /**
+   * Starts following the contract's revocations: the set of revoked hashes is read from the
+   * registry's events since its deployment, then kept by polling them; each change clears the
+   * answers and chain reads of its hash. Returns a function that stops it.
+   */
+  watchRevocations(options: { onError?: (error: unknown) => void } = {}): () => void {
+    this.watchErrors = options.onError;
+    this.revocations.start();
+    return () => this.revocations.stop();
+  }
+
+  /** Whether the set of revoked hashes is current, how far it has read, how many it holds. */
+  revocationStatus(): RevocationIndexStatus {
+    return this.revocations.status();
+  }
+
+  /**
+   * A revocation made here or reported by another process (before its event is polled): earlier
+   * answers are dropped, and the hash's status is read from the chain until the events show it.
+   */
   invalidate(hash: string): void {
+    this.revocations.suspect(hash);
+    this.forget(hash);
+  }
+
+  /** Answers and chain reads that depend on this hash are dropped. */
+  private forget(hash: string): void {
     this.registry.invalidate(hash);
     this.cache.invalidate(hash);
   }
