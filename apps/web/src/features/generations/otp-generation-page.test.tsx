@@ -27,19 +27,29 @@ const signatures = signaturesRoute();
 
 describe('/otp-generation/{id} (launch)', () => {
   it('sends the code, refuses a wrong one next to the field, accepts the right one and launches', async () => {
+    // Once launched, the batch reads in progress (and the other refreshed answers come later): the
+    // launch steps leave the page before the launch's refresh ends, which must still lead to the progress.
+    let launched = false;
     const { router, calls } = renderApp({
       path: '/otp-generation/12',
       signedIn: { profile: makeProfile(['root']) },
       routes: {
         ...batchRoute(),
-        ...signatures,
+        'GET /api/generations/12': () => jsonResponse({ data: { ...ready, ...(launched ? { status: 'in_progress' } : {}), items: [] }, meta: pageMeta(0) }),
+        'GET /api/generations/12/signatures': async () => {
+          if (launched) await new Promise((resolve) => setTimeout(resolve, 100));
+          return jsonResponse({ data: { available, chosen: null, locked: false } });
+        },
         'GET /api/generations/send-otp': () => jsonResponse({ data: { message: 'Un code vous a été envoyé ; il expire dans 10 minutes.', channel: 'email', resend_in: 60, expires_in: 600 } }),
         'POST /api/generations/verify-otp': (_url, init) => {
           const body = JSON.parse(String(init.body)) as { code: string };
           if (body.code !== '654321') return jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { code: ['Code incorrect'] } }, 422);
           return jsonResponse({ data: { message: 'Code accepté : vous pouvez lancer la génération.' } });
         },
-        'POST /api/start-generation-process': () => jsonResponse({ data: { message: 'Génération lancée' } }),
+        'POST /api/start-generation-process': () => {
+          launched = true;
+          return jsonResponse({ data: { message: 'Génération lancée' } });
+        },
         'GET /api/generations/12/status': () => jsonResponse({ data: { id: 12, status: 'in_progress', signature_status: 'not_started', progress: { done: 0, total: 2, percent: 0 }, last_error: null } }),
       },
     });

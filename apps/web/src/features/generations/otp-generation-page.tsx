@@ -169,6 +169,10 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   useEffect(() => {
     if (verified) launchButton.current?.focus();
   }, [verified]);
+  // Once a code is sent, its field (rendered with `sent`) takes the focus.
+  useEffect(() => {
+    if (sent) codeInput.current?.focus();
+  }, [sent]);
 
   async function onSend() {
     setSending(true);
@@ -180,7 +184,6 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
       setCode('');
       setCodeError(null);
       setVerified(null);
-      window.setTimeout(() => codeInput.current?.focus(), 0);
     } catch (error) {
       if (isApiError(error) && error.status === 429) setResendAt(Date.now() + (error.retryAfter ?? DEFAULT_RESEND_SECONDS) * 1000);
       setSendError(isApiError(error) ? error.message : t('errors.generic'));
@@ -215,9 +218,11 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
     if (!signatures.data) return;
     // Sent in the settings page's order; none when none is registered (the server then puts none).
     const kinds = available.length > 0 ? SIGNATURE_KINDS.filter((kind) => chosen.includes(kind)) : undefined;
-    start.mutate({ generationId: batch.id, signatures: kinds }, {
-      onSuccess: () => void navigate(`/generating-op/${batch.id}`),
-      onError: (error) => {
+    // The promise, not mutate's callbacks: the launch refreshes the batch, whose new status unmounts
+    // these steps before the callbacks would run, and the user would stay here.
+    start.mutateAsync({ generationId: batch.id, signatures: kinds }).then(
+      () => void navigate(`/generating-op/${batch.id}`),
+      (error: unknown) => {
         const codeMessage = isApiError(error) ? error.fieldErrors.code?.[0] : undefined;
         if (codeMessage) {
           // The verified code has expired or was used: a new one is needed.
@@ -229,7 +234,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
         if (signaturesMessage) void signatures.refetch();
         setLaunchError(signaturesMessage ?? (isApiError(error) ? error.message : t('errors.generic')));
       },
-    });
+    );
   }
 
   const channel = sent?.channel === 'sms' ? t('launch.channelSms') : t('launch.channelEmail');
