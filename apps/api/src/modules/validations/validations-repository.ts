@@ -136,8 +136,15 @@ export async function batchFilterValues(db: Pick<Db, 'selectDistinct'>, generati
   return { institutions: schools, centres: centreRows, options: optionRows };
 }
 
+/**
+ * One side's counters partition the candidates: a rejected candidate counts as rejected on both
+ * sides (the photo page and the data page show it so), the others as their side stands. A rejected
+ * candidate's other side is left pending but waits for nobody.
+ */
 const state = (column: typeof generationItems.photoStatus | typeof generationItems.dataStatus, value: ItemValidationState) =>
-  sql<number>`count(*) filter (where ${column} = ${value})`.mapWith(Number);
+  value === 'rejected'
+    ? sql<number>`count(*) filter (where ${generationItems.rejected} or ${column} = 'rejected')`.mapWith(Number)
+    : sql<number>`count(*) filter (where not ${generationItems.rejected} and ${column} = ${value})`.mapWith(Number);
 
 /** The batches with their validation counters, in the order of `ids`. */
 export async function presentBatches(db: Reader, ids: number[]): Promise<ValidationBatchView[]> {

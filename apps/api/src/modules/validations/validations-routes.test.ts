@@ -233,6 +233,14 @@ describe('the batch follows its candidates', () => {
     expect(await batchStatus(id)).toBe('ready_for_generation');
     const [moved] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'generation.status_changed'), eq(auditLog.subjectId, String(id))));
     expect(moved!.details).toMatchObject({ from: 'pending_validation', to: 'ready_for_generation' });
+    // Each page's counters add up to the candidates: the rejected one waits for nobody, on either side.
+    const ready = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}`, headers: as.validateur });
+    expect(ready.json().generation.counts).toEqual({
+      items: 3,
+      photos: { pending: 0, validated: 2, rejected: 1 },
+      data: { pending: 0, validated: 2, rejected: 1 },
+      candidates: { pending: 0, validated: 2, rejected: 1 },
+    });
 
     // Lifting the rejection makes that candidate pending again: the batch goes back.
     const reopened = await post('/api/validations/data/reopen', { item: items[2], generation_id: id });
