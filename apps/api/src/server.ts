@@ -10,6 +10,7 @@ import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
 import { Invalidations } from './jobs/invalidations.ts';
 import { JobQueue } from './jobs/job-queue.ts';
+import { resumeIssuing } from './modules/generations/issuing-jobs.ts';
 import { closeSharedRenderPool } from './modules/generations/render-pool.ts';
 import { createServices, type Services } from './services.ts';
 import type { Db } from './db/client.ts';
@@ -121,6 +122,8 @@ async function runMain(httpProcesses: number): Promise<void> {
   services.queue = jobs;
   await services.imports.resumePending(jobs);
   await services.distribution.resumePending(jobs);
+  // Batches a crash left being generated or anchored (their earlier jobs wait for their expiry).
+  await resumeIssuing(database.db, jobs, services.jobs!);
 
   const reconciled = await services.issuing!.reconcileAnchors(log);
   if (reconciled.checked) log.info(reconciled, 'anchored batches checked against the chain');

@@ -1,5 +1,8 @@
+import { and, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/job-queue.ts';
+import type { Db } from '../../db/client.ts';
+import { generations } from '../../db/schema.ts';
+import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { RENDER_RANGE, type IssuingService } from './issuing-service.ts';
 
 const batch = z.object({ generationId: z.number().int().positive() });
@@ -58,3 +61,21 @@ export function issuingJobs(issuing: IssuingService, options: { rangeSize?: numb
   };
 }
 export type IssuingJobs = ReturnType<typeof issuingJobs>;
+
+/**
+ * At start: the batches a crash left being generated, or being anchored, get their job again. The
+ * jobs that were running when the process died stay "active" in the queue until they expire (30
+ * minutes to 2 hours): without this, a killed generation would wait that long. The handlers are
+ * idempotent, so the new run finishes the work and the old ones, when they come back, find none left.
+ */
+export async function resumeIssuing(db: Db, queue: JobQueue, jobs: IssuingJobs): Promise<number> {
+  const pending = await db
+    .select({ id: generations.id, status: generations.status })
+    .from(generations)
+    .where(or(eq(generations.status, 'in_progress'), and(eq(generations.status, 'ready_for_signature'), eq(generations.signatureStatus, 'in_progress'))));
+  for (const { id, status } of pending) {
+    if (status === 'in_progress') await queue.send(jobs.generate, { generationId: id }, { singletonKey: `generate:${id}` });
+    else await queue.send(jobs.anchor, { generationId: id }, { singletonKey: `anchor:${id}` });
+  }
+  return pending.length;
+}
