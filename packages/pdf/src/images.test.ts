@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { alreadyFittedJpeg, preparePhoto, readJpegInfo } from './images.ts';
+import { alreadyFittedJpeg, isFittedPhoto, preparePhoto, readJpegInfo } from './images.ts';
 
 const BOX = { w: 38.1, h: 50.8 }; // 300 × 400 pixels at 200 dpi
 const LIMITS = { dpi: 200, maxBytes: 30_000 };
@@ -51,6 +51,15 @@ describe('preparePhoto', () => {
     // Over the byte limit: not passed through.
     const big = await portrait(300, 400, { quality: 100 });
     expect(alreadyFittedJpeg(big, 300, 400, big.length - 1)).toBeNull();
+  });
+
+  it('tells without decoding whether preparePhoto would keep a photo as it is', async () => {
+    const fitted = await portrait(300, 400);
+    expect(isFittedPhoto(fitted, BOX, LIMITS)).toBe(true);
+    expect(isFittedPhoto(await portrait(450, 600), BOX, LIMITS)).toBe(false);
+    expect(isFittedPhoto(await portrait(300, 400, { quality: 80, progressive: true }), BOX, LIMITS)).toBe(false);
+    expect(isFittedPhoto(fitted.subarray(0, fitted.length - 2), BOX, LIMITS)).toBe(false);
+    expect(isFittedPhoto(await sharp(fitted).png().toBuffer(), BOX, LIMITS)).toBe(false);
   });
 
   it('refuses to pass through a truncated or malformed JPEG', async () => {

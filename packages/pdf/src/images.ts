@@ -119,6 +119,15 @@ export function alreadyFittedJpeg(bytes: Uint8Array, width: number, height: numb
 }
 
 /**
+ * True when `preparePhoto` would return the photo as it is (minus metadata), without decoding it:
+ * a well-formed baseline JPEG already at the box's pixel size and under the byte limit. Reads only
+ * the segment headers (microseconds), so an import can check such a photo without sharp.
+ */
+export function isFittedPhoto(input: Uint8Array, boxMm: { w: number; h: number }, limits: PhotoLimits = defaultPhotoLimits): boolean {
+  return alreadyFittedJpeg(input, pixelsFor(boxMm.w, limits.dpi), pixelsFor(boxMm.h, limits.dpi), limits.maxBytes) !== null;
+}
+
+/**
  * Fits a photo to the photo box at the target resolution (cover, centred) and re-encodes it as a
  * JPEG under the byte limit. Costs a few milliseconds: do it once when the photo is validated
  * and store the result, so that rendering embeds it as is.

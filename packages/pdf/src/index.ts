@@ -15,5 +15,5 @@ export {
   type SignatureRole,
 } from './template.ts';
 export { loadDefaultFontFiles, fontRoles, type FontFiles, type FontRole } from './fonts.ts';
-export { preparePhoto, defaultPhotoLimits, type PhotoLimits } from './images.ts';
+export { preparePhoto, isFittedPhoto, defaultPhotoLimits, type PhotoLimits } from './images.ts';
 export { createQrMatrix, offlineQrOptions, verifyQrOptions } from './qr.ts';

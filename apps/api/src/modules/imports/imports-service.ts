@@ -12,7 +12,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { generationScopeCondition, scopeOf, type Scope } from '../generations/generations-repository.ts';
-import { checkTable, findImportedCodes, HEADER_HINTS, type CheckedCandidate, type CheckOutcome } from './import-checker.ts';
+import { checkTable, findImportedCodes, HEADER_HINTS, PHOTO_BOX_MM, PHOTO_LIMITS, type CheckedCandidate, type CheckOutcome } from './import-checker.ts';
 import { readTable, UnreadableTable, type Table } from './table-reader.ts';
 import { openZip, type ZipArchive } from './zip-archive.ts';
 
@@ -28,9 +28,6 @@ export interface CheckResult extends CheckOutcome {
   format: Table['format'];
 }
 
-/** Photos are stored at 300 × 400 pixels (the diploma's photo box at 200 dpi), as JPEGs of at most 30 KB. */
-const PHOTO_BOX_MM = { w: 38.1, h: 50.8 };
-const PHOTO_LIMITS = { dpi: 200, maxBytes: 30_000 };
 /** Runs of the job before an import that keeps failing is given up (retries of pg-boss, and restarts). */
 const MAX_ATTEMPTS = 5;
 const INSERT_CHUNK = 1000;
