@@ -3,6 +3,7 @@
  * about 1 ms in pure JavaScript). Import from '@sceau/credential/node-signer'; never from browser code.
  */
 import { createPrivateKey, createPublicKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { shortKeyId, type EcPublicJwk, type Es256Signer } from './keys.ts';
 
 /** `key`: a private JWK, a PEM string or a private KeyObject (P-256). kid defaults to the short key id. */
@@ -23,4 +24,13 @@ export function createNodeSigner(key: KeyObject | string | JsonWebKey, kid?: Uin
       return new Uint8Array(sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' }));
     },
   };
+}
+
+/**
+ * Node-only: zlib compression for `encodeQrPayload` through node:zlib, at the level pako is used at
+ * (9). Several times cheaper than pako per QR payload; readers inflate either the same way.
+ */
+export function nodeZlibCompress(bytes: Uint8Array): Uint8Array {
+  const out = deflateSync(bytes, { level: 9 });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
