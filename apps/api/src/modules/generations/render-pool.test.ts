@@ -1,4 +1,5 @@
 import { createDevelopmentPki, diplomeEtatTemplate, extractAttachment, preparePhoto, verifyPdfSignature } from '@sceau/pdf';
+import { pdfTextString } from '@sceau/pdf/pdf-syntax';
 import { createTestPhoto, createTestSignatureImages, testCredentialJson, testFields, testOfflinePayload } from '@sceau/pdf/test-fixtures';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,25 @@ describe('the render pool', () => {
         expect(attached).toBeTruthy();
       }
     }
+  }, 60_000);
+
+  it('reads the printed fields from the credential when none are given, and attaches it compact', async () => {
+    const pool = newPool({ size: 1 });
+    const record = {
+      diploma_id: 'q3Yb1mJk2Vx8Zr4tN6pL0w', candidate_code: '20260000000042', last_name: 'Ngalula', middle_name: 'Kabamba', first_name: 'Élodie',
+      birth_date: '2007-01-09', birth_place: 'Matadi', option: 'Littéraire', school: 'Complexe scolaire Lumière', centre: 'Centre Funa 1',
+      educ_province: 'Kinshasa-Funa', session_year: 2026, percentage: 72.5, issue_date: '2026-07-01',
+    };
+    // As PostgreSQL prints a jsonb: spaces after separators.
+    const text = JSON.stringify({ record, salts: { last_name: 'ab' } }).replaceAll('","', '", "').replaceAll('":', '": ');
+    const { pdf } = await pool.renderFromCredential(setup, { photo: new Uint8Array(photo), qr: { verifyUrl: 'https://sceau.example/verify/x', offlinePayload: testOfflinePayload() }, credentialJson: new TextEncoder().encode(text) });
+    const attached = new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!);
+    expect(attached).toBe(JSON.stringify(JSON.parse(text)));
+    const raw = Buffer.from(pdf).toString('latin1');
+    // The document's title and subject carry the printed name and number.
+    expect(raw).toContain(pdfTextString(`${diplomeEtatTemplate.name} — Ngalula Kabamba Élodie`));
+    expect(raw).toContain(pdfTextString('N° q3Yb1mJk2Vx8Zr4tN6pL0w'));
+    expect(verifyPdfSignature(pdf).intact).toBe(true);
   }, 60_000);
 
   it('rejects only the job that failed in a worker, and goes on', async () => {

@@ -24,8 +24,16 @@ export interface RenderJob {
   fields: DiplomaFields;
   photo: Uint8Array;
   qr: QrContents;
+  /** The credential document as UTF-8 JSON, attached to the PDF as it is. */
   credentialJson: Uint8Array;
 }
+
+/**
+ * One diploma whose printed fields the worker reads from its credential (`printedFields`); the
+ * credential is attached re-serialised compactly, so the caller may pass the database's text of it
+ * as it comes (`credential::text`), with no JSON work on the main thread.
+ */
+export type CredentialRenderJob = Omit<RenderJob, 'fields'>;
 
 export interface RenderedPdf {
   /** The signed PDF; its ArrayBuffer came from the worker by transfer and is this view's alone. */
@@ -60,7 +68,7 @@ export interface RenderPoolStats {
 export type WorkerRequest =
   | { type: 'setup'; setup: RenderSetup }
   | { type: 'drop'; key: string }
-  | { type: 'render'; id: number; key: string; fields: DiplomaFields; photo: Uint8Array; qr: QrContents; credentialJson: Uint8Array }
+  | { type: 'render'; id: number; key: string; fields: DiplomaFields | undefined; photo: Uint8Array; qr: QrContents; credentialJson: Uint8Array }
   | { type: 'crash' };
 export type WorkerReply =
   | { type: 'ready' }
@@ -69,7 +77,7 @@ export type WorkerReply =
 
 interface Queued {
   setup: RenderSetup;
-  job: RenderJob;
+  job: RenderJob | CredentialRenderJob;
   resolve(result: RenderedPdf): void;
   reject(error: Error): void;
 }
@@ -125,6 +133,15 @@ export class RenderPool {
 
   /** Renders and signs one diploma on a worker. Rejects with the worker's error, or if the worker dies. */
   render(setup: RenderSetup, job: RenderJob): Promise<RenderedPdf> {
+    return this.enqueue(setup, job);
+  }
+
+  /** Renders and signs one diploma whose printed fields come from its credential (see CredentialRenderJob). */
+  renderFromCredential(setup: RenderSetup, job: CredentialRenderJob): Promise<RenderedPdf> {
+    return this.enqueue(setup, job);
+  }
+
+  private enqueue(setup: RenderSetup, job: RenderJob | CredentialRenderJob): Promise<RenderedPdf> {
     if (this.closed) return Promise.reject(new Error('render pool closed'));
     return new Promise<RenderedPdf>((resolve, reject) => {
       this.queue.push({ setup, job, resolve, reject });
@@ -218,7 +235,7 @@ export class RenderPool {
     slot.inFlight.set(id, queued);
     slot.worker.ref();
     const post = (photo: Uint8Array, credentialJson: Uint8Array) =>
-      slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: job.fields, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
+      slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: 'fields' in job ? job.fields : undefined, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
         photo.buffer as ArrayBuffer,
         credentialJson.buffer as ArrayBuffer,
       ]);

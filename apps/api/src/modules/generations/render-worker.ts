@@ -5,7 +5,11 @@ import { createDiplomaRenderer, createKeySigner, signPdf, type DiplomaRenderer, 
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
+import { printedFields } from './printed-fields.ts';
 import type { WorkerReply, WorkerRequest } from './render-pool.ts';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 if (!parentPort) throw new Error('render-worker.ts runs as a worker thread of the render pool');
 const port = parentPort;
@@ -48,7 +52,13 @@ async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
     if (!set) throw new Error(`render worker: no set-up ${job.key}`);
     const renderer = await set.renderer;
     const a = performance.now();
-    const unsigned = await renderer.render(job.fields, job.photo, job.qr, job.credentialJson);
+    let { fields, credentialJson } = job;
+    if (!fields) {
+      const document = JSON.parse(decoder.decode(credentialJson)) as { record: Record<string, unknown> };
+      fields = printedFields(document.record);
+      credentialJson = encoder.encode(JSON.stringify(document));
+    }
+    const unsigned = await renderer.render(fields, job.photo, job.qr, credentialJson);
     const b = performance.now();
     // What renderSigned does, in two steps so that each is timed.
     const signed = await signPdf(unsigned, set.signer);

@@ -1,0 +1,38 @@
+// What a diploma prints, read from its credential: the render threads derive it themselves, so that
+// the main thread only passes the credential's JSON text along (no parse, no re-serialisation there).
+import type { DiplomaFields } from '@sceau/pdf';
+
+const FRENCH_DATE = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const printedDates = new Map<string, string>();
+
+/** `2007-01-09` → `9 janvier 2007` (cached: a batch prints a few thousand distinct dates at most). */
+export function frenchDate(iso: string): string {
+  let printed = printedDates.get(iso);
+  if (printed === undefined) {
+    const [y, m, d] = iso.split('-').map(Number);
+    printed = FRENCH_DATE.format(new Date(Date.UTC(y!, m! - 1, d!)));
+    if (printedDates.size >= 50_000) printedDates.clear();
+    printedDates.set(iso, printed);
+  }
+  return printed;
+}
+
+/** The printed fields of a diploma from its credential's record (packages/credential DiplomaRecord). */
+export function printedFields(record: Record<string, unknown>): DiplomaFields {
+  return {
+    name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
+    birthPlace: String(record.birth_place),
+    birthDate: frenchDate(String(record.birth_date)),
+    option: String(record.option),
+    school: String(record.school),
+    centre: String(record.centre),
+    // The template prints "Session {session}".
+    session: String(record.session_year),
+    percentage: String(record.percentage).replace('.', ','),
+    issueDate: frenchDate(String(record.issue_date)),
+    diplomaNumber: String(record.diploma_id),
+    province: String(record.educ_province),
+    issuePlace: 'Kinshasa',
+    candidateCode: String(record.candidate_code),
+  };
+}
