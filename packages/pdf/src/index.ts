@@ -1,5 +1,5 @@
 export { createDiplomaRenderer, CREDENTIAL_ATTACHMENT_NAME, type DiplomaRenderer, type DiplomaRendererOptions, type QrContents, type SignatureImages, type RenderStats } from './renderer.ts';
-export { signPdf, verifyPdfSignature, type PdfSignatureCheck, type SignOptions } from './pades.ts';
+export { signPdf, verifyPdfSignature, type HashedPrefix, type PdfSignatureCheck, type SignOptions } from './pades.ts';
 export { createKeySigner, type Signer } from './cms.ts';
 export { extractAttachment } from './attachment.ts';
 export { createDevelopmentPki, type DevelopmentPki, type DevelopmentPkiOptions } from './dev-pki.ts';

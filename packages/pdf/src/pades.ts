@@ -1,6 +1,6 @@
 // PAdES-B-B signing (an incremental update adding the signature field and its dictionary) and
 // verification of the byte ranges, message digest and CMS signature with node:crypto.
-import { X509Certificate, createHash, verify as cryptoVerify } from 'node:crypto';
+import { X509Certificate, createHash, verify as cryptoVerify, type Hash } from 'node:crypto';
 import { createCms, maxCmsLength, parseCms, type Signer } from './cms.ts';
 import { readNode } from './der.ts';
 import { latin1, pdfDate, pdfTextString, ref } from './pdf-syntax.ts';
@@ -10,6 +10,18 @@ export interface SignOptions {
   location?: string;
   /** Claimed signing time written to /M (default: now). */
   signingTime?: Date;
+  /**
+   * A SHA-256 already fed with the PDF's first `length` bytes (the renderer's shared prefix:
+   * `DiplomaRenderer.hashedPrefix()`), so that they are not hashed again for every document. The
+   * caller vouches that those bytes are the PDF's; the hash is copied, never changed.
+   */
+  hashedPrefix?: HashedPrefix;
+}
+
+/** The state of a SHA-256 over a PDF's first `length` bytes. */
+export interface HashedPrefix {
+  length: number;
+  hash: Hash;
 }
 
 interface XrefInfo {
@@ -153,7 +165,8 @@ export async function signPdf(pdf: Uint8Array, signer: Signer, options: SignOpti
   if (byteRange.length > BYTE_RANGE_WIDTH) throw new Error('PDF too large for the byte range placeholder');
   out.set(latin1(byteRange.padEnd(BYTE_RANGE_WIDTH, ' ')), byteRangeAt);
 
-  const digest = createHash('sha256').update(out.subarray(0, gapStart)).update(out.subarray(gapEnd)).digest();
+  const known = options.hashedPrefix && options.hashedPrefix.length <= gapStart ? options.hashedPrefix : null;
+  const digest = (known ? known.hash.copy().update(out.subarray(known.length, gapStart)) : createHash('sha256').update(out.subarray(0, gapStart))).update(out.subarray(gapEnd)).digest();
   const cms = await createCms(signer, digest);
   if (cms.length > contentsLength) throw new Error('CMS larger than its reserved space');
   out.set(latin1(Buffer.from(cms).toString('hex').toUpperCase()), gapStart + 1);

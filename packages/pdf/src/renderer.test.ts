@@ -1,6 +1,7 @@
 // Renders and signs real diplomas and checks them with tools that share no code with ours:
 // poppler's pdfsig, pdftotext and pdftoppm, OpenSSL's CMS verifier, and a QR decoder on the pixels.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,17 @@ describe('signed diploma', () => {
     expect(out).toContain('Signature is Valid.');
     expect(out).toContain('Total document signed');
     expect(out).toContain('Sceau Diploma Signing (development)');
+  });
+
+  it('hashes the shared prefix once per renderer: signatures made from it verify, and it is really used', async () => {
+    const unsigned = await renderer.render(testFields(), photo, qr, credential);
+    const { length, hash } = renderer.hashedPrefix();
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(unsigned.subarray(0, length)).digest('hex'));
+    const viaPrefix = await signPdf(unsigned, signer, { hashedPrefix: renderer.hashedPrefix() });
+    expect(verifyPdfSignature(viaPrefix)).toMatchObject({ intact: true, digestOk: true, signatureOk: true });
+    // A prefix state that is not the PDF's gives a digest that does not match.
+    const wrong = { length, hash: createHash('sha256').update(new Uint8Array(length)) };
+    expect(verifyPdfSignature(await signPdf(unsigned, signer, { hashedPrefix: wrong })).digestOk).toBe(false);
   });
 
   it('passes our own verification with the embedded certificate', () => {

@@ -1,12 +1,12 @@
 // The diploma renderer. Built once per template (fonts subset, signature images decoded, the static
 // page drawn into a form XObject, all serialised to bytes), it then writes each diploma as that
 // frozen prefix plus a handful of small per-document objects: no PDF library in the hot path.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ContentBuilder, parseColor } from './content.ts';
 import { FontFace, FontSubset, loadDefaultFontFiles, normalizeText, fallbackCodePoint, shapeText, commonCharacters, type FontFiles, type FontRole, type ShapedText } from './fonts.ts';
 import { defaultPhotoLimits, isPhotoReady, prepareSignatureImage, preparePhoto, readJpegInfo, writeJpeg, writeRgbaImage, type PhotoLimits } from './images.ts';
 import { drawElement, MM, type OrnamentContext } from './ornaments.ts';
-import { signPdf, type SignOptions } from './pades.ts';
+import { signPdf, type HashedPrefix, type SignOptions } from './pades.ts';
 import { PdfWriter, pdfAsciiString, pdfDate, pdfNumber as n, pdfTextString, ref, type FrozenPrefix } from './pdf-syntax.ts';
 import { createQrMatrix, offlineQrOptions, qrContent, verifyQrOptions } from './qr.ts';
 import type { Signer } from './cms.ts';
@@ -44,6 +44,11 @@ export interface DiplomaRenderer {
   readonly template: DiplomaTemplate;
   /** Size in bytes of the part shared by every document (fonts, template, signature images). */
   readonly sharedBytes: number;
+  /**
+   * SHA-256 state over the bytes every document of this renderer starts with (a fresh copy each
+   * call): `signPdf`'s `hashedPrefix`, and the start of the signed file's own SHA-256.
+   */
+  hashedPrefix(): HashedPrefix;
   readonly stats: RenderStats;
   /** The diploma as an unsigned PDF. */
   render(fields: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array): Promise<Uint8Array>;
@@ -248,6 +253,7 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     { level: 9 },
   );
   const prefix: FrozenPrefix = writer.freeze();
+  const prefixHash = createHash('sha256').update(prefix.bytes);
   const pageFontEntries = fontResources(allShared);
   const stats: RenderStats = { documents: 0, photosResized: 0, supplementFonts: 0 };
 
@@ -347,10 +353,11 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
   return {
     template,
     sharedBytes: prefix.bytes.length,
+    hashedPrefix: () => ({ length: prefix.bytes.length, hash: prefixHash.copy() }),
     stats,
     render,
     async renderSigned(fields, photoJpeg, qr, credentialJson, signer, signOptions) {
-      return signPdf(await render(fields, photoJpeg, qr, credentialJson), signer, signOptions);
+      return signPdf(await render(fields, photoJpeg, qr, credentialJson), signer, { hashedPrefix: { length: prefix.bytes.length, hash: prefixHash.copy() }, ...signOptions });
     },
   };
 }
