@@ -5,7 +5,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { cleanUpPlatforms, makeDataDir, platformEnv, PlatformProcess } from './server-process.ts';
+import { cleanUpPlatforms, makeDataDir, platformChildren, platformEnv, PlatformProcess } from './server-process.ts';
 
 // Issue 5, "Reliability": the whole platform (`npm run serve`, embedded PostgreSQL, local Anvil)
 // is killed with -9 in the middle of an import, then in the middle of a generation, and started
@@ -181,7 +181,9 @@ describe('the issuing pipeline killed with -9 and started again', () => {
   /** Kills the platform and starts it again on the same data folder; answers when the new one serves. */
   async function crashAndRestart(): Promise<number> {
     await api.server.crash();
-    note('killed with -9');
+    // As after a real crash, its embedded PostgreSQL and Anvil are left running: the start must stop them.
+    const left = (await platformChildren(dataDir)).map((c) => `${c.name} ${c.pid}`);
+    note(`killed with -9 (left running: ${left.join(', ') || 'nothing'})`);
     const restartedAt = Date.now();
     api.server = await PlatformProcess.start(env, { timeoutMs: 120_000 });
     note('started again');

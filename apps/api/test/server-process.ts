@@ -129,26 +129,30 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
   return false;
 }
 
-/**
- * The embedded PostgreSQL and the Anvil that a server killed with -9 left running on `dataDir`
- * (when no later start stopped them): PostgreSQL by a fast shutdown, Anvil by SIGTERM, -9 if
- * either does not go. Only those pids, read from their pid files and checked against `dataDir`.
- */
-export async function stopLeftovers(dataDir: string): Promise<void> {
-  const leftovers: { pid: number; signal: NodeJS.Signals }[] = [];
+/** The embedded PostgreSQL and the Anvil running on `dataDir`, by their pid files (checked against `dataDir`). */
+export async function platformChildren(dataDir: string): Promise<{ name: 'postgres' | 'anvil'; pid: number }[]> {
+  const found: { name: 'postgres' | 'anvil'; pid: number }[] = [];
   const postmaster = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
   const pgPid = Number(postmaster.split('\n')[0]);
-  if (pgPid > 0) leftovers.push({ pid: pgPid, signal: 'SIGINT' });
+  if (pgPid > 0 && (await runsOn(pgPid, path.resolve(dataDir)))) found.push({ name: 'postgres', pid: pgPid });
   const anvil = await readFile(path.join(dataDir, 'chain', 'anvil.pid'), 'utf8').catch(() => '');
   try {
     const { pid } = JSON.parse(anvil) as { pid?: number };
-    if (typeof pid === 'number' && pid > 0) leftovers.push({ pid, signal: 'SIGTERM' });
+    if (typeof pid === 'number' && pid > 0 && (await runsOn(pid, path.resolve(dataDir)))) found.push({ name: 'anvil', pid });
   } catch {
-    // no pid file: no Anvil left
+    // no pid file: no Anvil
   }
-  for (const { pid, signal } of leftovers) {
-    if (!(await runsOn(pid, path.resolve(dataDir)))) continue;
-    process.kill(pid, signal);
+  return found;
+}
+
+/**
+ * The embedded PostgreSQL and the Anvil that a server killed with -9 left running on `dataDir`
+ * (when no later start stopped them): PostgreSQL by a fast shutdown, Anvil by SIGTERM, -9 if
+ * either does not go.
+ */
+export async function stopLeftovers(dataDir: string): Promise<void> {
+  for (const { name, pid } of await platformChildren(dataDir)) {
+    process.kill(pid, name === 'postgres' ? 'SIGINT' : 'SIGTERM');
     if (!(await waitGone(pid, 15_000))) {
       process.kill(pid, 'SIGKILL');
       await waitGone(pid, 5_000);
