@@ -81,11 +81,12 @@ const STOPWORDS: Record<Locale, Set<string>> = {
   en: new Set(['the', 'and', 'your', 'you', 'with', 'for', 'this', 'is', 'are', 'of', 'to', 'from', 'has', 'have', 'not', 'been', 'was', 'will', 'or', 'on']),
 };
 
-let dataTermsPromise: Promise<string[]> | null = null;
-
-/** Names and places held in the platform's database: shown as they are, in both languages. */
+/**
+ * Names and places held in the platform's database: shown as they are, in both languages. Read
+ * again for each page, since journeys add batches and candidates as they go.
+ */
 function dataTerms(): Promise<string[]> {
-  dataTermsPromise ??= (async () => {
+  return (async () => {
     const port = Number(process.env.E2E_PG_PORT ?? 54391);
     const client = new pg.Client({ connectionString: `postgres://sceau:sceau@127.0.0.1:${port}/sceau` });
     await client.connect();
@@ -112,7 +113,6 @@ function dataTerms(): Promise<string[]> {
       await client.end();
     }
   })();
-  return dataTermsPromise;
 }
 
 /** The page's visible text, line by line, without what comes from the database. */
