@@ -3,6 +3,7 @@
 // (docs/performance.md, "Verification").
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
+//                        [--only by-id,pdf-upload,candidate-check] [--cpu-prof DIR] [--log-level info]
 //
 // The diplomas are real: salted credentials, Merkle trees, signed roots and QR payloads written by
 // the issuing service's own credential phase, each batch anchored on the local chain. Only the
@@ -18,6 +19,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -49,11 +51,21 @@ const seconds = Number(option('--seconds') ?? 10);
 const diplomaCount = Number(option('--diplomas') ?? 100_000);
 const connections = Number(option('--connections') ?? 32);
 const keep = args.includes('--keep');
+/** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
+const only = option('--only')?.split(',').map((s) => s.trim()) ?? null;
+const wanted = (kind: string) => !only || only.includes(kind);
+/** A folder for the server's CPU profile of each measured run (`.cpuprofile`, Chrome DevTools), and their summary. */
+const profileDir = option('--cpu-prof') ? path.resolve(option('--cpu-prof')!) : null;
+/** The server's log level (default warn: no line per request); `info` logs every request, as a default production start does, to a file. */
+const serverLogLevel = option('--log-level') ?? 'warn';
+if (!['fatal', 'error', 'warn', 'info', 'debug'].includes(serverLogLevel)) throw new Error('--log-level must be one of fatal, error, warn, info, debug');
 for (const [name, value, min] of [['--seconds', seconds, 1], ['--diplomas', diplomaCount, 1_000], ['--connections', connections, 1]] as const) {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
 }
-/** Distinct PDFs for the upload test: enough that a run at the goal (200/s) never sends one twice. */
-const pdfCount = Math.min(6_000, Math.max(500, 250 * seconds));
+/** PDFs sent once before the measured upload run (the server's code warmed up, as after minutes of service). */
+const PDF_WARM_UP = 200;
+/** Distinct PDFs for the upload test: enough that a run at the goal (200/s) never sends one twice, and the warm-up's. */
+const pdfCount = Math.min(6_000, Math.max(500, 250 * seconds)) + PDF_WARM_UP;
 /** Diplomas per batch (a batch is one anchoring transaction). */
 const BATCH = 10_000;
 /** The ids the by-id load spreads over (a results-day working set), and the share of unknown ids. */
@@ -163,9 +175,59 @@ async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   });
 }
 
-const line = (name: string, r: LoadResult) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
-const figures = (r: LoadResult | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errorRate } : null);
+type Measured = LoadResult & { cpuMsPerRequest: number; userMsPerRequest: number; systemMsPerRequest: number };
+
+/** The functions that took the most CPU in a profile (self time), and by package. */
+function summariseProfile(profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples?: number[]; timeDeltas?: number[] }, requests: number): string[] {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  let total = 0;
+  profile.samples?.forEach((id, i) => {
+    const frame = byNode.get(id)!;
+    const us = profile.timeDeltas?.[i] ?? 0;
+    total += us;
+    const where = frame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/work\/main\//, '');
+    const name = `${frame.functionName || '(anonymous)'} ${where ? `${where}:${frame.lineNumber + 1}` : ''}`.trim();
+    self.set(name, (self.get(name) ?? 0) + us);
+    const pkg = frame.functionName === '(idle)' ? '(idle)' : !frame.url ? frame.functionName.startsWith('(') ? frame.functionName : '(native)' : frame.url.startsWith('node:') ? 'node:' + frame.url.slice(5).split('/')[0] : where.startsWith('@') ? where.split('/').slice(0, 2).join('/') : where.split('/')[0]!;
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
+  });
+  const top = (map: Map<string, number>, n: number) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `      ${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000 / Math.max(1, requests)).toFixed(3)} ms/req  ${k}`);
+  return ['    by package (self time):', ...top(byPackage, 12), '    by function (self time):', ...top(self, 25)];
+}
+
+/** One measured run: the load, the server's CPU time per request, its CPU profile with --cpu-prof. */
+async function measure(name: string, plan: LoadPlan): Promise<Measured> {
+  let session: Session | null = null;
+  if (profileDir) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  const cpu = process.cpuUsage();
+  const result = await runLoad(plan);
+  const used = process.cpuUsage(cpu);
+  const perRequest = (us: number) => +(us / 1000 / Math.max(1, result.requests)).toFixed(3);
+  const cpuMsPerRequest = perRequest(used.user + used.system);
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(profileDir!, { recursive: true });
+    const file = path.join(profileDir!, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    say(`   profile: ${file}`);
+    for (const row of summariseProfile(profile as never, result.requests)) say(row);
+  }
+  return { ...result, cpuMsPerRequest, userMsPerRequest: perRequest(used.user), systemMsPerRequest: perRequest(used.system) };
+}
+
+const line = (name: string, r: Measured) =>
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
+const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errorRate, cpuMsPerRequest: r.cpuMsPerRequest } : null);
 
 // ---- diplomas ----------------------------------------------------------------------------------
 const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
@@ -335,7 +397,8 @@ try {
   say(`   database: ${total} published diplomas`);
 
   // 3. The server: the platform's app and services, as server.ts builds them, on 127.0.0.1.
-  const app = await buildApp({ db, config, services }, { loggerInstance: log });
+  const serverLog = serverLogLevel === 'warn' ? log : pino({ level: serverLogLevel }, pino.destination({ dest: path.join(workDir, 'server.log'), sync: false }));
+  const app = await buildApp({ db, config, services }, { loggerInstance: serverLog });
   // The revocation index, as server.ts starts it: filled from the registry's events, then current.
   const stopWatching = services.verification!.watchRevocations({ onError: () => {} });
   for (let i = 0; i < 200 && !services.verification!.revocationStatus().current; i++) await new Promise((r) => setTimeout(r, 50));
@@ -367,27 +430,39 @@ try {
   say(`3. server on ${base}: a known id authentic, an unknown id unknown, a PDF authentic`);
   say('');
 
-  const results: { byId: LoadResult | null; byIdUncached: LoadResult | null; pdfUpload: LoadResult | null; candidateCheck: LoadResult | null } = { byId: null, byIdUncached: null, pdfUpload: null, candidateCheck: null };
+  const results: { byId: Measured | null; byIdUncached: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = { byId: null, byIdUncached: null, pdfUpload: null, candidateCheck: null };
   const common = { url: base, connections, clients: CLIENTS, seconds };
+  const index = services.verification!.revocationStatus();
+  say(`revocation index: current, ${index.size} revoked hashes, read up to block ${index.scannedTo}`);
 
-  // By id, first pass: every id of the working set once (uncached: one database read and one chain read each).
   let cpu = await machineCpu();
-  results.byIdUncached = await runLoad({ ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
-  say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await busySince(cpu)} %`);
-  // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
-  cpu = await machineCpu();
-  results.byId = await runLoad({ ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
-  say(line('by id', results.byId) + `; machine CPU ${await busySince(cpu)} %`);
+  if (wanted('by-id')) {
+    // By id, first pass: every id of the working set once (uncached: one database read each; the
+    // revocation status comes from the revocation index, the batch root's anchoring is read once).
+    results.byIdUncached = await measure('by id, uncached', { ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
+    say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await busySince(cpu)} %`);
+    // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
+    cpu = await machineCpu();
+    results.byId = await measure('by id', { ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
+    say(line('by id', results.byId) + `; machine CPU ${await busySince(cpu)} %`);
+  }
 
-  cpu = await machineCpu();
-  results.pdfUpload = await runLoad({ ...common, kind: 'pdf-upload', pdfFiles, connections: Math.min(connections, 16) });
-  say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await busySince(cpu)} %`);
-  if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
-    say(`   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`);
+  if (wanted('pdf-upload')) {
+    // Warm-up: other PDFs, each once (the measured run never sends them, so none is answered from the cache).
+    const warmUp = await runLoad({ ...common, kind: 'pdf-upload', pdfFiles: pdfFiles.slice(-PDF_WARM_UP), connections: Math.min(connections, 16), amount: PDF_WARM_UP });
+    say(`PDF upload warm-up: ${warmUp.requests} distinct PDFs, ${warmUp.rps} req/s`);
+    cpu = await machineCpu();
+    results.pdfUpload = await measure('PDF upload', { ...common, kind: 'pdf-upload', pdfFiles: pdfFiles.slice(0, -PDF_WARM_UP), connections: Math.min(connections, 16) });
+    say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await busySince(cpu)} %`);
+    if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
+      say(`   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`);
+    }
   }
 
   const candidateRoute = app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' });
-  if (!candidateRoute) {
+  if (!wanted('candidate-check')) {
+    // not asked for
+  } else if (!candidateRoute) {
     say('candidate check: POST /api/v2/verify-candidate does not exist in this build: skipped');
   } else {
     // Candidates of the national results with two classmates of the same school and session.
@@ -409,12 +484,13 @@ try {
       const first = (await (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0] })).json()) as { data?: { recognised?: boolean } };
       if (first.data?.recognised !== true) throw new Error(`candidate check: a registered candidate is not recognised: ${JSON.stringify(first).slice(0, 300)}`);
       cpu = await machineCpu();
-      results.candidateCheck = await runLoad({ ...common, kind: 'candidate-check', bodies });
+      results.candidateCheck = await measure('candidate check', { ...common, kind: 'candidate-check', bodies });
       say(line('candidate check', results.candidateCheck) + `; machine CPU ${await busySince(cpu)} % (${bodies.length} candidates in turn)`);
     }
   }
 
   say('');
+  say(`server: one process (this one), log level ${serverLogLevel}; its CPU time per request counts this process only (not the load generator, PostgreSQL or Anvil)`);
   say(`database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`);
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
   const summary = { byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };

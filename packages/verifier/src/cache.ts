@@ -53,24 +53,27 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
     dispose: (value, key) => unindex(key, value),
   });
 
+  const keep = (key: string, result: VerificationResult) => {
+    if (result.verdict === 'incomplete' || options.keep?.(result) === false) return;
+    lru.set(key, result);
+    for (const hash of hashesOf(result)) {
+      if (!byHash.has(hash)) byHash.set(hash, new Set());
+      byHash.get(hash)!.add(key);
+    }
+  };
+
   const cache: VerificationCache = {
     get: (input) => lru.get(verificationCacheKey(input)),
-    set(input, result) {
-      if (result.verdict === 'incomplete' || options.keep?.(result) === false) return;
-      const key = verificationCacheKey(input);
-      lru.set(key, result);
-      for (const hash of hashesOf(result)) {
-        if (!byHash.has(hash)) byHash.set(hash, new Set());
-        byHash.get(hash)!.add(key);
-      }
-    },
+    set: (input, result) => keep(verificationCacheKey(input), result),
     async getOrVerify(input, compute) {
-      const cached = cache.get(input);
+      // The key once (a document's is a SHA-256 of its bytes).
+      const key = verificationCacheKey(input);
+      const cached = lru.get(key);
       if (cached) return cached;
       const started = invalidations;
       const result = await compute();
       // An invalidation while this answer was computed may concern it (its chain reads came first): not kept.
-      if (invalidations === started) cache.set(input, result);
+      if (invalidations === started) keep(key, result);
       return result;
     },
     invalidate(hash) {

@@ -128,6 +128,18 @@ describe('verification', () => {
     expect((await app.inject({ method: 'GET', url: '/api/verify/short' })).statusCode).toBe(422);
   });
 
+  it('answers with the same security headers as the rest of the API, on first and later answers and on errors', async () => {
+    const securityOf = (headers: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => !['content-type', 'content-length', 'content-language', 'date', 'connection', 'keep-alive', 'x-request-id'].includes(name)));
+    const reference = securityOf((await app.inject({ method: 'GET', url: '/api/health' })).headers);
+    expect(reference['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(reference['x-content-type-options']).toBe('nosniff');
+    for (const url of [`/api/verify/${rows[0]!.id}`, `/api/verify/${rows[0]!.id}`, '/api/verify/short']) {
+      expect(securityOf((await app.inject({ method: 'GET', url })).headers)).toEqual(reference);
+    }
+    expect(securityOf((await upload({ url: `http://diplomes.test/verify/${rows[0]!.id}` })).headers)).toEqual(reference);
+  });
+
   it('answers a cached id without reading the database or the chain, with the same bytes; a batch root is read once', async () => {
     const url = `/api/verify/${rows[8]!.id}`;
     const first = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'en' } });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { apiProcessCount } from '../../cluster.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
-import { presentResult, type VerificationInput, type VerificationService } from './verification-service.ts';
+import { presentResult, type Translate, type VerificationInput, type VerificationService } from './verification-service.ts';
 
 const tags = ['verification'];
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
@@ -95,6 +95,11 @@ function inputFromFile(bytes: Uint8Array): VerificationInput {
  */
 export const VERIFY_LIMIT_PER_MINUTE = 120;
 
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+/** The quieter of two log levels. */
+const quieter = (a: LogLevel, b: LogLevel): LogLevel => (LOG_LEVELS.indexOf(a) >= LOG_LEVELS.indexOf(b) ? a : b);
+
 export interface VerificationRouteOptions {
   verification: VerificationService;
   /** How many API processes share the limit (default: `API_PROCESSES`, ADR 0106). */
@@ -119,29 +124,63 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
   // The serialised answer (through the response schema, exactly as Fastify would) per answer,
   // language and form: a cached answer costs a map look-up, not a translation and a serialisation.
   // Tied to the answer object: once an answer is invalidated and computed again, its text is too.
-  const bodies = new LRUCache<string, { result: VerificationResult; body: string }>({
+  // Kept as bytes: a cached answer is written as is, not encoded again.
+  const bodies = new LRUCache<string, { result: VerificationResult; body: Buffer }>({
     maxSize: 64 * 1024 * 1024,
-    sizeCalculation: (entry) => entry.body.length * 2 + 100,
+    sizeCalculation: (entry) => entry.body.length + 100,
   });
-  const serialise = (result: VerificationResult, t: Parameters<typeof presentResult>[1], credential?: unknown | null) =>
-    JSON.stringify(
-      z.encode(verificationResponse, {
-        data: { ...presentResult(result, t, { explorerTxUrl: config.chain.explorerTxUrl }), ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}) },
-      }),
+  // The texts of verdicts, checks and codes (fixed, without parameters), per language: a translation
+  // call costs more than the rest of presenting an answer.
+  const texts = new Map<string, string>();
+  const translate = (request: FastifyRequest): Translate => (key) => {
+    const id = `${request.locale}|${key}`;
+    let text = texts.get(id);
+    if (text === undefined) texts.set(id, (text = request.t(key)));
+    return text;
+  };
+  const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null) =>
+    Buffer.from(
+      JSON.stringify(
+        z.encode(verificationResponse, {
+          data: { ...presentResult(result, translate(request), { explorerTxUrl: config.chain.explorerTxUrl }), ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}) },
+        }),
+      ),
     );
-  const send = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+  const send = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
+
+  // The security headers of every response, as helmet sets them with the app's configuration, but
+  // computed once: @fastify/helmet builds helmet's middleware again (the CSP parsed again) on every
+  // request, a measurable share of a cached answer's cost (ADR 0102). These routes turn it off
+  // (`helmet: false`) and set the same headers from what helmet set on their first response.
+  let securityHeaders: Array<[string, string | number | readonly string[]]> | null = null;
+  const secure = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (securityHeaders) {
+      for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    } else {
+      const before = new Set(reply.raw.getHeaderNames());
+      reply.helmet();
+      securityHeaders = reply.raw.getHeaderNames().filter((name) => !before.has(name)).map((name) => [name, reply.raw.getHeader(name)!]);
+    }
+    done();
+  };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, input: VerificationInput) => {
     // A document is always work (read, hashed); a link or QR text only when not answered from the cache.
     if ('pdf' in input || 'credential' in input || !verification.isCached(input)) await consume(request, reply);
     const result = await verification.verify(input);
-    return send(reply, serialise(result, request.t));
+    return send(reply, serialise(result, request));
   };
 
   app.get(
     '/verify/:id',
     {
       config: { access: 'public' },
+      helmet: false,
+      onRequest: secure,
+      // Results day's hot route: its two lines per request at `info` cost about a quarter of a cached
+      // answer (ADR 0102). Its warnings and errors are still logged; the access log of these requests
+      // is the reverse proxy's.
+      logLevel: quieter(config.logLevel, 'warn'),
       schema: {
         tags,
         summary: 'Verify a diploma by its id (the /verify/{id} page); also gives its full credential to independent verifiers',
@@ -156,7 +195,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       if (kept && verification.isCurrent({ diplomaId: id }, kept.result)) return send(reply, kept.body);
       if (!verification.isCached({ diplomaId: id })) await consume(request, reply);
       const { result, credential } = await verification.verifyById(id);
-      const body = serialise(result, request.t, credential);
+      const body = serialise(result, request, credential);
       if (verification.isCurrent({ diplomaId: id }, result)) bodies.set(key, { result, body });
       return send(reply, body);
     },
@@ -166,6 +205,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
     '/generations/verify',
     {
       config: { access: 'public' },
+      helmet: false,
+      onRequest: secure,
       schema: {
         tags,
         summary: 'Verify a document (multipart: cert_document = our PDF, the credential JSON or the QR text; and/or cert_url = a link)',
@@ -184,7 +225,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
             continue;
           }
           try {
-            file = new Uint8Array(await part.toBuffer());
+            file = await part.toBuffer(); // a Buffer is a Uint8Array: no copy
           } catch (error) {
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('cert_document', { key: 'field.file_too_large', params: { size: MAX_DOCUMENT_BYTES / 1024 / 1024 } });
             throw error;

@@ -14,7 +14,6 @@ import {
   type VerificationResult,
 } from '@sceau/verifier';
 import { eq } from 'drizzle-orm';
-import type { TFunction } from 'i18next';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, generations } from '../../db/schema.ts';
@@ -185,8 +184,11 @@ export class VerificationService {
   }
 }
 
+/** A translation of a key without parameters (the route memoises them per language). */
+export type Translate = (key: string) => string;
+
 /** The answer as the API gives it: each check with its translated title and message. */
-export function presentResult(result: VerificationResult, t: TFunction, extra: { explorerTxUrl: string | null }) {
+export function presentResult(result: VerificationResult, t: Translate, extra: { explorerTxUrl: string | null }) {
   return {
     verdict: result.verdict,
     verdict_label: t(`verification:verdict.${result.verdict}`),
