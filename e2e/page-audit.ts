@@ -14,8 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { snap } from './support.ts';
+import { queryDatabase, snap } from './support.ts';
 
 export type Locale = 'fr' | 'en';
 export type Width = 'phone' | 'desktop';
@@ -85,34 +84,25 @@ const STOPWORDS: Record<Locale, Set<string>> = {
  * Names and places held in the platform's database: shown as they are, in both languages. Read
  * again for each page, since journeys add batches and candidates as they go.
  */
-function dataTerms(): Promise<string[]> {
-  return (async () => {
-    const port = Number(process.env.E2E_PG_PORT ?? 54391);
-    const client = new pg.Client({ connectionString: `postgres://sceau:sceau@127.0.0.1:${port}/sceau` });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ term: string }>(`
-        select distinct term from (
-          select name_fr as term from countries union all select name_en from countries
-          union all select name from exam_sessions
-          union all select name from educ_provinces union all select province from educ_provinces
-          union all select name from options union all select section from options
-          union all select name from centres union all select city from centres
-          union all select name from institutions union all select city from institutions
-          union all select name from templates
-          union all select title from generations
-          union all select signer_name from official_signatures union all select signer_title from official_signatures
-          union all select name from users union all select first_name from users
-          union all select last_name from generation_items union all select middle_name from generation_items
-          union all select first_name from generation_items union all select birth_place from generation_items
-          union all select concat_ws(' ', last_name, middle_name, first_name) from generation_items
-        ) t where term is not null and length(term) > 1`);
-      // Longest first, so that a full name goes before its parts.
-      return rows.map((r) => r.term).sort((a, b) => b.length - a.length);
-    } finally {
-      await client.end();
-    }
-  })();
+async function dataTerms(): Promise<string[]> {
+  const rows = await queryDatabase<{ term: string }>(`
+    select distinct term from (
+      select name_fr as term from countries union all select name_en from countries
+      union all select name from exam_sessions
+      union all select name from educ_provinces union all select province from educ_provinces
+      union all select name from options union all select section from options
+      union all select name from centres union all select city from centres
+      union all select name from institutions union all select city from institutions
+      union all select name from templates
+      union all select title from generations
+      union all select signer_name from official_signatures union all select signer_title from official_signatures
+      union all select name from users union all select first_name from users
+      union all select last_name from generation_items union all select middle_name from generation_items
+      union all select first_name from generation_items union all select birth_place from generation_items
+      union all select concat_ws(' ', last_name, middle_name, first_name) from generation_items
+    ) t where term is not null and length(term) > 1`);
+  // Longest first, so that a full name goes before its parts.
+  return rows.map((r) => r.term).sort((a, b) => b.length - a.length);
 }
 
 /** The page's visible text, line by line, without what comes from the database. */

@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 
 export const DEMO_PASSWORD = 'Sceau-Demo-2026';
 export const SCREENSHOTS = path.join(import.meta.dirname, 'artifacts', 'screenshots');
@@ -65,4 +66,16 @@ export async function tabTo(page: Page, matches: (f: Focused) => boolean, what: 
     if (matches(await focused(page))) return;
   }
   throw new Error(`${what} cannot be reached with the Tab key (${max} presses)`);
+}
+
+/** Rows from the journeys' own database (the embedded PostgreSQL that serve-fresh.ts starts). */
+export async function queryDatabase<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {
+  const port = Number(process.env.E2E_PG_PORT ?? 54391);
+  const client = new pg.Client({ connectionString: `postgres://sceau:sceau@127.0.0.1:${port}/sceau` });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
 }
