@@ -4,16 +4,20 @@
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
 //                        [--only by-id,pdf-upload,candidate-check] [--cpu-prof DIR] [--log-level info]
+//                        [--processes N]
 //
 // The diplomas are real: salted credentials, Merkle trees, signed roots and QR payloads written by
 // the issuing service's own credential phase, each batch anchored on the local chain. Only the
 // diplomas whose PDF the upload test sends are rendered (the PDF stage is bench:issue's subject).
-// The server is the platform's Fastify app with its services, in this process; the load generator
-// (autocannon) runs in a child process so both share the machine as a server and its clients do.
+// The server is the platform's Fastify app with its services, in this process, or with
+// `--processes N` the platform's own cluster of N HTTP processes on one port (server.ts, as
+// `API_PROCESSES=N npm start` runs them); the load generator (autocannon) runs in a child process
+// so both share the machine as a server and its clients do.
 // The last line printed is one JSON object: { byId, pdfUpload, candidateCheck } with rps, p50Ms,
 // p99Ms and errors (the error rate) each.
 import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork } from 'node:child_process';
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -26,6 +30,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { buildApp } from '../src/app.ts';
+import { forkHttpProcesses } from '../src/cluster.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDb, migrateDb, type Db } from '../src/db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/db/embedded-postgres.ts';
@@ -58,6 +63,9 @@ const wanted = (kind: string) => !only || only.includes(kind);
 const profileDir = option('--cpu-prof') ? path.resolve(option('--cpu-prof')!) : null;
 /** The server's log level (default warn: no line per request); `info` logs every request, as a default production start does, to a file. */
 const serverLogLevel = option('--log-level') ?? 'warn';
+/** HTTP processes serving the API (1: this process; N > 1: the platform's node:cluster of server.ts, ADR 0106). */
+const processes = Number(option('--processes') ?? 1);
+if (!Number.isInteger(processes) || processes < 1 || processes > 16) throw new Error('--processes must be a whole number from 1 to 16');
 if (!['fatal', 'error', 'warn', 'info', 'debug'].includes(serverLogLevel)) throw new Error('--log-level must be one of fatal, error, warn, info, debug');
 for (const [name, value, min] of [['--seconds', seconds, 1], ['--diplomas', diplomaCount, 1_000], ['--connections', connections, 1]] as const) {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
@@ -198,19 +206,37 @@ function summariseProfile(profile: { nodes: Array<{ id: number; callFrame: { fun
   return ['    by package (self time):', ...top(byPackage, 12), '    by function (self time):', ...top(self, 25)];
 }
 
+/** The HTTP processes of the cluster (--processes N), whose CPU time is the server's. */
+let serverPids: number[] = [];
+/** User and system CPU time (µs) of the server: this process, or the cluster's HTTP processes (/proc/PID/stat). */
+async function serverCpu(): Promise<{ user: number; system: number }> {
+  if (!serverPids.length) return process.cpuUsage();
+  const tick = 1e6 / 100; // USER_HZ is 100 on Linux
+  let user = 0;
+  let system = 0;
+  for (const pid of serverPids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    user += Number(fields[11]) * tick;
+    system += Number(fields[12]) * tick;
+  }
+  return { user, system };
+}
+
 /** One measured run: the load, the server's CPU time per request, its CPU profile with --cpu-prof. */
 async function measure(name: string, plan: LoadPlan): Promise<Measured> {
   let session: Session | null = null;
-  if (profileDir) {
+  if (profileDir && !serverPids.length) {
     session = new Session();
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 200 });
     await session.post('Profiler.start');
   }
-  const cpu = process.cpuUsage();
+  const before = await serverCpu();
   const result = await runLoad(plan);
-  const used = process.cpuUsage(cpu);
+  const after = await serverCpu();
+  const used = { user: after.user - before.user, system: after.system - before.system };
   const perRequest = (us: number) => +(us / 1000 / Math.max(1, result.requests)).toFixed(3);
   const cpuMsPerRequest = perRequest(used.user + used.system);
   if (session) {
@@ -397,20 +423,50 @@ try {
   say(`   database: ${total} published diplomas`);
 
   // 3. The server: the platform's app and services, as server.ts builds them, on 127.0.0.1.
-  const serverLog = serverLogLevel === 'warn' ? log : pino({ level: serverLogLevel }, pino.destination({ dest: path.join(workDir, 'server.log'), sync: false }));
-  const app = await buildApp({ db, config, services }, { loggerInstance: serverLog });
-  // The revocation index, as server.ts starts it: filled from the registry's events, then current.
-  const stopWatching = services.verification!.watchRevocations({ onError: () => {} });
-  for (let i = 0; i < 200 && !services.verification!.revocationStatus().current; i++) await new Promise((r) => setTimeout(r, 50));
-  if (!services.verification!.revocationStatus().current) throw new Error('the revocation index did not catch up with the chain');
-  await app.listen({ host: '127.0.0.1', port });
-  closeApp = async () => {
-    stopWatching();
-    await app.close();
-    // Requests whose client (the load generator) has gone may still be running: let them end
-    // before the database pool closes under them.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  };
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  if (processes === 1) {
+    const serverLog = serverLogLevel === 'warn' ? log : pino({ level: serverLogLevel }, pino.destination({ dest: path.join(workDir, 'server.log'), sync: false }));
+    const inProcess = await buildApp({ db, config, services }, { loggerInstance: serverLog });
+    app = inProcess;
+    // The revocation index, as server.ts starts it: filled from the registry's events, then current.
+    const stopWatching = services.verification!.watchRevocations({ onError: () => {} });
+    for (let i = 0; i < 200 && !services.verification!.revocationStatus().current; i++) await new Promise((r) => setTimeout(r, 50));
+    if (!services.verification!.revocationStatus().current) throw new Error('the revocation index did not catch up with the chain');
+    const index = services.verification!.revocationStatus();
+    say(`revocation index: current, ${index.size} revoked hashes, read up to block ${index.scannedTo}`);
+    await inProcess.listen({ host: '127.0.0.1', port });
+    closeApp = async () => {
+      stopWatching();
+      await inProcess.close();
+      // Requests whose client (the load generator) has gone may still be running: let them end
+      // before the database pool closes under them.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    };
+  } else {
+    // The platform's cluster: N HTTP processes running server.ts on one port, each with its own
+    // caches and revocation index, on this bench's database, chain and keys (ADR 0106).
+    cluster.setupPrimary({ exec: path.join(import.meta.dirname, '../src/server.ts'), execArgv: ['--import', 'tsx'] });
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: serverLogLevel,
+      WEB_DIST: '',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      CHAIN_RPC_URL: chain.connection.rpcUrl,
+      CHAIN_ID: String(chain.chainId),
+      REGISTRY_ADDRESS: chain.address,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: config.publicUrl,
+      TRUST_PROXY: 'true',
+      API_PROCESSES: String(processes),
+    };
+    const httpProcesses = await forkHttpProcesses(processes, env, log);
+    serverPids = Object.values(cluster.workers ?? {}).map((w) => w!.process.pid!).filter(Boolean);
+    closeApp = async () => {
+      await httpProcesses.stop();
+    };
+  }
   const base = `http://127.0.0.1:${port}`;
 
   // Sanity: the answers are right before they are timed.
@@ -427,13 +483,12 @@ try {
     form.append('cert_document', new Blob([await readFile(pdfFiles.at(-1)!)], { type: 'application/pdf' }), 'diplome.pdf');
     await check('a PDF', await fetch(`${base}/api/generations/verify`, { method: 'POST', body: form }), 'authentic');
   }
-  say(`3. server on ${base}: a known id authentic, an unknown id unknown, a PDF authentic`);
+  say(`3. server on ${base} (${processes === 1 ? 'this process' : `${processes} HTTP processes, pids ${serverPids.join(', ')}`}): a known id authentic, an unknown id unknown, a PDF authentic`);
+  if (profileDir && serverPids.length) say('   --cpu-prof profiles the in-process server only (run without --processes)');
   say('');
 
   const results: { byId: Measured | null; byIdUncached: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = { byId: null, byIdUncached: null, pdfUpload: null, candidateCheck: null };
   const common = { url: base, connections, clients: CLIENTS, seconds };
-  const index = services.verification!.revocationStatus();
-  say(`revocation index: current, ${index.size} revoked hashes, read up to block ${index.scannedTo}`);
 
   let cpu = await machineCpu();
   if (wanted('by-id')) {
@@ -441,6 +496,15 @@ try {
     // revocation status comes from the revocation index, the batch root's anchoring is read once).
     results.byIdUncached = await measure('by id, uncached', { ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
     say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await busySince(cpu)} %`);
+    if (processes > 1) {
+      // Each process keeps its own answers (ADR 0106) and a pass sends each id to one of them: more
+      // passes, in another order each time, until each process has nearly all (a miss ≤ 2 %).
+      const passes = Math.ceil(Math.log(0.02) / Math.log(1 - 1 / processes));
+      for (let pass = 2; pass <= passes; pass++) {
+        const warm = await runLoad({ ...common, kind: 'by-id', ids: [...ids].sort(() => Math.random() - 0.5), unknownShare: 0, amount: ids.length - 1 });
+        say(`by id, warm-up pass ${pass}/${passes} (the working set again, for the other processes' caches): ${warm.rps} req/s`);
+      }
+    }
     // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
     cpu = await machineCpu();
     results.byId = await measure('by id', { ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
@@ -459,7 +523,7 @@ try {
     }
   }
 
-  const candidateRoute = app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' });
+  const candidateRoute = app ? app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' }) : (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST' })).status !== 404;
   if (!wanted('candidate-check')) {
     // not asked for
   } else if (!candidateRoute) {
@@ -490,7 +554,7 @@ try {
   }
 
   say('');
-  say(`server: one process (this one), log level ${serverLogLevel}; its CPU time per request counts this process only (not the load generator, PostgreSQL or Anvil)`);
+  say(`server: ${processes === 1 ? 'one process (this one)' : `${processes} HTTP processes (node:cluster)`}, log level ${serverLogLevel}; its CPU time per request counts the server only (not the load generator, PostgreSQL or Anvil)`);
   say(`database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`);
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
   const summary = { byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
