@@ -241,3 +241,22 @@ export function cpuSince(from: TreeCpu, to: TreeCpu): TreeCpu & { total: number 
   const d = { main: to.main - from.main, threads: to.threads - from.threads, postgres: to.postgres - from.postgres, other: to.other - from.other };
   return { ...d, total: d.main + d.threads + d.postgres + d.other };
 }
+
+/** CPU time (ms) of each thread of a process, largest first (Linux; empty elsewhere). */
+export async function threadCpu(pid: number): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = await readdir(`/proc/${pid}/task`);
+  } catch {
+    return result;
+  }
+  for (const task of tasks) {
+    try {
+      result.set(Number(task), statCpu(await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8'), false).ms);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return result;
+}

@@ -37,7 +37,7 @@ import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
-import { candidateList, cpuSince, folderSizes, machineBusySince, machineCpu, photoZip, portraits, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
+import { candidateList, cpuSince, folderSizes, machineBusySince, machineCpu, photoZip, portraits, threadCpu, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -388,6 +388,7 @@ try {
 
   const cpu0 = await machineCpu();
   const sessionCpu0 = await treeCpu(process.pid);
+  const threads0 = await threadCpu(process.pid);
   const sessionStart = performance.now();
   let next = 0;
   await Promise.all(
@@ -398,6 +399,14 @@ try {
   const sessionMs = performance.now() - sessionStart;
   const machineBusy = await machineBusySince(cpu0);
   const sessionCpu1 = await treeCpu(process.pid);
+  const threads1 = await threadCpu(process.pid);
+  // This process's threads other than the main one, by CPU spent during the session: the render
+  // threads come first, then libuv's pool (file I/O, zlib), V8's helpers (garbage collection).
+  const threadsMsPerDiploma = [...threads1]
+    .filter(([tid]) => tid !== process.pid)
+    .map(([tid, ms]) => +((ms - (threads0.get(tid) ?? 0)) / count).toFixed(2))
+    .filter((ms) => ms > 0)
+    .sort((a, b) => b - a);
   const perDiploma = (c: TreeCpu & { total: number }) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, +(v / count).toFixed(2)])) as unknown as TreeCpu & { total: number };
   const cpuMsPerDiploma = sessionCpu0 && sessionCpu1 ? perDiploma(cpuSince(sessionCpu0, sessionCpu1)) : null;
   const loadAfter = os.loadavg();
@@ -448,6 +457,7 @@ try {
     diplomasPerSecondPerCore: Math.round(perSecond / cores),
     stages,
     cpuMsPerDiploma,
+    threadsCpuMsPerDiploma: threadsMsPerDiploma,
     stageCpuMsPerDiploma: parallel === 1 ? { import: perDiploma(stageCpu.import), generation: perDiploma(stageCpu.generate), anchoring: perDiploma(stageCpu.anchor) } : null,
     workerRenderMsPerDoc: +(pool.stats.renderMs / Math.max(1, pool.stats.documents)).toFixed(2),
     workerSignMsPerDoc: +(pool.stats.signMs / Math.max(1, pool.stats.documents)).toFixed(2),
@@ -487,6 +497,7 @@ try {
     say(`  generation:  ${cpuLine(result.stageCpuMsPerDiploma.generation)}`);
     say(`  anchoring:   ${cpuLine(result.stageCpuMsPerDiploma.anchoring)}`);
   } else say(`  per stage: run with --parallel 1 (lists overlap otherwise)`);
+  say(`  this process's other threads, each: ${threadsMsPerDiploma.slice(0, 8).join(', ')}${threadsMsPerDiploma.length > 8 ? ', …' : ''} ms`);
   if (cpuMsPerDiploma) say(`  at this CPU cost, 2 idle cores would issue ${fmt((cores * 1000) / cpuMsPerDiploma.total)} diplomas/s`);
   say();
   say(`overall: ${fmt(count)} diplomas in ${(sessionMs / 1000).toFixed(1)} s (first list's import → last list anchored): ${fmt(result.diplomasPerSecond)} diplomas/s, ${fmt(result.diplomasPerSecondPerCore)} per core (${cores} cores)`);

@@ -40,7 +40,10 @@ export function createServices(
   const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;
   const issuing = identity
-    ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} })
+    ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} }, {
+        // The store comes from the configuration: the render threads build the same one (ADR 0110).
+        workerFiles: overrides.storage ? undefined : { filesDir: config.filesDir, fileStorage: config.fileStorage },
+      })
     : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;

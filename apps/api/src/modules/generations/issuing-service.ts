@@ -33,7 +33,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
-import { sharedRenderPool, type RenderSetup } from './render-pool.ts';
+import { RenderError, sharedRenderPool, type HeldPdf, type RenderSetup, type WorkerFiles } from './render-pool.ts';
 
 /** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
 export class BatchDataError extends Error {}
@@ -102,6 +102,14 @@ export class IssuingService {
     private readonly storage: FileStorage,
     private readonly chain: OpenChain,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
+    private readonly options: {
+      /**
+       * The configuration `storage` was built from (services.ts): the render threads then build
+       * the same store and read photos and write PDFs themselves. Without it (a store made
+       * otherwise, e.g. by a test) the main thread does the file work.
+       */
+      workerFiles?: WorkerFiles;
+    } = {},
   ) {}
 
   /**
@@ -343,55 +351,74 @@ export class IssuingService {
     const encoder = new TextEncoder();
 
     const renderChunk = async (rows: PendingRow[]): Promise<void> => {
-      let t = performance.now();
-      const photos = await Promise.all(rows.map((row) => (row.photo_key ? this.storage.get(row.photo_key) : null)));
-      const missing = rows.find((_, i) => !photos[i]);
+      const missing = rows.find((row) => !row.photo_key);
       if (missing) throw new BatchDataError(`candidate ${missing.candidate_code} has no photo`);
-      pool.stats.photoReadMs += performance.now() - t;
+      const qr = (row: PendingRow) => ({ verifyUrl: `${base}/verify/${row.id}`, offlinePayload: row.qr_payload });
       // The credential goes as the database's text: the render thread reads the printed fields from
       // it and attaches it re-serialised (render-worker.ts), so the main thread does no JSON work.
-      const rendered = await Promise.all(
-        rows.map((row, i) =>
-          pool.renderFromCredential(setup, {
-            photo: photos[i]!,
-            qr: { verifyUrl: `${base}/verify/${row.id}`, offlinePayload: row.qr_payload },
-            credentialJson: encoder.encode(row.credential),
-          }),
-        ),
-      );
-      t = performance.now();
-      await this.db.transaction(async (tx) => {
-        // The rows no other run has stored meanwhile, held until commit: their files are ours to write.
-        const ids = rows.map((r) => r.id);
-        const mine = await tx
-          .select({ id: diplomas.id })
-          .from(diplomas)
-          .where(and(inArray(diplomas.id, ids), isNull(diplomas.pdfKey)))
-          .for('update', { skipLocked: true });
-        if (mine.length === 0) return;
-        const keep = new Set(mine.map((m) => m.id));
-        const updates: { id: string; pdf_key: string; pdf_sha256: string; pdf_bytes: number }[] = [];
-        const s = performance.now();
-        await Promise.all(
-          rows.map(({ id }, i) => {
-            if (!keep.has(id)) return;
-            const { pdf, sha256 } = rendered[i]!;
-            const key = `diplomas/${generationId}/${id}.pdf`;
-            updates.push({ id, pdf_key: key, pdf_sha256: sha256, pdf_bytes: pdf.byteLength });
-            return this.storage.put(key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+      let results: PromiseSettledResult<HeldPdf>[];
+      let t = performance.now();
+      if (this.options.workerFiles) {
+        // The threads read the photos and, once the rows are locked below, write the PDFs
+        // themselves: no photo or PDF bytes through the main thread (nor its garbage collector).
+        const files = this.options.workerFiles;
+        results = await Promise.allSettled(rows.map((row) => pool.renderHeld(setup, files, { photoKey: row.photo_key!, qr: qr(row), credentialJson: encoder.encode(row.credential) })));
+      } else {
+        const photos = await Promise.all(rows.map((row) => this.storage.get(row.photo_key!)));
+        pool.stats.photoReadMs += performance.now() - t;
+        results = await Promise.allSettled(
+          rows.map(async (row, i): Promise<HeldPdf> => {
+            if (!photos[i]) throw new RenderError(`photo ${row.photo_key} is not in the file store`, 'photo_missing');
+            const { pdf, sha256 } = await pool.renderFromCredential(setup, { photo: photos[i], qr: qr(row), credentialJson: encoder.encode(row.credential) });
+            return { sha256, bytes: pdf.byteLength, store: (key) => this.storage.put(key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)), release: () => {} };
           }),
         );
-        pool.stats.storageMs += performance.now() - s;
-        await tx.execute(sql`
-          update ${diplomas} set pdf_key = v.pdf_key, pdf_sha256 = v.pdf_sha256, pdf_bytes = v.pdf_bytes
-          from json_to_recordset(${JSON.stringify(updates)}::json) as v(id text, pdf_key text, pdf_sha256 text, pdf_bytes integer)
-          where ${diplomas.id} = v.id`);
-        await tx
-          .update(generations)
-          .set({ progressDone: sql`${generations.progressDone} + ${updates.length}`, updatedAt: new Date() })
-          .where(eq(generations.id, generationId));
-      });
-      pool.stats.dbMs += performance.now() - t;
+      }
+      const rendered = results.map((r) => (r.status === 'fulfilled' ? r.value : null));
+      try {
+        const failed = results.findIndex((r) => r.status === 'rejected');
+        if (failed >= 0) {
+          const error = (results[failed] as PromiseRejectedResult).reason;
+          if (error instanceof RenderError && error.code === 'photo_missing') throw new BatchDataError(`candidate ${rows[failed]!.candidate_code} has no photo`);
+          throw error;
+        }
+        t = performance.now();
+        await this.db.transaction(async (tx) => {
+          // The rows no other run has stored meanwhile, held until commit: their files are ours to write.
+          const ids = rows.map((r) => r.id);
+          const mine = await tx
+            .select({ id: diplomas.id })
+            .from(diplomas)
+            .where(and(inArray(diplomas.id, ids), isNull(diplomas.pdfKey)))
+            .for('update', { skipLocked: true });
+          if (mine.length === 0) return;
+          const keep = new Set(mine.map((m) => m.id));
+          const updates: { id: string; pdf_key: string; pdf_sha256: string; pdf_bytes: number }[] = [];
+          const s = performance.now();
+          await Promise.all(
+            rows.map(({ id }, i) => {
+              if (!keep.has(id)) return;
+              const pdf = rendered[i]!;
+              const key = `diplomas/${generationId}/${id}.pdf`;
+              updates.push({ id, pdf_key: key, pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes });
+              return pdf.store(key);
+            }),
+          );
+          pool.stats.storageMs += performance.now() - s;
+          await tx.execute(sql`
+            update ${diplomas} set pdf_key = v.pdf_key, pdf_sha256 = v.pdf_sha256, pdf_bytes = v.pdf_bytes
+            from json_to_recordset(${JSON.stringify(updates)}::json) as v(id text, pdf_key text, pdf_sha256 text, pdf_bytes integer)
+            where ${diplomas.id} = v.id`);
+          await tx
+            .update(generations)
+            .set({ progressDone: sql`${generations.progressDone} + ${updates.length}`, updatedAt: new Date() })
+            .where(eq(generations.id, generationId));
+        });
+        pool.stats.dbMs += performance.now() - t;
+      } finally {
+        // PDFs not stored (another run's rows, a failure): the threads forget them.
+        for (const pdf of rendered) pdf?.release();
+      }
     };
 
     // Chunks in item order (keyset), a few at a time; the first failure stops new chunks.

@@ -3,7 +3,11 @@ import { pdfTextString } from '@sceau/pdf/pdf-syntax';
 import { createTestPhoto, createTestSignatureImages, testCredentialJson, testFields, testOfflinePayload } from '@sceau/pdf/test-fixtures';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenderError, RenderPool, type RenderJob, type RenderSetup } from './render-pool.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LocalFileStorage } from '../../lib/storage.ts';
+import { RenderError, RenderPool, type RenderJob, type RenderSetup, type WorkerFiles } from './render-pool.ts';
 
 let setup: RenderSetup;
 let photo: Uint8Array;
@@ -69,6 +73,43 @@ describe('the render pool', () => {
     expect(raw).toContain(pdfTextString(`${diplomeEtatTemplate.name} — Ngalula Kabamba Élodie`));
     expect(raw).toContain(pdfTextString('N° q3Yb1mJk2Vx8Zr4tN6pL0w'));
     expect(verifyPdfSignature(pdf).intact).toBe(true);
+  }, 60_000);
+
+  it('renderHeld: the thread reads the photo from the store and writes the PDF only when told, under the key given', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sceau-pool-'));
+    try {
+      const files = { filesDir: dir, fileStorage: { kind: 'local', s3: null } } as unknown as WorkerFiles;
+      const storage = new LocalFileStorage(dir);
+      await storage.put('photos/1/a.jpg', Buffer.from(photo));
+      const pool = newPool({ size: 1 });
+      const credential = testCredentialJson(testFields());
+      const withRecord = (id: string) =>
+        new TextEncoder().encode(JSON.stringify({ record: { diploma_id: id, last_name: 'Ilunga', first_name: 'Grâce', birth_date: '2007-01-09', birth_place: 'Matadi', issue_date: '2026-07-01', percentage: 65.8, session_year: 2026 } }));
+      // The printed fields come from the credential's record.
+      const held = await pool.renderHeld(setup, files, {
+        photoKey: 'photos/1/a.jpg',
+        qr: { verifyUrl: 'https://sceau.example/verify/a', offlinePayload: testOfflinePayload() },
+        credentialJson: withRecord('a'),
+      });
+      expect(await storage.get('diplomas/1/a.pdf')).toBeNull(); // nothing written before store()
+      await held.store('diplomas/1/a.pdf');
+      const pdf = (await storage.get('diplomas/1/a.pdf'))!;
+      expect(pdf.length).toBe(held.bytes);
+      expect(createHash('sha256').update(pdf).digest('hex')).toBe(held.sha256);
+      expect(verifyPdfSignature(pdf).intact).toBe(true);
+      await expect(held.store('diplomas/1/again.pdf')).rejects.toThrow(/already stored/);
+
+      const released = await pool.renderHeld(setup, files, { photoKey: 'photos/1/a.jpg', qr: { verifyUrl: 'https://sceau.example/verify/b', offlinePayload: testOfflinePayload() }, credentialJson: withRecord('b') });
+      released.release();
+      await expect(released.store('diplomas/1/b.pdf')).rejects.toThrow(/already stored or released/);
+      expect(await storage.get('diplomas/1/b.pdf')).toBeNull();
+
+      const missing = await pool.renderHeld(setup, files, { photoKey: 'photos/1/none.jpg', qr: { verifyUrl: 'x', offlinePayload: 'y' }, credentialJson: credential }).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(RenderError);
+      expect((missing as RenderError).code).toBe('photo_missing');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('rejects only the job that failed in a worker, and goes on', async () => {

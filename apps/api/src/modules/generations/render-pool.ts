@@ -1,6 +1,7 @@
 // Renders and signs diploma PDFs on every core: a pool of worker threads (render-worker.ts), each
 // holding one DiplomaRenderer per template set-up and the ministry's PDF signer. See ADR 0050.
 import type { DiplomaFields, DiplomaTemplateInput, QrContents, SignatureImages } from '@sceau/pdf';
+import type { Config } from '../../config.ts';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +36,31 @@ export interface RenderJob {
  */
 export type CredentialRenderJob = Omit<RenderJob, 'fields'>;
 
+/**
+ * The services' file store, by its configuration: a render thread builds its own (createFileStorage)
+ * to read photos and write PDFs itself, so that neither crosses the main thread.
+ */
+export type WorkerFiles = Pick<Config, 'filesDir' | 'fileStorage'>;
+
+/** A diploma rendered from its credential by a thread that reads its photo from the store (`photoKey`). */
+export interface StoredRenderJob extends Omit<CredentialRenderJob, 'photo'> {
+  photoKey: string;
+}
+
+/**
+ * A signed PDF kept in the render thread that made it, until the caller stores it under a key (the
+ * thread writes it to the file store) or releases it. Lets the caller write only the files whose
+ * database rows it has locked, without the bytes ever reaching the main thread.
+ */
+export interface HeldPdf {
+  sha256: string;
+  bytes: number;
+  /** Writes the PDF to the file store under `key` (whole or not at all), then forgets it. */
+  store(key: string): Promise<void>;
+  /** Forgets the PDF without writing it (idempotent; nothing after `store`). */
+  release(): void;
+}
+
 export interface RenderedPdf {
   /** The signed PDF; its ArrayBuffer came from the worker by transfer and is this view's alone. */
   pdf: Uint8Array;
@@ -68,17 +94,39 @@ export interface RenderPoolStats {
 export type WorkerRequest =
   | { type: 'setup'; setup: RenderSetup }
   | { type: 'drop'; key: string }
-  | { type: 'render'; id: number; key: string; fields: DiplomaFields | undefined; photo: Uint8Array; qr: QrContents; credentialJson: Uint8Array }
+  | {
+      type: 'render';
+      id: number;
+      key: string;
+      fields: DiplomaFields | undefined;
+      /** The photo's bytes, or null when the worker reads it from `files` under `photoKey`. */
+      photo: Uint8Array | null;
+      photoKey?: string;
+      files?: WorkerFiles;
+      /** Keep the PDF in the worker (answer 'held') until 'store' or 'release'. */
+      hold?: boolean;
+      qr: QrContents;
+      credentialJson: Uint8Array;
+    }
+  | { type: 'store'; id: number; key: string }
+  | { type: 'release'; id: number }
   | { type: 'crash' };
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; renderMs: number; signMs: number }
-  | { type: 'failed'; id: number; message: string; stack: string };
+  | { type: 'held'; id: number; bytes: number; sha256: string; renderMs: number; signMs: number }
+  | { type: 'stored'; id: number }
+  | { type: 'failed'; id: number; message: string; stack: string; code?: RenderErrorCode };
+
+/** Why a render failed, when the caller may act on it: the photo is not in the file store. */
+export type RenderErrorCode = 'photo_missing';
+
+type AnyJob = RenderJob | CredentialRenderJob | (StoredRenderJob & { files: WorkerFiles });
 
 interface Queued {
   setup: RenderSetup;
-  job: RenderJob | CredentialRenderJob;
-  resolve(result: RenderedPdf): void;
+  job: AnyJob;
+  resolve(result: RenderedPdf | HeldPdf): void;
   reject(error: Error): void;
 }
 
@@ -90,11 +138,21 @@ interface Slot {
   lastError: Error | null;
   /** Resolves when the worker has loaded its code (or is gone). */
   ready: Promise<void>;
+  /** PDFs the worker holds for a later 'store' or 'release', and the stores under way. */
+  held: Set<number>;
+  storing: Map<number, { resolve(): void; reject(error: Error): void }>;
+  alive: boolean;
 }
 
 /** A render job that failed inside a worker (its message and stack are the worker's). */
 export class RenderError extends Error {
   override name = 'RenderError';
+  constructor(
+    message: string,
+    readonly code?: RenderErrorCode,
+  ) {
+    super(message);
+  }
 }
 
 const WORKER_URL = new URL('./render-worker.ts', import.meta.url);
@@ -133,17 +191,26 @@ export class RenderPool {
 
   /** Renders and signs one diploma on a worker. Rejects with the worker's error, or if the worker dies. */
   render(setup: RenderSetup, job: RenderJob): Promise<RenderedPdf> {
-    return this.enqueue(setup, job);
+    return this.enqueue(setup, job) as Promise<RenderedPdf>;
   }
 
   /** Renders and signs one diploma whose printed fields come from its credential (see CredentialRenderJob). */
   renderFromCredential(setup: RenderSetup, job: CredentialRenderJob): Promise<RenderedPdf> {
-    return this.enqueue(setup, job);
+    return this.enqueue(setup, job) as Promise<RenderedPdf>;
   }
 
-  private enqueue(setup: RenderSetup, job: RenderJob | CredentialRenderJob): Promise<RenderedPdf> {
+  /**
+   * Renders and signs one diploma in a thread that reads the photo from the file store itself and
+   * keeps the signed PDF (see HeldPdf). A photo missing from the store rejects with a RenderError
+   * of code 'photo_missing'.
+   */
+  renderHeld(setup: RenderSetup, files: WorkerFiles, job: StoredRenderJob): Promise<HeldPdf> {
+    return this.enqueue(setup, { ...job, files }) as Promise<HeldPdf>;
+  }
+
+  private enqueue(setup: RenderSetup, job: AnyJob): Promise<RenderedPdf | HeldPdf> {
     if (this.closed) return Promise.reject(new Error('render pool closed'));
-    return new Promise<RenderedPdf>((resolve, reject) => {
+    return new Promise<RenderedPdf | HeldPdf>((resolve, reject) => {
       this.queue.push({ setup, job, resolve, reject });
       this.pump();
     });
@@ -203,7 +270,16 @@ export class RenderPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL, { execArgv: workerExecArgv(), name: 'sceau-render' });
     let ready!: () => void;
-    const slot: Slot = { worker, inFlight: new Map(), loaded: [], lastError: null, ready: new Promise<void>((resolve) => (ready = resolve)) };
+    const slot: Slot = {
+      worker,
+      inFlight: new Map(),
+      loaded: [],
+      lastError: null,
+      ready: new Promise<void>((resolve) => (ready = resolve)),
+      held: new Set(),
+      storing: new Map(),
+      alive: true,
+    };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => {
       if (reply.type !== 'ready') return this.onReply(slot, reply);
@@ -234,42 +310,77 @@ export class RenderPool {
     const id = this.nextId++;
     slot.inFlight.set(id, queued);
     slot.worker.ref();
-    const post = (photo: Uint8Array, credentialJson: Uint8Array) =>
-      slot.worker.postMessage({ type: 'render', id, key: setup.key, fields: 'fields' in job ? job.fields : undefined, photo, qr: job.qr, credentialJson } satisfies WorkerRequest, [
-        photo.buffer as ArrayBuffer,
-        credentialJson.buffer as ArrayBuffer,
-      ]);
+    const stored = 'photoKey' in job ? { photoKey: job.photoKey, files: job.files, hold: true } : {};
+    const post = (photo: Uint8Array | null, credentialJson: Uint8Array) =>
+      slot.worker.postMessage(
+        { type: 'render', id, key: setup.key, fields: 'fields' in job ? job.fields : undefined, photo, ...stored, qr: job.qr, credentialJson } satisfies WorkerRequest,
+        photo ? [photo.buffer as ArrayBuffer, credentialJson.buffer as ArrayBuffer] : [credentialJson.buffer as ArrayBuffer],
+      );
+    const photo = 'photo' in job ? job.photo : null;
     try {
-      post(owned(job.photo), owned(job.credentialJson));
+      post(photo && owned(photo), owned(job.credentialJson));
     } catch (error) {
       // Memory a native addon allocated (sharp's output, say) cannot be transferred: sent as copies.
       if ((error as Error).name !== 'DataCloneError') throw error;
-      post(Uint8Array.prototype.slice.call(job.photo), Uint8Array.prototype.slice.call(job.credentialJson));
+      post(photo && Uint8Array.prototype.slice.call(photo), Uint8Array.prototype.slice.call(job.credentialJson));
     }
   }
 
   private onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
+    const store = slot.storing.get(reply.id);
+    if (store && (reply.type === 'stored' || reply.type === 'failed')) {
+      slot.storing.delete(reply.id);
+      this.unrefIfIdle(slot);
+      if (reply.type === 'stored') return store.resolve();
+      const error = new RenderError(reply.message);
+      error.stack = reply.stack || error.stack;
+      return store.reject(error);
+    }
     const queued = slot.inFlight.get(reply.id);
     if (!queued) return;
     slot.inFlight.delete(reply.id);
-    // An idle pool never keeps the process alive: a forgotten close() cannot hang a shutdown.
-    if (slot.inFlight.size === 0) slot.worker.unref();
-    if (reply.type === 'done') {
+    if (reply.type === 'held') slot.held.add(reply.id);
+    this.unrefIfIdle(slot);
+    if (reply.type === 'done' || reply.type === 'held') {
       this.stats.documents++;
       this.stats.renderMs += reply.renderMs;
       this.stats.signMs += reply.signMs;
-      queued.resolve({ pdf: reply.pdf, sha256: reply.sha256 });
-    } else {
+      queued.resolve(reply.type === 'done' ? { pdf: reply.pdf, sha256: reply.sha256 } : this.heldPdf(slot, reply.id, reply.sha256, reply.bytes));
+    } else if (reply.type === 'failed') {
       this.stats.failed++;
-      const error = new RenderError(reply.message);
+      const error = new RenderError(reply.message, reply.code);
       error.stack = reply.stack || error.stack;
       queued.reject(error);
     }
     this.pump();
   }
 
+  /** An idle worker never keeps the process alive: a forgotten close() cannot hang a shutdown. */
+  private unrefIfIdle(slot: Slot): void {
+    if (slot.inFlight.size === 0 && slot.storing.size === 0) slot.worker.unref();
+  }
+
+  private heldPdf(slot: Slot, id: number, sha256: string, bytes: number): HeldPdf {
+    return {
+      sha256,
+      bytes,
+      store: (key) => {
+        if (!slot.held.delete(id)) return Promise.reject(new RenderError(slot.alive ? 'this PDF was already stored or released' : 'render worker stopped: the PDF it held is lost'));
+        return new Promise<void>((resolve, reject) => {
+          slot.storing.set(id, { resolve, reject });
+          slot.worker.ref();
+          slot.worker.postMessage({ type: 'store', id, key } satisfies WorkerRequest);
+        });
+      },
+      release: () => {
+        if (slot.held.delete(id) && slot.alive) slot.worker.postMessage({ type: 'release', id } satisfies WorkerRequest);
+      },
+    };
+  }
+
   /** A worker gone: its jobs fail (the caller's job is retried), and the next job starts a new worker. */
   private onExit(slot: Slot, code: number): void {
+    slot.alive = false;
     this.slots.splice(this.slots.indexOf(slot), 1);
     const cause = this.closed ? new Error('render pool closed') : new Error(`render worker stopped (exit code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ''}`, { cause: slot.lastError ?? undefined });
     if (!this.closed) this.stats.crashes++;
@@ -278,6 +389,10 @@ export class RenderPool {
       queued.reject(cause);
     }
     slot.inFlight.clear();
+    // What it held is gone: storing it fails (the caller's job is retried and renders it again).
+    for (const store of slot.storing.values()) store.reject(cause);
+    slot.storing.clear();
+    slot.held.clear();
     if (!this.closed) this.pump();
   }
 }

@@ -2,10 +2,14 @@
 // ministry's PDF signer (node:crypto), renders and PAdES-signs the diplomas it is sent, and sends
 // the signed bytes back by transfer (no copy).
 import { createDiplomaRenderer, createKeySigner, signPdf, type DiplomaRenderer, type Signer } from '@sceau/pdf';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { printedFields } from './printed-fields.ts';
-import type { WorkerReply, WorkerRequest } from './render-pool.ts';
+import { assertStorageKey, type FileStorage } from '../../lib/storage.ts';
+import type { WorkerFiles, WorkerReply, WorkerRequest } from './render-pool.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -39,17 +43,113 @@ port.on('message', (message: WorkerRequest) => {
     case 'render':
       void render(message);
       return;
+    case 'store':
+      void store(message);
+      return;
+    case 'release':
+      held.delete(message.id);
+      heldFiles.delete(message.id);
+      return;
     case 'crash':
       // Tests: a worker that dies in the middle of its work.
       process.exit(7);
   }
 });
 
+/** PDFs kept for a later 'store' or 'release' (RenderPool.renderHeld), with the store they go to. */
+const held = new Map<number, Uint8Array>();
+const heldFiles = new Map<number, WorkerFiles>();
+/** File stores by their configuration, built on first use (the services' own store, rebuilt here). */
+const stores = new Map<string, Promise<FileStorage>>();
+
+function storeFor(files: WorkerFiles): Promise<FileStorage> {
+  const key = JSON.stringify(files);
+  let store = stores.get(key);
+  if (!store) {
+    // The S3 client (and its SDK) is loaded only when configured.
+    store = files.fileStorage.s3
+      ? import('../../lib/create-file-storage.ts').then(({ createFileStorage }) => createFileStorage(files))
+      : Promise.resolve(new ThreadLocalFiles(files.filesDir));
+    stores.set(key, store);
+  }
+  return store;
+}
+
+/**
+ * The folder store as LocalFileStorage lays it out (`<root>/<key>`, written to a temporary file
+ * renamed into place: whole or not at all), with synchronous calls: this thread has nothing else
+ * to do meanwhile, and each asynchronous call would cost a round trip through libuv's thread pool
+ * (five per file written), which on this machine cost more CPU than the writes themselves.
+ */
+class ThreadLocalFiles implements FileStorage {
+  private readonly folders = new Set<string>();
+  constructor(private readonly root: string) {}
+
+  async put(key: string, data: Buffer): Promise<void> {
+    assertStorageKey(key);
+    const file = path.join(this.root, key);
+    const folder = path.dirname(file);
+    if (!this.folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      if (this.folders.size > 1000) this.folders.clear();
+      this.folders.add(folder);
+    }
+    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      writeFileSync(tmp, data);
+    } catch (error) {
+      // The folder was removed since (a cancelled batch's files, say): made again.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(tmp, data);
+    }
+    renameSync(tmp, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    assertStorageKey(key);
+    try {
+      return readFileSync(path.join(this.root, key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertStorageKey(key);
+    rmSync(path.join(this.root, key), { force: true });
+  }
+}
+
+class PhotoMissing extends Error {}
+
+async function store(message: Extract<WorkerRequest, { type: 'store' }>) {
+  const pdf = held.get(message.id);
+  try {
+    if (!pdf) throw new Error(`render worker: no PDF held for job ${message.id}`);
+    await (await storeFor(heldFiles.get(message.id)!)).put(message.key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+    reply({ type: 'stored', id: message.id });
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    reply({ type: 'failed', id: message.id, message: e.message, stack: e.stack ?? '' });
+  } finally {
+    held.delete(message.id);
+    heldFiles.delete(message.id);
+  }
+}
+
 async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
   try {
     const set = loaded.get(job.key);
     if (!set) throw new Error(`render worker: no set-up ${job.key}`);
     const renderer = await set.renderer;
+    let photo = job.photo;
+    if (!photo) {
+      const bytes = await (await storeFor(job.files!)).get(job.photoKey!);
+      if (!bytes) throw new PhotoMissing(`photo ${job.photoKey} is not in the file store`);
+      photo = bytes;
+    }
     const a = performance.now();
     let { fields, credentialJson } = job;
     if (!fields) {
@@ -57,7 +157,7 @@ async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
       fields = printedFields(document.record);
       credentialJson = encoder.encode(JSON.stringify(document));
     }
-    const unsigned = await renderer.render(fields, job.photo, job.qr, credentialJson);
+    const unsigned = await renderer.render(fields, photo, job.qr, credentialJson);
     const b = performance.now();
     // What renderSigned does, in two steps so that each is timed. The shared prefix (fonts,
     // template: most of the file) is hashed once per renderer, for the signature and for the file's hash.
@@ -65,12 +165,18 @@ async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
     const c = performance.now();
     const prefix = renderer.hashedPrefix();
     const sha256 = prefix.hash.update(signed.subarray(prefix.length)).digest('hex');
+    if (job.hold) {
+      held.set(job.id, signed);
+      heldFiles.set(job.id, job.files!);
+      reply({ type: 'held', id: job.id, bytes: signed.byteLength, sha256, renderMs: b - a, signMs: c - b });
+      return;
+    }
     // The renderer's output owns its buffer; a view on a larger one is copied so only it travels.
     const pdf = signed.byteOffset === 0 && signed.byteLength === signed.buffer.byteLength ? signed : signed.slice();
     reply({ type: 'done', id: job.id, pdf, sha256, renderMs: b - a, signMs: c - b }, [pdf.buffer as ArrayBuffer]);
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
-    reply({ type: 'failed', id: job.id, message: e.message, stack: e.stack ?? '' });
+    reply({ type: 'failed', id: job.id, message: e.message, stack: e.stack ?? '', ...(e instanceof PhotoMissing ? { code: 'photo_missing' as const } : {}) });
   }
 }
 
