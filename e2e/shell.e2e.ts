@@ -19,7 +19,7 @@ test.describe('a visitor', () => {
                 from diplomas d join generations g on g.id = d.generation_id and g.status = 'completed'
                 join generation_items i on i.id = d.item_id) published`)
       )[0]!;
-    expect(Number((await published()).documents)).toBeGreaterThanOrEqual(12); // the demo batch, published at first start
+    expect(Number((await published()).documents)).toBeGreaterThan(0); // the demo batch at least, published at first start
     await expect(async () => {
       await page.reload();
       const db = await published();
