@@ -35,7 +35,8 @@ export interface CheckedCandidate {
   /** Contacts for distribution (optional columns). */
   phone: string | null;
   email: string | null;
-  photo: yauzl.Entry | null;
+  /** The photo's name in the zip (ZipArchive.files), or null. */
+  photo: string | null;
 }
 
 export interface CheckOutcome {
@@ -68,40 +69,70 @@ const BIRTH_PLACE_MAX = 120;
 /**
  * Checks every row of a list before anything is written: values, reference data (option, school in
  * the chosen province and the user's scope, the school's centre), duplicates in the file and against
- * the session's other batches, and the photos the zip must hold.
+ * the session's other batches, and the photos the zip must hold. The two halves, `readRows` (the
+ * file alone) and `checkRows` (against the database), may run apart: see ImportsService.recheck.
  */
 export async function checkTable(db: Db, table: Table, context: CheckContext): Promise<CheckOutcome> {
+  return checkRows(db, await readRows(table, context), context);
+}
+
+/** A row as the file alone says it: its values, their problems, the photo the zip holds for it. */
+export interface ReadRow {
+  row: number;
+  /** Problems of the row's own values, in column order: those before the reference columns (option, school, centre) and after. */
+  before: RowProblem[];
+  after: RowProblem[];
+  /** The candidate code when it reads, even if other values do not (duplicates are looked for by it). */
+  code: string | null;
+  /** The clean values, when none has a problem. */
+  values: Omit<CheckedCandidate, 'row' | 'candidateCode' | 'optionId' | 'institutionId' | 'centreId' | 'photo'> | null;
+  /** Option, school and centre as typed (clean) and as compared (`comparable`). */
+  option: [string, string];
+  school: [string, string];
+  centre: [string, string];
+  /** The photo's name in the zip (its key in ZipArchive.files), when the zip holds a readable one. */
+  photo: string | null;
+}
+
+/** What a list holds by itself: a pure function of its bytes, its zip's bytes and the session's year. */
+export interface ReadList {
+  rows: number;
+  /** A problem with the whole file (missing columns, too many rows): no row is read then. */
+  fileProblem: RowProblem | null;
+  read: ReadRow[];
+  /** Files in the zip, or null without one. */
+  zipFiles: number | null;
+}
+
+/** The first half of the check: the list's rows and photos, without the database. */
+export async function readRows(table: Table, context: Pick<CheckContext, 'sessionYear' | 'zip'>): Promise<ReadList> {
   const columnIndex = new Map<ImportColumn, number>();
   table.header.cells.forEach((cell, index) => {
     const key = HEADER_KEYS.get(normaliseHeader(cell));
     if (key && !columnIndex.has(key)) columnIndex.set(key, index);
   });
-  const photos = context.zip ? { files: context.zip.files.size, matched: 0 } : null;
+  const zipFiles = context.zip ? context.zip.files.size : null;
   const missing = IMPORT_COLUMNS.filter((c) => c.required && !columnIndex.has(c.key)).map((c) => c.key);
   if (missing.length) {
-    return { rows: table.rows.length, candidates: [], photos, problems: [{ row: table.header.row, column: null, code: 'missing_columns', params: { columns: missing.join(', ') } }] };
+    return { rows: table.rows.length, read: [], zipFiles, fileProblem: { row: table.header.row, column: null, code: 'missing_columns', params: { columns: missing.join(', ') } } };
   }
   if (table.rows.length > IMPORT_LIMITS.maxRows) {
-    return { rows: table.rows.length, candidates: [], photos, problems: [{ row: table.header.row, column: null, code: 'too_many_rows', params: { max: IMPORT_LIMITS.maxRows } }] };
+    return { rows: table.rows.length, read: [], zipFiles, fileProblem: { row: table.header.row, column: null, code: 'too_many_rows', params: { max: IMPORT_LIMITS.maxRows } } };
   }
 
-  const reference = await loadReferenceData(db);
-  const problems: RowProblem[] = [];
-  const candidates: CheckedCandidate[] = [];
-  const firstRowOfCode = new Map<string, number>();
-
+  const read: ReadRow[] = [];
   for (const { row, cells } of table.rows) {
     const cell = (key: ImportColumn) => {
       const index = columnIndex.get(key);
       return index === undefined ? '' : (cells[index] ?? '');
     };
-    const before = problems.length;
+    const before: RowProblem[] = [];
+    const after: RowProblem[] = [];
+    let problems = before;
     const problem = (column: ImportColumn, code: ImportErrorCode, params?: Record<string, unknown>) => problems.push({ row, column, code, ...(params ? { params } : {}) });
 
     const code = readCandidateCode(cell('code_candidat'));
     if ('error' in code) problem('code_candidat', code.error);
-    else if (firstRowOfCode.has(code.value)) problem('code_candidat', 'code_duplicate_in_file', { row: firstRowOfCode.get(code.value) });
-    else firstRowOfCode.set(code.value, row);
 
     const lastName = readName(cell('nom'));
     if ('error' in lastName) problem('nom', lastName.error);
@@ -120,24 +151,7 @@ export async function checkTable(db: Db, table: Table, context: CheckContext): P
     const gender = readGender(cell('sexe'));
     if ('error' in gender) problem('sexe', gender.error);
 
-    const optionText = comparable(cell('option'));
-    const option = optionText ? reference.optionsByCode.get(optionText) ?? reference.optionsByName.get(optionText) : undefined;
-    if (!optionText) problem('option', 'option_required');
-    else if (!option) problem('option', 'option_unknown', { value: cleanText(cell('option')) });
-
-    const schoolText = comparable(cell('ecole'));
-    const school = schoolText ? reference.schools.get(schoolText) : undefined;
-    if (!schoolText) problem('ecole', 'school_required');
-    else if (!school) problem('ecole', 'school_unknown', { value: cleanText(cell('ecole')) });
-    else if (school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
-    else if (!withinScope(school, context.scope)) problem('ecole', 'school_outside_scope', { value: school.code });
-
-    const centreText = comparable(cell('centre'));
-    const centre = centreText ? reference.centres.get(centreText) : undefined;
-    if (!centreText) problem('centre', 'centre_required');
-    else if (!centre) problem('centre', 'centre_unknown', { value: cleanText(cell('centre')) });
-    else if (school && school.centreId !== centre.id) problem('centre', 'centre_mismatch', { value: centre.code, expected: reference.centreCodes.get(school.centreId) });
-
+    problems = after;
     const percentage = readPercentage(cell('pourcentage'));
     if ('error' in percentage) problem('pourcentage', percentage.error);
 
@@ -146,42 +160,98 @@ export async function checkTable(db: Db, table: Table, context: CheckContext): P
     const email = readEmail(cell('email'));
     if ('error' in email) problem('email', email.error);
 
-    let photo: yauzl.Entry | null = null;
+    let photo: string | null = null;
     if (context.zip) {
       const named = baseName(cleanText(cell('photo')));
       const codeValue = 'value' in code ? code.value : null;
-      const entry = named
-        ? context.zip.files.get(named)
-        : codeValue
-          ? PHOTO_EXTENSIONS.map((ext) => context.zip!.files.get(`${codeValue}${ext}`)).find(Boolean)
-          : undefined;
+      const key = named ? named : codeValue ? PHOTO_EXTENSIONS.map((ext) => `${codeValue}${ext}`).find((k) => context.zip!.files.has(k)) : undefined;
+      const entry = key ? context.zip.files.get(key) : undefined;
       if (named && !entry) problem('photo', 'photo_not_in_zip', { value: cleanText(cell('photo')) });
       else if (entry) {
         const checked = await checkPhoto(context.zip, entry);
         if (checked) problem('photo', checked);
-        else photo = entry;
+        else photo = key!;
       }
     }
 
-    if (problems.length > before) continue;
-    candidates.push({
+    const clean = !before.length && !after.length;
+    read.push({
       row,
-      candidateCode: (code as { value: string }).value,
-      lastName: (lastName as { value: string }).value,
-      middleName: (middleName as { value: string | null }).value,
-      firstName: (firstName as { value: string }).value,
-      birthDate: (birthDate as { value: string }).value,
-      birthPlace,
-      gender: (gender as { value: 'M' | 'F' }).value,
-      optionId: option!.id,
-      institutionId: school!.id,
-      centreId: centre!.id,
-      percentageTenths: (percentage as { value: number }).value,
-      phone: (phone as { value: string | null }).value,
-      email: (email as { value: string | null }).value,
+      before,
+      after,
+      code: 'value' in code ? code.value : null,
+      values: clean
+        ? {
+            lastName: (lastName as { value: string }).value,
+            middleName: (middleName as { value: string | null }).value,
+            firstName: (firstName as { value: string }).value,
+            birthDate: (birthDate as { value: string }).value,
+            birthPlace,
+            gender: (gender as { value: 'M' | 'F' }).value,
+            percentageTenths: (percentage as { value: number }).value,
+            phone: (phone as { value: string | null }).value,
+            email: (email as { value: string | null }).value,
+          }
+        : null,
+      option: [cleanText(cell('option')), comparable(cell('option'))],
+      school: [cleanText(cell('ecole')), comparable(cell('ecole'))],
+      centre: [cleanText(cell('centre')), comparable(cell('centre'))],
       photo,
     });
-    if (photo && photos) photos.matched++;
+  }
+  return { rows: table.rows.length, fileProblem: null, read, zipFiles };
+}
+
+/**
+ * The second half: reference data (which may change between two checks), the province and the
+ * user's scope, duplicates in the file and against the session's batches. Cheap: a few hundred
+ * reference rows and one indexed query per 5,000 codes.
+ */
+export async function checkRows(db: Db, list: ReadList, context: Pick<CheckContext, 'sessionId' | 'provinceId' | 'scope'>): Promise<CheckOutcome> {
+  const photos = list.zipFiles === null ? null : { files: list.zipFiles, matched: 0 };
+  if (list.fileProblem) return { rows: list.rows, candidates: [], photos, problems: [list.fileProblem] };
+
+  const reference = await loadReferenceData(db);
+  const problems: RowProblem[] = [];
+  const candidates: CheckedCandidate[] = [];
+  const firstRowOfCode = new Map<string, number>();
+
+  for (const r of list.read) {
+    const { row } = r;
+    const rowProblems: RowProblem[] = [];
+    const problem = (column: ImportColumn, code: ImportErrorCode, params?: Record<string, unknown>) => rowProblems.push({ row, column, code, ...(params ? { params } : {}) });
+    // The code's own problem comes first, then a duplicate in the file, then the other values.
+    const [codeProblem, ...otherBefore] = r.before[0]?.column === 'code_candidat' ? r.before : [undefined, ...r.before];
+    if (codeProblem) rowProblems.push(codeProblem);
+    else if (r.code !== null && firstRowOfCode.has(r.code)) problem('code_candidat', 'code_duplicate_in_file', { row: firstRowOfCode.get(r.code) });
+    else if (r.code !== null) firstRowOfCode.set(r.code, row);
+    rowProblems.push(...(otherBefore as RowProblem[]));
+
+    const [optionTyped, optionText] = r.option;
+    const option = optionText ? (reference.optionsByCode.get(optionText) ?? reference.optionsByName.get(optionText)) : undefined;
+    if (!optionText) problem('option', 'option_required');
+    else if (!option) problem('option', 'option_unknown', { value: optionTyped });
+
+    const [schoolTyped, schoolText] = r.school;
+    const school = schoolText ? reference.schools.get(schoolText) : undefined;
+    if (!schoolText) problem('ecole', 'school_required');
+    else if (!school) problem('ecole', 'school_unknown', { value: schoolTyped });
+    else if (school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
+    else if (!withinScope(school, context.scope)) problem('ecole', 'school_outside_scope', { value: school.code });
+
+    const [centreTyped, centreText] = r.centre;
+    const centre = centreText ? reference.centres.get(centreText) : undefined;
+    if (!centreText) problem('centre', 'centre_required');
+    else if (!centre) problem('centre', 'centre_unknown', { value: centreTyped });
+    else if (school && school.centreId !== centre.id) problem('centre', 'centre_mismatch', { value: centre.code, expected: reference.centreCodes.get(school.centreId) });
+
+    rowProblems.push(...r.after);
+    if (rowProblems.length) {
+      problems.push(...rowProblems);
+      continue;
+    }
+    candidates.push({ row, candidateCode: r.code!, ...r.values!, optionId: option!.id, institutionId: school!.id, centreId: centre!.id, photo: r.photo });
+    if (r.photo && photos) photos.matched++;
   }
 
   // Against the session's other batches (a cancelled batch frees its candidates).
@@ -192,7 +262,7 @@ export async function checkTable(db: Db, table: Table, context: CheckContext): P
     candidates.splice(0, candidates.length, ...candidates.filter((c) => !refused.has(c.candidateCode)));
   }
   problems.sort((a, b) => a.row - b.row);
-  return { rows: table.rows.length, candidates, problems, photos };
+  return { rows: list.rows, candidates, problems, photos };
 }
 
 function withinScope(school: { id: number; centreId: number; educProvinceId: number }, scope: Scope): boolean {

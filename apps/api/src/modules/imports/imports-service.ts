@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ImportationStatus } from '@sceau/contracts';
 import { preparePhoto } from '@sceau/pdf';
 import type { FastifyRequest } from 'fastify';
@@ -12,7 +12,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { generationScopeCondition, scopeOf, type Scope } from '../generations/generations-repository.ts';
-import { checkTable, findImportedCodes, HEADER_HINTS, PHOTO_BOX_MM, PHOTO_LIMITS, type CheckedCandidate, type CheckOutcome } from './import-checker.ts';
+import { checkRows, findImportedCodes, HEADER_HINTS, PHOTO_BOX_MM, PHOTO_LIMITS, readRows, type CheckedCandidate, type CheckOutcome, type ReadList } from './import-checker.ts';
 import { readTable, UnreadableTable, type Table } from './table-reader.ts';
 import { openZip, type ZipArchive } from './zip-archive.ts';
 
@@ -88,18 +88,20 @@ export class ImportsService {
     const table = await readList(files.list);
     const zipBytes = files.photos ?? (draft?.sourcePhotosKey ? await this.storage.get(draft.sourcePhotosKey) : null);
     const zip = zipBytes ? await readZip(zipBytes) : null;
-    let outcome: CheckOutcome;
+    let read: ReadList;
     try {
-      outcome = await checkTable(this.db, table, { sessionId: session.id, sessionYear: session.year, provinceId: input.province_id, scope, zip });
+      read = await readRows(table, { sessionYear: session.year, zip });
     } finally {
       zip?.close();
     }
+    const outcome = await checkRows(this.db, read, { sessionId: session.id, provinceId: input.province_id, scope });
 
     const folder = `imports/${randomUUID()}`;
     const listKey = `${folder}/list.${table.format}`;
     await this.storage.put(listKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : (draft?.sourcePhotosKey ?? null);
     if (files.photos) await this.storage.put(photosKey!, files.photos);
+    await this.storeReadList(listKey, files.list, zipBytes, session.year, read);
 
     const placement = await this.placement(scope, outcome.candidates);
     const values = {
@@ -117,7 +119,7 @@ export class ImportsService {
         if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
         await tx.update(generations).set({ ...values, updatedAt: new Date() }).where(eq(generations.id, draft.id));
         await recordAudit(tx, { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, request);
-        const old = [row.sourceFileKey, files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
+        const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
         return { id: draft.id, replaced: old };
       }
       const [created] = await tx.insert(generations).values({ ...values, title: null, createdBy: userId }).returning({ id: generations.id });
@@ -170,12 +172,13 @@ export class ImportsService {
     const table = await readList(files.list);
     const zip = files.photos ? await readZip(files.photos) : null;
     const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
-    let outcome: CheckOutcome;
+    let read: ReadList;
     try {
-      outcome = await checkTable(this.db, table, { sessionId: batch.sessionId, sessionYear: session!.year, provinceId: batch.educProvinceId, scope, zip });
+      read = await readRows(table, { sessionYear: session!.year, zip });
     } finally {
       zip?.close();
     }
+    const outcome = await checkRows(this.db, read, { sessionId: batch.sessionId, provinceId: batch.educProvinceId, scope });
     const result = { ...outcome, generationId, format: table.format };
     if (outcome.problems.length || !outcome.candidates.length) return { ...result, importationId: null };
 
@@ -184,6 +187,7 @@ export class ImportsService {
     await this.storage.put(fileKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : null;
     if (files.photos) await this.storage.put(photosKey!, files.photos);
+    await this.storeReadList(fileKey, files.list, files.photos, session!.year, read);
     const importationId = await this.db.transaction(async (tx) => {
       const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: userId });
       await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } }, request);
@@ -290,8 +294,10 @@ export class ImportsService {
       // Photos first, outside the transaction: they are files, written whole under a fixed name.
       let lastReport = Date.now();
       for (const [index, candidate] of candidates.entries()) {
-        if (zip && candidate.photo) {
-          const jpeg = await preparePhoto(await zip.read(candidate.photo), PHOTO_BOX_MM, PHOTO_LIMITS);
+        const entry = candidate.photo ? zip?.files.get(candidate.photo) : undefined;
+        if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
+        if (entry) {
+          const jpeg = await preparePhoto(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
           await this.storage.put(photoKey(batch.id, candidate.candidateCode), Buffer.from(jpeg));
         }
         if (Date.now() - lastReport > 500) {
@@ -358,9 +364,13 @@ export class ImportsService {
         details: { importation: importation.id, rows: candidates.length, photos: candidates.filter((c) => c.photo).length },
       });
     });
-    // The zip's photos are extracted: it is not kept (the list is, as the batch's source).
+    // The zip's photos are extracted: it is not kept (the list is, as the batch's source), nor is the
+    // stored half of its check.
     const [done] = await this.db.select({ status: importations.status }).from(importations).where(eq(importations.id, importation.id));
-    if (done?.status === 'completed' && importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
+    if (done?.status === 'completed') {
+      if (importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
+      await this.storage.delete(readListKey(importation.fileKey)).catch(() => {});
+    }
   }
 
   private async finish(id: number, status: ImportationStatus, errorKey: string, errorParams: Record<string, unknown>) {
@@ -372,7 +382,13 @@ export class ImportsService {
 
   // ------------------------------------------------------------ helpers
 
-  /** Reads the stored list (and zip) again and checks it as it stands now; `withZip` runs while the zip is open. */
+  /**
+   * Checks the stored list (and zip) again as it stands now; `withZip` runs while the zip is open.
+   * The half of the check that depends on the files alone (values, photos: `readRows`) is read back
+   * from what the upload's check stored beside the list, when the list's and the zip's SHA-256 and
+   * the session's year are those it was made from (ADR 0111); the half that depends on the database
+   * (reference data, scope, duplicates: `checkRows`) always runs again.
+   */
   private async recheck(
     batch: typeof generations.$inferSelect,
     scope: Scope,
@@ -382,23 +398,50 @@ export class ImportsService {
   ): Promise<CheckOutcome> {
     const list = await this.storage.get(fileKey);
     if (!list) throw new ImportRefused('field.import_file_missing');
-    let table: Table;
-    try {
-      table = await readTable(list, HEADER_HINTS);
-    } catch (error) {
-      if (error instanceof UnreadableTable) throw new ImportRefused(`field.import_${error.reason}`);
-      throw error;
-    }
     const zipBytes = photosKey ? await this.storage.get(photosKey) : null;
     if (photosKey && !zipBytes) throw new ImportRefused('field.import_file_missing');
-    const zip = zipBytes ? await openZip(zipBytes) : null;
+    const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
+    let zip: ZipArchive | null = null;
     try {
-      const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
-      const outcome = await checkTable(this.db, table, { sessionId: batch.sessionId, sessionYear: session!.year, provinceId: batch.educProvinceId, scope, zip });
-      if (withZip && !outcome.problems.length) await withZip(zip, outcome.candidates);
+      let read = await this.storedReadList(fileKey, list, zipBytes, session!.year);
+      if (!read) {
+        let table: Table;
+        try {
+          table = await readTable(list, HEADER_HINTS);
+        } catch (error) {
+          if (error instanceof UnreadableTable) throw new ImportRefused(`field.import_${error.reason}`);
+          throw error;
+        }
+        zip = zipBytes ? await openZip(zipBytes) : null;
+        read = await readRows(table, { sessionYear: session!.year, zip });
+      }
+      const outcome = await checkRows(this.db, read, { sessionId: batch.sessionId, provinceId: batch.educProvinceId, scope });
+      if (withZip && !outcome.problems.length) {
+        zip ??= zipBytes ? await openZip(zipBytes) : null;
+        await withZip(zip, outcome.candidates);
+      }
       return outcome;
     } finally {
       zip?.close();
+    }
+  }
+
+  /** Beside the stored list: the file-only half of its check, with what it was made from. */
+  private async storeReadList(listKey: string, list: Buffer, zip: Buffer | null, sessionYear: number, read: ReadList): Promise<void> {
+    const stored: StoredReadList = { version: READ_LIST_VERSION, list: sha256(list), photos: zip ? sha256(zip) : null, sessionYear, read };
+    await this.storage.put(readListKey(listKey), Buffer.from(JSON.stringify(stored)));
+  }
+
+  /** The stored file-only half of a list's check, if it was made from exactly these files (else null: checked again). */
+  private async storedReadList(listKey: string, list: Buffer, zip: Buffer | null, sessionYear: number): Promise<ReadList | null> {
+    const bytes = await this.storage.get(readListKey(listKey));
+    if (!bytes) return null;
+    try {
+      const stored = JSON.parse(bytes.toString('utf8')) as StoredReadList;
+      const same = stored.version === READ_LIST_VERSION && stored.sessionYear === sessionYear && stored.list === sha256(list) && stored.photos === (zip ? sha256(zip) : null);
+      return same ? stored.read : null;
+    } catch {
+      return null;
     }
   }
 
@@ -463,6 +506,27 @@ export class ImportsService {
     }
     return { institutionId, centreId, optionId: only(rows.map((r) => r.optionId)) };
   }
+}
+
+/** Where the file-only half of a list's check is kept: beside the list (`imports/<uuid>/`). */
+function readListKey(listKey: string): string {
+  return `${listKey.slice(0, listKey.lastIndexOf('/'))}/check.json`;
+}
+
+/** Changes whenever readRows changes what it reads: an older stored check is then ignored. */
+const READ_LIST_VERSION = 1;
+
+interface StoredReadList {
+  version: number;
+  /** SHA-256 (hex) of the list's and the zip's bytes it was read from. */
+  list: string;
+  photos: string | null;
+  sessionYear: number;
+  read: ReadList;
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 export function photoKey(generationId: number, candidateCode: string): string {
