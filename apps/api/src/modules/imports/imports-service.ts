@@ -31,6 +31,8 @@ export interface CheckResult extends CheckOutcome {
 /** Runs of the job before an import that keeps failing is given up (retries of pg-boss, and restarts). */
 const MAX_ATTEMPTS = 5;
 const INSERT_CHUNK = 1000;
+/** Photos prepared and written at the same time by the import job (each may be a sharp decode of up to 10 MB). */
+const PHOTOS_AT_ONCE = 8;
 
 /** A failure that another attempt would not cure: the importation is marked failed, not retried. */
 class ImportRefused extends Error {
@@ -60,6 +62,8 @@ export class ImportsService {
       retryLimit: MAX_ATTEMPTS - 1,
       retryDelaySeconds: 10,
       expireInSeconds: 3600,
+      // Two lists at a time per process: one's photo writes wait on the disk while the other's rows are checked.
+      concurrency: 2,
       handle: ({ importationId }) => this.runImportation(importationId),
     });
   }
@@ -292,17 +296,22 @@ export class ImportsService {
     const scope = importation.createdBy ? await scopeOf(this.db, importation.createdBy) : { institutionId: null, centreId: null, educProvinceId: null };
     const outcome = await this.recheck(batch, scope, importation.fileKey, importation.photosKey, async (zip, candidates) => {
       // Photos first, outside the transaction: they are files, written whole under a fixed name.
+      // A few at a time, so that the writes' round trips through the file system overlap.
       let lastReport = Date.now();
-      for (const [index, candidate] of candidates.entries()) {
-        const entry = candidate.photo ? zip?.files.get(candidate.photo) : undefined;
-        if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
-        if (entry) {
-          const jpeg = await preparePhoto(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
-          await this.storage.put(photoKey(batch.id, candidate.candidateCode), Buffer.from(jpeg));
-        }
+      for (let start = 0; start < candidates.length; start += PHOTOS_AT_ONCE) {
+        await Promise.all(
+          candidates.slice(start, start + PHOTOS_AT_ONCE).map(async (candidate) => {
+            const entry = candidate.photo ? zip?.files.get(candidate.photo) : undefined;
+            if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
+            if (!entry) return;
+            const jpeg = await preparePhoto(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
+            await this.storage.put(photoKey(batch.id, candidate.candidateCode), Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength));
+          }),
+        );
         if (Date.now() - lastReport > 500) {
           lastReport = Date.now();
-          await this.db.update(importations).set({ rowsDone: index + 1, updatedAt: new Date() }).where(eq(importations.id, importation.id));
+          const done = Math.min(candidates.length, start + PHOTOS_AT_ONCE);
+          await this.db.update(importations).set({ rowsDone: done, updatedAt: new Date() }).where(eq(importations.id, importation.id));
         }
       }
     });
