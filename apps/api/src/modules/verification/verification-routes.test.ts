@@ -254,8 +254,14 @@ describe('verification', () => {
         },
         { timeout: 20_000, interval: 500 },
       );
-      const [row] = await ctx.db.select().from(diplomas).where(eq(diplomas.id, target.id));
-      expect(row!.revocationTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+      // The job records the transaction once it is mined; the verdict may show it a moment before.
+      await vi.waitFor(
+        async () => {
+          const [row] = await ctx.db.select().from(diplomas).where(eq(diplomas.id, target.id));
+          expect(row!.revocationTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+        },
+        { timeout: 20_000, interval: 250 },
+      );
 
       // A whole batch: every diploma of it is then revoked.
       const batch = await post(`/api/generations/${target.generationId}/revoke`, admin, { reason: 'Session annulée par le jury' });
@@ -278,6 +284,8 @@ describe('verification', () => {
     await chain.local!.stop();
     const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[5]!.id}` });
     expect(res.json().data.verdict).toBe('incomplete');
-    expect(statusOf(res.json()).anchored).toBe('not-checked');
+    // Whether it is revoked needs the chain; an anchoring already read may be remembered (it cannot be undone).
+    expect(statusOf(res.json()).not_revoked).toBe('not-checked');
+    expect(statusOf(res.json()).anchored).not.toBe('failed');
   });
 });
