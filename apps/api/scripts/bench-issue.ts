@@ -10,8 +10,7 @@
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { diplomeEtatTemplate, extractAttachment, preparePhoto, verifyPdfSignature } from '@sceau/pdf';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, statfs } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +30,7 @@ import { closeSharedRenderPool, sharedRenderPool } from '../src/modules/generati
 import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
+import { ensureFreeDisk, freePort, machineBusySince, machineCpu } from './bench-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -61,28 +61,7 @@ const say = (line: string) => console.log(line);
 const PER_DIPLOMA = 300 * 1024;
 const FIXED = 1.5 * 1024 * MB;
 const tmpRoot = os.tmpdir();
-{
-  const fs = await statfs(tmpRoot);
-  const free = fs.bavail * fs.bsize;
-  const need = FIXED + count * PER_DIPLOMA;
-  if (free < need) {
-    console.error(
-      `bench:issue: not enough free disk in ${tmpRoot}: ${(free / 1024 / MB).toFixed(1)} GB free, about ${(need / 1024 / MB).toFixed(1)} GB needed for ${count} diplomas. ` +
-        'Free some space, point TMPDIR elsewhere, or lower --count.',
-    );
-    process.exit(2);
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+await ensureFreeDisk('bench:issue', tmpRoot, FIXED + count * PER_DIPLOMA, ` for ${count} diplomas`, 'Free some space, point TMPDIR elsewhere, or lower --count.');
 
 // ---- throwaway environment ---------------------------------------------------------------------
 const workDir = await mkdtemp(path.join(tmpRoot, 'sceau-bench-'));
@@ -118,23 +97,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** Whole-machine CPU time (all processes: this one, PostgreSQL, Anvil), from /proc/stat. */
-async function machineCpu(): Promise<{ busy: number; total: number } | null> {
-  try {
-    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
-    const v = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = v[3]! + (v[4] ?? 0);
-    const total = v.reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
-}
-async function machineBusySince(from: { busy: number; total: number } | null): Promise<number | null> {
-  const to = await machineCpu();
-  if (!from || !to || to.total === from.total) return null;
-  return Math.round((100 * (to.busy - from.busy)) / (to.total - from.total));
-}
 const busyText = (pct: number | null) => (pct === null ? '' : `; machine CPU ${pct} % busy`);
 
 // Figures mean something only on an otherwise idle machine: say so when it is not.

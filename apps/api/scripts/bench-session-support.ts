@@ -133,25 +133,6 @@ export async function treeMemory(rootPid: number): Promise<{ bytes: number; proc
   return { bytes, processes: tree.length };
 }
 
-/** Whole-machine CPU time (every process), from /proc/stat. */
-export async function machineCpu(): Promise<{ busy: number; total: number } | null> {
-  try {
-    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
-    const v = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = v[3]! + (v[4] ?? 0);
-    const total = v.reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
-}
-
-export async function machineBusySince(from: { busy: number; total: number } | null): Promise<number | null> {
-  const to = await machineCpu();
-  if (!from || !to || to.total === from.total) return null;
-  return Math.round((100 * (to.busy - from.busy)) / (to.total - from.total));
-}
-
 /** Bytes of the files under a folder, by first-level sub-folder. */
 export async function folderSizes(root: string): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};

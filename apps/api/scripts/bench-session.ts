@@ -16,8 +16,7 @@ import { encodeQrPayload, newDiplomaId, qrFieldsFromRecord, saltRecord } from '@
 import { createDiplomaRenderer, createKeySigner, extractAttachment, preparePhoto, signPdf, verifyPdfSignature, type DiplomaTemplateInput } from '@sceau/pdf';
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -37,7 +36,8 @@ import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
-import { candidateList, cpuSince, folderSizes, machineBusySince, machineCpu, photoZip, portraits, threadCpu, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
+import { candidateList, cpuSince, folderSizes, photoZip, portraits, threadCpu, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
+import { ensureFreeDisk, freePort, machineBusySince, machineCpu } from './bench-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -74,27 +74,7 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 const PER_DIPLOMA = 300 * 1024;
 const FIXED = 1.5 * 1024 * MB;
 const tmpRoot = os.tmpdir();
-{
-  const fs = await statfs(tmpRoot);
-  const free = fs.bavail * fs.bsize;
-  const need = FIXED + count * PER_DIPLOMA;
-  if (free < need) {
-    refuse(
-      `not enough free disk in ${tmpRoot}: ${(free / 1024 / MB).toFixed(1)} GB free, about ${(need / 1024 / MB).toFixed(1)} GB needed for ${count} diplomas. ` +
-        'Free some space, point TMPDIR elsewhere, or lower --count.',
-    );
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+await ensureFreeDisk('bench:session', tmpRoot, FIXED + count * PER_DIPLOMA, ` for ${count} diplomas`, 'Free some space, point TMPDIR elsewhere, or lower --count.');
 
 // ---- throwaway environment ---------------------------------------------------------------------
 const workDir = await mkdtemp(path.join(tmpRoot, 'sceau-session-'));

@@ -19,8 +19,7 @@ import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
@@ -45,6 +44,7 @@ import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
 import type { LoadPlan, LoadResult } from './bench-verify-load.ts';
+import { ensureFreeDisk, freePort, machineBusySince, machineCpu } from './bench-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -92,43 +92,8 @@ const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 // rendered PDF ~120 KB (stored, and a copy for the load generator) and its photo; PostgreSQL may
 // keep up to max_wal_size (1 GB) of WAL on top.
 const tmpRoot = os.tmpdir();
-{
-  const fs = await statfs(tmpRoot);
-  const free = fs.bavail * fs.bsize;
-  const need = 1.5 * 1024 * MB + diplomaCount * 15 * 1024 + pdfCount * 260 * 1024;
-  if (free < need) {
-    console.error(
-      `bench:verify: not enough free disk in ${tmpRoot}: ${(free / 1024 / MB).toFixed(1)} GB free, about ${(need / 1024 / MB).toFixed(1)} GB needed. ` +
-        'Free some space, point TMPDIR elsewhere, or lower --diplomas / --seconds.',
-    );
-    process.exit(2);
-  }
-}
+await ensureFreeDisk('bench:verify', tmpRoot, 1.5 * 1024 * MB + diplomaCount * 15 * 1024 + pdfCount * 260 * 1024, '', 'Free some space, point TMPDIR elsewhere, or lower --diplomas / --seconds.');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** Whole-machine CPU time, from /proc/stat. */
-async function machineCpu(): Promise<{ busy: number; total: number } | null> {
-  try {
-    const v = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const idle = v[3]! + (v[4] ?? 0);
-    return { busy: v.reduce((a, b) => a + b, 0) - idle, total: v.reduce((a, b) => a + b, 0) };
-  } catch {
-    return null;
-  }
-}
-async function busySince(from: { busy: number; total: number } | null): Promise<number | null> {
-  const to = await machineCpu();
-  return from && to && to.total > from.total ? Math.round((100 * (to.busy - from.busy)) / (to.total - from.total)) : null;
-}
 
 // ---- throwaway environment ---------------------------------------------------------------------
 const workDir = await mkdtemp(path.join(tmpRoot, 'sceau-bench-verify-'));
@@ -495,7 +460,7 @@ try {
     // By id, first pass: every id of the working set once (uncached: one database read each; the
     // revocation status comes from the revocation index, the batch root's anchoring is read once).
     results.byIdUncached = await measure('by id, uncached', { ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
-    say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await busySince(cpu)} %`);
+    say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await machineBusySince(cpu)} %`);
     if (processes > 1) {
       // Each process keeps its own answers (ADR 0106) and a pass sends each id to one of them: more
       // passes, in another order each time, until each process has nearly all (a miss ≤ 2 %).
@@ -508,7 +473,7 @@ try {
     // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
     cpu = await machineCpu();
     results.byId = await measure('by id', { ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
-    say(line('by id', results.byId) + `; machine CPU ${await busySince(cpu)} %`);
+    say(line('by id', results.byId) + `; machine CPU ${await machineBusySince(cpu)} %`);
   }
 
   if (wanted('pdf-upload')) {
@@ -517,7 +482,7 @@ try {
     say(`PDF upload warm-up: ${warmUp.requests} distinct PDFs, ${warmUp.rps} req/s`);
     cpu = await machineCpu();
     results.pdfUpload = await measure('PDF upload', { ...common, kind: 'pdf-upload', pdfFiles: pdfFiles.slice(0, -PDF_WARM_UP), connections: Math.min(connections, 16) });
-    say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await busySince(cpu)} %`);
+    say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await machineBusySince(cpu)} %`);
     if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
       say(`   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`);
     }
@@ -549,7 +514,7 @@ try {
       if (first.data?.recognised !== true) throw new Error(`candidate check: a registered candidate is not recognised: ${JSON.stringify(first).slice(0, 300)}`);
       cpu = await machineCpu();
       results.candidateCheck = await measure('candidate check', { ...common, kind: 'candidate-check', bodies });
-      say(line('candidate check', results.candidateCheck) + `; machine CPU ${await busySince(cpu)} % (${bodies.length} candidates in turn)`);
+      say(line('candidate check', results.candidateCheck) + `; machine CPU ${await machineBusySince(cpu)} % (${bodies.length} candidates in turn)`);
     }
   }
 
