@@ -10,6 +10,7 @@ import {
   ValidationStateBadge,
   candidateName,
   useChangeOutcome,
+  useSelection,
 } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { useValidationChange, type ValidationChange } from '@/features/validations/validations-api';
@@ -27,24 +28,16 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
   const { t } = useTranslation();
   const change = useValidationChange();
   const outcome = useChangeOutcome();
-  const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [rejecting, setRejecting] = useState<ValidationItemView | null>(null);
   const [editing, setEditing] = useState<ValidationItemView | null>(null);
   const selectable = items.filter((i) => !i.rejected);
-  const chosen = selectable.filter((i) => selected.has(i.id)).map((i) => i.id);
+  const selection = useSelection(selectable);
+  const { chosen } = selection;
 
   function run(c: ValidationChange) {
     return change.mutateAsync(c).then((result) => {
       outcome.handle(result);
       return result;
-    });
-  }
-  function toggle(id: number, on: boolean) {
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
     });
   }
 
@@ -59,8 +52,8 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
           <label className="checkbox">
             <input
               type="checkbox"
-              checked={chosen.length === selectable.length}
-              onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((i) => i.id)) : new Set())}
+              checked={selection.allChosen}
+              onChange={(e) => selection.selectAll(e.target.checked)}
             />
             {t('validations.selection.all')}
           </label>
@@ -71,7 +64,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
             disabled={chosen.length === 0 || change.isPending}
             onClick={() => {
               run({ kind: 'data', items: chosen })
-                .then(() => setSelected(new Set()))
+                .then(selection.clear)
                 .catch(outcome.fail);
             }}
           >
@@ -113,7 +106,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                     {batch.open ? (
                       <td className="table__check">
                         {canAct ? (
-                          <input type="checkbox" checked={selected.has(item.id)} onChange={(e) => toggle(item.id, e.target.checked)} aria-label={t('validations.selection.one', { name })} />
+                          <input type="checkbox" checked={selection.isSelected(item.id)} onChange={(e) => selection.toggle(item.id, e.target.checked)} aria-label={t('validations.selection.one', { name })} />
                         ) : null}
                       </td>
                     ) : null}

@@ -9,6 +9,7 @@ import {
   ValidationStateBadge,
   candidateName,
   useChangeOutcome,
+  useSelection,
   usePhotoObjectUrl,
 } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
@@ -27,13 +28,12 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
   const { t } = useTranslation();
   const change = useValidationChange();
   const outcome = useChangeOutcome();
-  const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [rejecting, setRejecting] = useState<ValidationItemView | null>(null);
   const [editing, setEditing] = useState<{ item: ValidationItemView; src: string | null } | null>(null);
   const [uploading, setUploading] = useState<ValidationItemView | null>(null);
   const selectable = items.filter((i) => !i.rejected && i.photo_url);
-  const chosen = selectable.filter((i) => selected.has(i.id)).map((i) => i.id);
-  const allChosen = selectable.length > 0 && chosen.length === selectable.length;
+  const selection = useSelection(selectable);
+  const { chosen } = selection;
 
   function run(p: Parameters<typeof change.mutateAsync>[0]) {
     return change.mutateAsync(p).then((result) => {
@@ -42,14 +42,6 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
     });
   }
 
-  function toggle(id: number, on: boolean) {
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }
 
   return (
     <section className="stack" aria-labelledby="photos-title">
@@ -60,7 +52,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
       {batch.open && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
-            <input type="checkbox" checked={allChosen} onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((i) => i.id)) : new Set())} />
+            <input type="checkbox" checked={selection.allChosen} onChange={(e) => selection.selectAll(e.target.checked)} />
             {t('validations.selection.all')}
           </label>
           <span aria-live="polite">{t('validations.selection.count', { count: chosen.length })}</span>
@@ -71,7 +63,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
             aria-busy={change.isPending}
             onClick={() => {
               run({ kind: 'photos', items: chosen })
-                .then(() => setSelected(new Set()))
+                .then(selection.clear)
                 .catch(outcome.fail);
             }}
           >
@@ -91,8 +83,8 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
               item={item}
               open={batch.open}
               busy={change.isPending}
-              selected={selected.has(item.id)}
-              onSelect={(on) => toggle(item.id, on)}
+              selected={selection.isSelected(item.id)}
+              onSelect={(on) => selection.toggle(item.id, on)}
               onValidate={() => void run({ kind: 'photo', item: item.id }).catch(outcome.fail)}
               onReject={() => setRejecting(item)}
               onEdit={(src) => setEditing({ item, src })}

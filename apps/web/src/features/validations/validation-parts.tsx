@@ -321,3 +321,26 @@ export function usePhotoObjectUrl(photoUrl: string | null): { url: string | null
 export function tState(t: TFunction, state: ItemValidationState) {
   return t(`validations.states.${state}`);
 }
+
+/**
+ * The candidates ticked for a validation in bulk, among those that can be: `chosen` keeps the
+ * list's order and forgets candidates that left it (a new page, a filter, a rejection).
+ */
+export function useSelection(selectable: readonly ValidationItemView[]) {
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const chosen = selectable.filter((i) => selected.has(i.id)).map((i) => i.id);
+  return {
+    chosen,
+    allChosen: selectable.length > 0 && chosen.length === selectable.length,
+    isSelected: (id: number) => selected.has(id),
+    toggle: (id: number, on: boolean) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    selectAll: (on: boolean) => setSelected(on ? new Set(selectable.map((i) => i.id)) : new Set()),
+    clear: () => setSelected(new Set()),
+  };
+}
