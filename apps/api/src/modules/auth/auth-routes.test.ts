@@ -93,6 +93,33 @@ describe('POST /api/oauth/token', () => {
     await expect(signIn(ctx, 'validateur@sceau.example')).resolves.toBeTruthy();
   });
 
+  it('counts every spelling of a phone number against the one account', async () => {
+    // validateur: +243810000003. LOGIN_MAX_FAILURES is 3 here.
+    const spellings = ['+243810000003', '0810000003', '243810000003'];
+    for (const spelling of spellings) {
+      const res = await ctx.app.inject({ ...tokenRequest(spelling, 'wrong-password'), remoteAddress: '10.9.0.1' });
+      expect(res.statusCode).toBe(401);
+    }
+    const fourth = await ctx.app.inject({ ...tokenRequest('+243 81 000 0003', DEMO_PASSWORD), remoteAddress: '10.9.0.2' });
+    expect(fourth.statusCode).toBe(429);
+    const byEmail = await ctx.app.inject({ ...tokenRequest('VALIDATEUR@sceau.example', DEMO_PASSWORD), remoteAddress: '10.9.0.3' });
+    expect(byEmail.statusCode).toBe(429);
+    await ctx.db.$client.query(`delete from rate_limits`);
+  });
+
+  it('lets at most LOGIN_MAX_FAILURES of 30 concurrent wrong passwords be checked, the rest 429', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => ctx.app.inject({ ...tokenRequest('controleur@sceau.example', `wrong-${i}-password`), remoteAddress: '10.9.1.1' })),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(27);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const failures = await ctx.db.$client.query(`select count(*)::int as n from audit_log where action = 'auth.sign_in_failed' and ip = '10.9.1.1'`);
+    expect(failures.rows[0].n).toBeLessThanOrEqual(3);
+    await ctx.db.$client.query(`delete from rate_limits`);
+  });
+
   it('writes sign-ins and failed attempts to the audit log with the address', async () => {
     await ctx.app.inject({ ...tokenRequest('backoffice_manager@sceau.example', 'wrong-password'), remoteAddress: '10.1.2.3' });
     const [failure] = await ctx.db.select().from(auditLog).where(eq(auditLog.action, 'auth.sign_in_failed')).orderBy(desc(auditLog.id)).limit(1);

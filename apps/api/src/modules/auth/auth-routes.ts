@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AppContext } from '../../app.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
 import { loadProfile } from '../users/user-repository.ts';
-import { verifyCredentials } from './auth-service.ts';
+import { findSignInAccount, passwordMatches, signInThrottleKeys } from './auth-service.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { issueAccessToken, revokeToken } from './token-service.ts';
 
@@ -30,14 +30,17 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, c
       if (client_id !== config.oauth.clientId || !sameSecret(client_secret, config.oauth.clientSecret)) {
         throw new AppError('invalid_client');
       }
-      await throttle.assertAllowed(username, request.ip);
-      const user = await verifyCredentials(db, username, password);
-      if (!user) {
-        await throttle.recordFailure(username, request.ip);
+      // The account is resolved first so that every spelling of a login shares one counter, and
+      // the attempt is counted before the password is checked (atomic; see LoginThrottle).
+      const account = await findSignInAccount(db, username);
+      const keys = signInThrottleKeys(username, account);
+      await throttle.reserve(keys, request.ip);
+      if (!(await passwordMatches(account, password))) {
         await recordAudit(db, { action: 'auth.sign_in_failed', actorLabel: username.slice(0, 254) }, request);
         throw new AppError('invalid_credentials');
       }
-      await throttle.recordSuccess(username);
+      const user = { id: account!.id };
+      await throttle.succeeded(keys, request.ip);
       const origin = requestOrigin(request);
       const { token, expiresIn } = await db.transaction(async (tx) => {
         const issued = await issueAccessToken(tx, { userId: user.id, clientId: client_id, scope, ttlMinutes: config.tokenTtlMinutes, ...origin });

@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { createHash } from 'node:crypto';
 import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
@@ -28,27 +29,44 @@ export function loginCandidates(username: string): { email?: string; phones: str
   return { phones: [`+${DEFAULT_DIAL_CODE}${national}`, `+${digits}`] };
 }
 
-/** The active account the credentials open, or null; never says which part was wrong. */
-export async function verifyCredentials(db: Db, username: string, password: string) {
+/** The account a login name opens with a password (active, contact confirmed), or null. */
+export async function findSignInAccount(db: Db, username: string): Promise<{ id: number; passwordHash: string | null } | null> {
   const { email, phones } = loginCandidates(username);
   const conditions = [
     ...(email ? [eq(users.email, email)] : []),
     ...phones.map((p) => eq(users.phone, p)),
   ];
-  const [user] =
-    conditions.length === 0
-      ? []
-      : await db
-          .select({ id: users.id, passwordHash: users.passwordHash })
-          .from(users)
-          // An account whose contact was never confirmed cannot sign in with a password.
-          .where(and(or(...conditions), isNull(users.archivedAt), isNotNull(users.verifiedAt)))
-          .limit(1);
-  if (!user?.passwordHash) {
+  if (conditions.length === 0) return null;
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    // An account whose contact was never confirmed cannot sign in with a password.
+    .where(and(or(...conditions), isNull(users.archivedAt), isNotNull(users.verifiedAt)))
+    .limit(1);
+  return user ?? null;
+}
+
+/**
+ * What sign-in attempts are counted against: the account itself when the name resolves to one
+ * (every spelling of a phone number, any case of an e-mail, share one counter), else every form
+ * the name could take, so that an unknown name is throttled the same way (no enumeration).
+ */
+export function signInThrottleKeys(username: string, account: { id: number } | null): string[] {
+  if (account) return [`user:${account.id}`];
+  const { email, phones } = loginCandidates(username);
+  const forms = email ? [email] : phones;
+  // Keys are bounded (the table's key is 255 characters): a long name is hashed.
+  const bounded = (value: string) => (value.length > 200 ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value);
+  return (forms.length ? forms : [username.trim().toLowerCase()]).map((form) => `name:${bounded(form)}`);
+}
+
+/** Checks a password against an account's hash; without one, against a decoy so that it takes as long. */
+export async function passwordMatches(account: { passwordHash: string | null } | null, password: string): Promise<boolean> {
+  if (!account?.passwordHash) {
     await argon2.verify(await decoyHash, password);
-    return null;
+    return false;
   }
-  return (await argon2.verify(user.passwordHash, password)) ? { id: user.id } : null;
+  return argon2.verify(account.passwordHash, password);
 }
 
 /** The account an e-mail address or international phone number belongs to (archived ones included). */

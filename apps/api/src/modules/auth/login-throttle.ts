@@ -3,45 +3,46 @@ import type pg from 'pg';
 import { AppError } from '../../lib/errors.ts';
 
 /**
- * Counts failed sign-ins per login name and per address in the database, so every API process
- * sees the same counters. Past the limit, sign-in answers 429 until the window ends, even with the
- * right password (otherwise the limit would tell a guesser when it found it).
+ * Counts sign-in attempts per account and per address in the database, so every API process sees
+ * the same counters (ADR 0006, amended by ADR 0112).
+ *
+ * An attempt is counted *before* the password is checked, by one atomic upsert per counter
+ * (`consume`), so that N concurrent attempts cannot all read "under the limit": only the first
+ * `maxFailures` get their password evaluated. A right password gives the attempt back (the
+ * account's counter is cleared, the address's point refunded), so only failures add up.
+ * Past the limit the answer is 429 until the window ends, even for the right password (otherwise
+ * the limit would tell a guesser when it found it).
  */
 export class LoginThrottle {
-  private readonly byLogin: RateLimiterPostgres;
+  private readonly byAccount: RateLimiterPostgres;
   private readonly byAddress: RateLimiterPostgres;
 
   constructor(pool: pg.Pool, limits: { maxFailures: number; windowMinutes: number }) {
     const common = { storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, duration: limits.windowMinutes * 60 };
-    this.byLogin = new RateLimiterPostgres({ ...common, keyPrefix: 'login', points: limits.maxFailures });
-    this.byAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'login_ip', points: limits.maxFailures * 4 });
+    // New prefixes: the keys are accounts now, no longer the typed login names of 'login'.
+    this.byAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin', points: limits.maxFailures });
+    this.byAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_ip', points: limits.maxFailures * 4 });
   }
 
-  private static loginKey(login: string) {
-    return login.trim().toLowerCase();
-  }
-
-  /** Throws rate_limited when either counter is exhausted. */
-  async assertAllowed(login: string, ip: string): Promise<void> {
-    const [forLogin, forAddress] = await Promise.all([this.byLogin.get(LoginThrottle.loginKey(login)), this.byAddress.get(ip)]);
-    const blocked = [
-      [forLogin, this.byLogin.points],
-      [forAddress, this.byAddress.points],
-    ].filter(([res, points]) => res && (res as RateLimiterRes).consumedPoints >= (points as number));
-    if (blocked.length === 0) return;
-    const waitMs = Math.max(...blocked.map(([res]) => (res as RateLimiterRes).msBeforeNext));
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  /**
+   * Counts one attempt against each account key and the address; throws rate_limited (with
+   * Retry-After) when any counter is past its limit, before any password is looked at.
+   */
+  async reserve(accountKeys: string[], ip: string): Promise<void> {
+    const outcomes = await Promise.allSettled([this.byAddress.consume(ip), ...accountKeys.map((key) => this.byAccount.consume(key))]);
+    const waits: number[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+      waits.push(outcome.reason.msBeforeNext);
+    }
+    if (waits.length === 0) return;
+    const seconds = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
     throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
   }
 
-  async recordFailure(login: string, ip: string): Promise<void> {
-    await Promise.all([
-      this.byLogin.penalty(LoginThrottle.loginKey(login), 1),
-      this.byAddress.penalty(ip, 1),
-    ]);
-  }
-
-  async recordSuccess(login: string): Promise<void> {
-    await this.byLogin.delete(LoginThrottle.loginKey(login));
+  /** The attempt was right: the account's failures are forgotten and the address gets its point back. */
+  async succeeded(accountKeys: string[], ip: string): Promise<void> {
+    await Promise.all([this.byAddress.reward(ip, 1), ...accountKeys.map((key) => this.byAccount.delete(key))]);
   }
 }
