@@ -320,7 +320,7 @@ try {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     // Behind the documented reverse proxy: clients are told apart by X-Forwarded-For.
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: 'loopback',
   });
   db = createDb(databaseUrl);
   await migrateDb(db);
@@ -423,7 +423,7 @@ try {
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: config.publicUrl,
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: 'loopback',
       API_PROCESSES: String(processes),
     };
     const httpProcesses = await forkHttpProcesses(processes, env, log);

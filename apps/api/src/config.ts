@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -50,6 +51,8 @@ const envSchema = z.object({
   OTP_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
   OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   OTP_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Self-service codes (registration, recovery) sent to one contact within 24 hours, then 429. */
+  OTP_DAILY_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   /** Mail: an SMTP relay (smtp://user:pass@host:587, smtps://…); unset writes every message to the outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Sceau <no-reply@sceau.example>'),
@@ -87,8 +90,8 @@ const envSchema = z.object({
   MINISTRY_RETIRED_CERTIFICATE_FILES: z.string().optional(),
   /** Whether this process also runs background jobs (generation, anchoring). Off for API-only processes. */
   WORKERS: flag.default(true),
-  /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
-  TRUST_PROXY: flag.default(false),
+  /** Behind reverse proxies: their addresses or CIDRs, whose X-Forwarded-For is believed (see trustProxySetting). */
+  TRUST_PROXY: z.string().default('false').transform(trustProxySetting),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app is; empty to serve the API only. */
   WEB_DIST: z.string().optional(),
@@ -110,6 +113,42 @@ const envSchema = z.object({
     .refine((v) => !v.includes('..'), 'no ..')
     .default(''),
 });
+
+/** proxy-addr's names for address ranges (Fastify's trustProxy accepts them). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `false`/empty (the client is whoever connects), or the comma-separated addresses and
+ * CIDRs of the reverse proxies whose X-Forwarded-For is believed. `true` would let any client
+ * choose its own address (and so escape every per-address limit); a hop count cannot tell a proxy
+ * from a client that connects directly (Fastify 5 ignores it): both refused at start (ADR 0113).
+ */
+function trustProxySetting(value: string, ctx: z.RefinementCtx): false | string[] {
+  const v = value.trim().toLowerCase();
+  if (['', 'false', 'no', 'off', '0'].includes(v)) return false;
+  const instead = "give the addresses or CIDRs of the proxies in front of the platform, e.g. TRUST_PROXY=10.0.0.5,10.1.0.0/16 (or loopback for a proxy on the same machine)";
+  if (['true', 'yes', 'on'].includes(v)) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" would trust any client's X-Forwarded-For; ${instead}` });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(v)) {
+    ctx.addIssue({ code: 'custom', message: `a hop count (${value}) cannot tell a proxy from a client that connects directly; ${instead}` });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const wrong = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.has(entry)) return false;
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) return true;
+    return bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128));
+  });
+  if (wrong.length) {
+    ctx.addIssue({ code: 'custom', message: `not a hop count nor proxy addresses or CIDRs: ${wrong.join(', ')}` });
+    return z.NEVER;
+  }
+  return entries;
+}
 
 /** The S3 settings when FILE_STORAGE=s3 (checked together: a bucket, both keys or neither). */
 function s3Settings(e: z.infer<typeof envSchema>) {
@@ -165,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     googleClientId: e.GOOGLE_CLIENT_ID || null,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_FAILURE_WINDOW_MINUTES },
-    otp: { ttlMinutes: e.OTP_TTL_MINUTES, maxAttempts: e.OTP_MAX_ATTEMPTS, resendSeconds: e.OTP_RESEND_SECONDS },
+    otp: { ttlMinutes: e.OTP_TTL_MINUTES, maxAttempts: e.OTP_MAX_ATTEMPTS, resendSeconds: e.OTP_RESEND_SECONDS, dailyMax: e.OTP_DAILY_MAX },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     sms: { gatewayUrl: e.SMS_GATEWAY_URL ?? null, token: e.SMS_GATEWAY_TOKEN ?? null, sender: e.SMS_SENDER },
     google: { clientId: e.GOOGLE_CLIENT_ID || null, jwksUrl: e.GOOGLE_JWKS_URL },
