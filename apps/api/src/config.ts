@@ -90,6 +90,18 @@ const envSchema = z.object({
   MINISTRY_RETIRED_CERTIFICATE_FILES: z.string().optional(),
   /** Whether this process also runs background jobs (generation, anchoring). Off for API-only processes. */
   WORKERS: flag.default(true),
+  /**
+   * Database time limits (ADR 0112): a statement the server runs longer than this is cancelled; a
+   * query the server does not answer at all (hung or lost) fails after DB_QUERY_TIMEOUT_MS; a
+   * connection not made (or no pool slot free) within DB_CONNECT_TIMEOUT_MS fails. Each gives 503.
+   */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(35_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Restarts in a row of the embedded PostgreSQL or the local Anvil before the platform exits (non-zero). */
+  SUPERVISOR_MAX_RESTARTS: z.coerce.number().int().min(0).max(100).default(5),
+  /** Drafts of list checks never started are deleted, with their files, after this many hours. */
+  IMPORT_DRAFT_TTL_HOURS: z.coerce.number().positive().default(24),
   /** Behind reverse proxies: their addresses or CIDRs, whose X-Forwarded-For is believed (see trustProxySetting). */
   TRUST_PROXY: z.string().default('false').transform(trustProxySetting),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -231,6 +243,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** `s3` null: files under filesDir. */
     fileStorage: { kind: e.FILE_STORAGE, s3: storage.s3 },
     workers: e.WORKERS,
+    database: { statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS, queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS },
+    supervisor: { maxRestarts: e.SUPERVISOR_MAX_RESTARTS },
+    importDraftTtlHours: e.IMPORT_DRAFT_TTL_HOURS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST === undefined ? path.resolve(import.meta.dirname, '../../web/dist') : e.WEB_DIST || null,

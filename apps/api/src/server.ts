@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { apiProcessCount, forkHttpProcesses, isHttpProcess } from './cluster.ts';
 import { loadConfig } from './config.ts';
+import { productionRefusal } from './safe-defaults.ts';
 import { createDb } from './db/client.ts';
 import { openDatabase } from './db/open-database.ts';
 import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
@@ -17,6 +18,14 @@ import type { Db } from './db/client.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel });
+
+// Safe by default (ADR 0112): production never starts on development settings. Plain text on
+// stderr, every problem at once; 78 is EX_CONFIG (sysexits.h): a configuration error.
+const refusal = productionRefusal(config);
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(78);
+}
 
 /**
  * What every process that serves the API holds in memory must be cleared everywhere: a revocation
@@ -56,7 +65,7 @@ function defineJobs(services: Services, connectionString: string) {
 /** An HTTP process of a cluster: the primary did the start-up work; this one serves requests only. */
 async function runHttpProcess(): Promise<void> {
   const connectionString = config.databaseUrl!;
-  const db = createDb(connectionString);
+  const db = createDb(connectionString, 10, config.database);
   let keys: MinistryKeys;
   let chain: OpenChain;
   try {

@@ -55,8 +55,18 @@ export const pageQuery = z.object({
 /** A positive integer id in a path. */
 export const idParam = z.object({ id: z.coerce.number().int().positive() });
 
+/** `GET /health`: liveness, the process answers; no dependency is checked (ADR 0112). */
 export const healthResponse = z.object({
   status: z.literal('ok'),
-  database: z.literal('ok'),
   version: z.string(),
 });
+
+export const readinessCheck = z.enum(['ok', 'failing']);
+
+/** `GET /health/ready`: whether this process can serve, each dependency checked; 503 when not ready. */
+export const readinessResponse = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({ database: readinessCheck, chain: readinessCheck, jobs: readinessCheck }),
+  version: z.string(),
+});
+export type ReadinessResponse = z.infer<typeof readinessResponse>;

@@ -26,7 +26,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
     connectionString = embedded.connectionString(EMBEDDED_DATABASE);
     log.info({ port: config.embeddedPgPort }, 'embedded PostgreSQL ready');
   }
-  const db = createDb(connectionString);
+  const db = createDb(connectionString, 10, config.database);
   try {
     await migrateDb(db);
   } catch (error) {

@@ -105,6 +105,12 @@ export class JobQueue {
     );
   }
 
+  /** Fails unless the queue is started and its database answers (readiness, ADR 0112). */
+  async check(): Promise<void> {
+    if (!this.boss) throw new Error('the job queue is not started');
+    await this.boss.getDb().executeSql('select 1');
+  }
+
   async stop(): Promise<void> {
     await this.boss?.stop({ graceful: true, timeout: 20_000 });
     this.boss = null;

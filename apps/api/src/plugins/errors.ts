@@ -4,6 +4,10 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, statusOf } from '../lib/errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+
+/** What a 503 of an unavailable database asks clients to wait: about one restart of the embedded server. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Fastify's own error codes that are the client's fault, and what we call them. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -45,6 +49,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         ...(errors ? { errors } : {}),
       };
       return reply.code(error.statusCode).send(body);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Hung, lost or restarting database (ADR 0112): the client may try again; nothing is wrong with the request.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ code: 'service_unavailable', message: t('errors:service_unavailable') });
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return reply.code(statusOf(mapped)).send({ code: mapped, message: t(`errors:${mapped}`) });

@@ -1,0 +1,42 @@
+import type { Config } from './config.ts';
+
+/** The OAuth client secret the platform ships with (public: it is in the README). */
+export const DEFAULT_OAUTH_CLIENT_SECRET = 'sceau-web-dev-secret';
+
+/**
+ * What a production platform must not run with (ADR 0112): each a development convenience that is
+ * a hole once real people use it. Every problem is named with its fix, all at once, so an operator
+ * fixes the configuration in one go rather than one restart per problem.
+ */
+export function productionProblems(config: Config): string[] {
+  if (config.env !== 'production') return [];
+  const problems: string[] = [];
+  if (config.oauth.clientSecret === DEFAULT_OAUTH_CLIENT_SECRET) {
+    problems.push(
+      'OAUTH_CLIENT_SECRET is the default development secret, which anyone can read in the README: set it to a long random value (e.g. `openssl rand -base64 32`).',
+    );
+  }
+  if (!config.keys.keyFile || !config.keys.certificateFile) {
+    problems.push(
+      'MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are not both set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set both to the ministry\'s signing key and its certificate chain (PEM).',
+    );
+  }
+  if (!config.mail.smtpUrl) {
+    problems.push('SMTP_URL is not set, so e-mails (codes, sign-in links) would only be written to the development outbox: set it to the mail relay (smtp://user:password@host:587).');
+  }
+  if (!config.sms.gatewayUrl) {
+    problems.push('SMS_GATEWAY_URL is not set, so SMS (codes, sign-in links) would only be written to the development outbox: set it to the SMS gateway (and SMS_GATEWAY_TOKEN).');
+  }
+  return problems;
+}
+
+/** The one message an operator sees when production refuses to start, or null when all is well. */
+export function productionRefusal(config: Config): string | null {
+  const problems = productionProblems(config);
+  if (!problems.length) return null;
+  return [
+    `Sceau refuses to start in production (NODE_ENV=production): ${problems.length} unsafe setting${problems.length > 1 ? 's' : ''}.`,
+    ...problems.map((p) => `  - ${p}`),
+    'Fix them in the environment (see README, "Configuration", and .env.example), or run without NODE_ENV=production to try the platform.',
+  ].join('\n');
+}
