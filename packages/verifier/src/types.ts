@@ -135,4 +135,10 @@ export interface VerificationContext {
   findCredential?(diplomaId: string): Promise<unknown | null>;
   /** true for a diploma the caller knows whose batch is not anchored yet: verdict 'unpublished'. */
   knownUnpublished?(diplomaId: string): boolean | Promise<boolean>;
+  /**
+   * The full parse of a PDF that is not the issuer's own (its credential attachment and QR texts):
+   * the API runs it in a thread with limits (createPdfParsePool, ADR 0114) and lets its errors
+   * (PdfTooComplex, PdfParserBusy) reach the caller. Without it, pdf-lib runs in-process.
+   */
+  parsePdf?(pdf: Uint8Array): Promise<{ attachment: Uint8Array | null; codes: string[] }>;
 }

@@ -105,6 +105,11 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
  * the trusted issuer's keys is the renderer's own output: the targeted reader finds both without
  * parsing the document (ADR 0101). Any other file (unsigned, changed, signed by someone else), or
  * one the targeted reader does not handle, goes through the full parser, as before.
+ *
+ * What runs on the caller's thread for any upload is bounded by the file's size: the signature check
+ * (one search from the end, one hash, one CMS of the file's /Contents) and, only for bytes the
+ * ministry signed whole, the targeted reader (its sections, depth and inflated bytes capped). The
+ * full parser's cost is chosen by the file's author: `context.parsePdf` may run it elsewhere.
  */
 async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureCheck, context: VerificationContext): Promise<[Uint8Array | null, string[]]> {
   const hint = trustedKeysHint(context);
@@ -114,6 +119,12 @@ async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureCheck, conte
       const parts = readDiplomaPdf(pdf, CREDENTIAL_ATTACHMENT);
       if (parts) return [parts.attachment, qrCodesFromContents(parts.contents, { grid: true })];
     }
+  }
+  // Everything else is parsed whole: by the caller's parser when it gives one (the API: a thread
+  // with limits, ADR 0114), else here.
+  if (context.parsePdf) {
+    const parts = await context.parsePdf(pdf);
+    return [parts.attachment, parts.codes];
   }
   return Promise.all([extractAttachment(pdf, CREDENTIAL_ATTACHMENT), readPdfQrCodes(pdf)]);
 }
