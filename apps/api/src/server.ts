@@ -11,6 +11,7 @@ import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
 import { Invalidations } from './jobs/invalidations.ts';
 import { JobQueue } from './jobs/job-queue.ts';
+import { Sweeper } from './jobs/sweeps.ts';
 import { resumeIssuing } from './modules/generations/issuing-jobs.ts';
 import { closeSharedRenderPool } from './modules/generations/render-pool.ts';
 import { createServices, type Services } from './services.ts';
@@ -58,8 +59,17 @@ function watchRevocations(services: Services): () => void {
   );
 }
 
-function defineJobs(services: Services, connectionString: string) {
-  return new JobQueue(connectionString, log).define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
+function defineJobs(services: Services, db: Db, connectionString: string) {
+  // Abandoned list-check drafts and temporary files a kill left behind (ADR 0112).
+  const sweeper = new Sweeper(db, services.storage, { draftTtlHours: config.importDraftTtlHours, filesDir: config.fileStorage.kind === 'local' ? config.filesDir : null }, log);
+  return new JobQueue(connectionString, log).define(
+    ...Object.values(services.jobs!),
+    services.revocation!.job,
+    services.imports.job,
+    services.results.job,
+    ...Object.values(services.distribution.jobs),
+    sweeper.job,
+  );
 }
 
 /** An HTTP process of a cluster: the primary did the start-up work; this one serves requests only. */
@@ -77,7 +87,7 @@ async function runHttpProcess(): Promise<void> {
     process.exit(1);
   }
   const services = createServices(db, config, { identity: { keys, chain }, log });
-  const jobs = defineJobs(services, connectionString);
+  const jobs = defineJobs(services, db, connectionString);
   await jobs.start({ work: false });
   services.queue = jobs;
   const bus = await shareInvalidations(services, db, connectionString);
@@ -126,7 +136,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     await database.close();
     process.exit(1);
   }
-  const jobs = defineJobs(services, database.connectionString);
+  const jobs = defineJobs(services, database.db, database.connectionString);
   await jobs.start({ work: config.workers });
   services.queue = jobs;
   await services.imports.resumePending(jobs);

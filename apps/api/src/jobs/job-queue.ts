@@ -18,6 +18,8 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   expireInSeconds: number;
   /** Jobs of this name one process runs at the same time (default 1). */
   concurrency?: number;
+  /** A periodic job: queued on this cron schedule (UTC) by whichever process's clock comes first. */
+  cron?: string;
   /** `queue` lets a handler queue follow-up jobs (e.g. a batch's chunks, ADR 0105). */
   handle(payload: z.infer<P>, job: { id: string; queue?: JobQueue }): Promise<void>;
 }
@@ -68,6 +70,7 @@ export class JobQueue {
       };
       if (await boss.getQueue(d.name)) await boss.updateQueue(d.name, queue);
       else await boss.createQueue(d.name, queue);
+      if (d.cron) await boss.schedule(d.name, d.cron);
       if (!options.work) continue;
       // NOTIFY wakes a worker at once; the poll stays at its interval too (jobs queued in bulk notify no one).
       const every = options.pollingIntervalSeconds ?? 1;
