@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import { flattenGrants, PERMISSIONS } from '@sceau/contracts';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -36,6 +36,8 @@ import { loadMinistryKeys } from '../src/modules/keys/ministry-keys.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
+import type { Actor } from '../src/policies/actor.ts';
+import { NATIONAL } from '../src/policies/scope.ts';
 import { candidateList, cpuSince, folderSizes, photoZip, portraits, threadCpu, treeCpu, treeMemory, unionMs, type TreeCpu } from './bench-session-support.ts';
 import { ensureFreeDisk, freePort, machineBusySince, machineCpu } from './bench-support.ts';
 
@@ -180,8 +182,8 @@ try {
   const [root] = await db.select().from(users).where(eq(users.email, 'root@sceau.example'));
   const [session] = await db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
   const [province] = await db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
-  // Where the audit entries say the changes came from (the services record the request's origin).
-  const origin = { ip: '127.0.0.1', headers: { 'user-agent': 'bench:session' }, user: { id: root!.id } } as unknown as FastifyRequest;
+  // Who the services act as: the national root, from this machine (the audit entries say so).
+  const actor: Actor = { id: root!.id, ...flattenGrants([{ name: 'root', permissions: PERMISSIONS.map((name) => ({ name })) }]), scope: NATIONAL, ip: '127.0.0.1', userAgent: 'bench:session', locale: 'fr' };
   const dbBytesBefore = Number((await db.execute<{ n: string }>(sql`select pg_database_size(current_database()) as n`)).rows[0]!.n);
   say(`set-up (database, seed, keys, Anvil + registry, job queue, render pool): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')}`);
@@ -310,10 +312,10 @@ try {
     // Import: the upload's check (draft batch), the start's check, the durable job (photos, rows).
     let cpu = await treeCpu(process.pid);
     s = performance.now();
-    const checked = await services.imports.checkFile(root!.id, { template_id: templateId, session_id: session!.id, province_id: province!.id }, { list, photos: zip }, origin);
+    const checked = await services.imports.checkFile(actor, { template_id: templateId, session_id: session!.id, province_id: province!.id }, { list, photos: zip });
     if (checked.problems.length) throw new Error(`list ${index + 1}: ${checked.problems.length} problems, first: ${JSON.stringify(checked.problems[0])}`);
     const batchId = checked.generationId;
-    const importationId = await services.imports.startImport(root!.id, batchId, `Session — liste ${index + 1}`, queue, origin);
+    const importationId = await services.imports.startImport(actor, batchId, `Session — liste ${index + 1}`, queue);
     await until(`import of list ${index + 1}`, async () => {
       const [row] = await db!.select({ status: importations.status, error: importations.errorKey }).from(importations).where(eq(importations.id, importationId));
       if (row!.status === 'failed') throw new Error(`import of list ${index + 1} failed: ${row!.error}`);

@@ -55,11 +55,25 @@ export type RegisterRequest = z.infer<typeof registerRequest>;
 export const OTP_PURPOSES = ['register', 'reset_password'] as const;
 export type OtpPurpose = (typeof OTP_PURPOSES)[number];
 
-/** POST /register/getOtp. `purpose` is ours (default register): the forgot-password page uses it too. */
-export const getOtpRequest = z.object({
-  mail_or_phone: mailOrPhone,
-  purpose: z.enum(OTP_PURPOSES).default('register'),
-});
+/**
+ * The registration attempt `POST /register` answered with: a registration code is bound to it, so
+ * that another registration of the same contact cannot be confirmed by this one's code (ADR 0113).
+ */
+export const registrationAttempt = z.string().trim().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'field.registration_invalid' });
+
+/** A registration code needs the attempt it confirms. */
+function attemptForRegistration<T extends { purpose: OtpPurpose; registration?: string | undefined }>(schema: z.ZodType<T>) {
+  return schema.refine((v) => v.purpose !== 'register' || Boolean(v.registration), { error: 'field.registration_required', path: ['registration'] });
+}
+
+/** POST /register/getOtp. `purpose` and `registration` are ours: the forgot-password page uses it too. */
+export const getOtpRequest = attemptForRegistration(
+  z.object({
+    mail_or_phone: mailOrPhone,
+    purpose: z.enum(OTP_PURPOSES).default('register'),
+    registration: registrationAttempt.optional(),
+  }),
+);
 
 export const otpSentResponse = envelope(
   z.object({
@@ -72,11 +86,14 @@ export const otpSentResponse = envelope(
   }),
 );
 
-export const validateOtpRequest = z.object({
-  otp: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }),
-  mail_or_phone: mailOrPhone,
-  purpose: z.enum(OTP_PURPOSES).default('register'),
-});
+export const validateOtpRequest = attemptForRegistration(
+  z.object({
+    otp: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }),
+    mail_or_phone: mailOrPhone,
+    purpose: z.enum(OTP_PURPOSES).default('register'),
+    registration: registrationAttempt.optional(),
+  }),
+);
 
 /** What a successful registration, code validation, reset or Google sign-in answers: the person is signed in. */
 export const signedInResponse = z.object({
@@ -86,8 +103,12 @@ export const signedInResponse = z.object({
   data: profile,
 });
 
+/**
+ * POST /reset-password. `current_password` is ours: required, except in the session a recovery code
+ * opened (a temporary password counts as the current one).
+ */
 export const resetPasswordRequest = confirmed(
-  z.object({ mail_or_phone: mailOrPhone, password, password_confirmation: z.string() }),
+  z.object({ mail_or_phone: mailOrPhone, current_password: z.string().max(200).optional(), password, password_confirmation: z.string() }),
 );
 
 /** POST /auth/byGoogle: the identity comes from the verified `id_token`, never from `google_id` alone. */
@@ -119,8 +140,17 @@ export const userView = z.object({
   verified: z.boolean(),
   archived: z.boolean(),
   created_at: z.string(),
+  /** What the signed-in user may do to this account (the server's policy; the web shows only these actions). */
+  abilities: z.object({
+    edit: z.boolean(),
+    change_access: z.boolean(),
+    reset_password: z.boolean(),
+    send_sign_in_link: z.boolean(),
+    archive: z.boolean(),
+  }),
 });
 export type UserView = z.infer<typeof userView>;
+export type UserAbilities = UserView['abilities'];
 
 export const USER_SORTS = ['name', 'created_at', 'role'] as const;
 
@@ -182,7 +212,10 @@ export type SignatureView = z.infer<typeof signatureView>;
 
 export const signaturesStateResponse = envelope(
   z.object({ ministry: signatureView.nullable(), inspector_general: signatureView.nullable(), jury: signatureView.nullable() }),
-);
+).extend({
+  /** What the signed-in user may do on /settings (official signatures are national: the server's policy). */
+  abilities: z.object({ add: z.boolean(), replace: z.boolean(), remove: z.boolean() }),
+});
 export const signatureFields = z.object({
   kind: z.enum(SIGNATURE_KINDS),
   name: z.string().trim().min(NAME_MIN_LENGTH).max(120),

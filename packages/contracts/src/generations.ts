@@ -74,6 +74,23 @@ export type GenerationType = (typeof GENERATION_TYPES)[number];
 
 const named = z.object({ id: z.number().int(), name: z.string() });
 
+export const generationAbilities = z.object({
+  view: z.boolean(),
+  import_list: z.boolean(),
+  validate_photos: z.boolean(),
+  validate_data: z.boolean(),
+  view_rejected: z.boolean(),
+  launch: z.boolean(),
+  sign: z.boolean(),
+  cancel: z.boolean(),
+  download_all: z.boolean(),
+  download_one: z.boolean(),
+  share_by_email: z.boolean(),
+  broadcast: z.boolean(),
+  revoke: z.boolean(),
+});
+export type GenerationAbilities = z.infer<typeof generationAbilities>;
+
 export const generationView = z.object({
   id: z.number().int(),
   type: z.string(),
@@ -98,6 +115,8 @@ export const generationView = z.object({
   /** When the whole batch was revoked (its root revoked on the registry), with the reason. */
   revoked_at: z.string().nullable(),
   revocation_reason: z.string().nullable(),
+  /** What the signed-in user may do on this batch now (the server's policy, scope and state included). */
+  abilities: generationAbilities,
 });
 export type GenerationView = z.infer<typeof generationView>;
 

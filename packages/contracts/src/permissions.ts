@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   'signatures.edit',
   'signatures.delete',
   'broadcast.send',
+  // Beyond the spec's list (ADR 0120): revoking a published diploma or batch writes to the registry for ever.
+  'diplomas.revoke',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -47,6 +49,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleName, readonly Permission[]> =
     'signatures.list',
     'signatures.create',
     'signatures.edit',
+    'diplomas.revoke',
   ],
   validateur: ['validation.photo', 'validation.data', 'generation.view'],
   controleur: ['validation.data', 'generation.view'],

@@ -215,6 +215,15 @@ export const oneTimeCodes = pgTable(
   (t) => [index('one_time_codes_lookup_idx').on(t.destination, t.purpose, t.createdAt)],
 );
 
+/** One official signature as a batch was launched with it. */
+export interface SignatureSnapshot {
+  kind: string;
+  signerName: string;
+  signerTitle: string;
+  imageKey: string;
+  imageSha256: string;
+}
+
 /** The official signatures placed on diplomas (spec: settings page), one per kind. */
 export const officialSignatures = pgTable('official_signatures', {
   kind: varchar('kind', { length: 32 }).primaryKey(),
@@ -280,6 +289,11 @@ export const generations = pgTable(
      * null for a batch launched before the choice existed (every signature configured).
      */
     signatureKinds: text('signature_kinds').array(),
+    /**
+     * The chosen signatures as they stood at launch (signer, title, image key and hash): the batch
+     * prints these, whatever /settings holds later (a replaced image never reaches a launched batch).
+     */
+    signatureSnapshot: jsonb('signature_snapshot').$type<SignatureSnapshot[]>(),
     /** Merkle root of the batch's diplomas (hex), once generated. */
     merkleRoot: varchar('merkle_root', { length: 64 }),
     anchorChainId: integer('anchor_chain_id'),

@@ -1,10 +1,12 @@
-import { checkRequirement, flattenGrants, type Grants, type Requirement } from '@sceau/contracts';
+import { checkRequirement, flattenGrants, type Requirement } from '@sceau/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/errors.ts';
 import { findTokenOwner } from '../modules/auth/token-service.ts';
 import { loadRolesOf } from '../modules/users/user-repository.ts';
+import type { Actor } from '../policies/actor.ts';
+import { loadScopes, NATIONAL } from '../policies/scope.ts';
 
 /**
  * Who may call a route, declared on the route itself (`config.access`):
@@ -20,7 +22,8 @@ declare module 'fastify' {
     access?: Access;
   }
   interface FastifyRequest {
-    user: (Grants & { id: number; tokenId: number }) | null;
+    /** The signed-in actor (routes that require an account); object rules are the policies' (src/policies). */
+    user: (Actor & { tokenId: number }) | null;
   }
 }
 
@@ -54,8 +57,16 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) =>
     if (!token) throw new AppError('unauthenticated');
     const owner = await findTokenOwner(db, token);
     if (!owner) throw new AppError('unauthenticated');
-    const roles = (await loadRolesOf(db, [owner.userId])).get(owner.userId) ?? [];
-    request.user = { id: owner.userId, tokenId: owner.tokenId, ...flattenGrants(roles) };
+    const [roles, scopes] = await Promise.all([loadRolesOf(db, [owner.userId]), loadScopes(db, [owner.userId])]);
+    request.user = {
+      id: owner.userId,
+      tokenId: owner.tokenId,
+      ...flattenGrants(roles.get(owner.userId) ?? []),
+      scope: scopes.get(owner.userId) ?? NATIONAL,
+      ip: request.ip || null,
+      userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+      locale: request.locale,
+    };
     if (access === 'user') return;
     const failure = checkRequirement(request.user, access);
     if (failure) throw new AppError(FAILURE_CODE[failure]);

@@ -30,15 +30,23 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  */
 export async function seedCatalogue(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.insert(permissions).values(PERMISSIONS.map((name) => ({ name }))).onConflictDoNothing();
+    const insertedPermissions = await tx.insert(permissions).values(PERMISSIONS.map((name) => ({ name }))).onConflictDoNothing().returning();
     const insertedRoles = await tx.insert(roles).values(ROLES.map((name) => ({ name }))).onConflictDoNothing().returning();
-    // Default grants go to roles created now; root always holds every permission.
+    // Default grants go to roles created now, and a permission new to the catalogue goes to the
+    // existing default roles that hold it by default (e.g. diplomas.revoke to admin); root always
+    // holds every permission. Nothing an administrator removed is granted again.
     const permissionRows = await tx.select().from(permissions);
     const permissionId = new Map(permissionRows.map((p) => [p.name, p.id]));
     const [root] = await tx.select().from(roles).where(eq(roles.name, 'root'));
+    const existingRoles = (await tx.select().from(roles)).filter((role) => !insertedRoles.some((r) => r.id === role.id));
     const grants = [
       ...insertedRoles.flatMap((role) =>
         (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).map((p) => ({ roleId: role.id, permissionId: permissionId.get(p)! })),
+      ),
+      ...existingRoles.flatMap((role) =>
+        insertedPermissions
+          .filter((p) => (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).includes(p.name as never))
+          .map((p) => ({ roleId: role.id, permissionId: p.id })),
       ),
       ...(root ? permissionRows.map((p) => ({ roleId: root.id, permissionId: p.id })) : []),
     ];

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
+import type { Actor } from '../../policies/actor.ts';
 
 export interface AuditEntry {
   action: string;
@@ -11,18 +12,27 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-/** Where a change came from: the request's address and browser, when there is a request. */
-export function requestOrigin(request: FastifyRequest | undefined) {
-  if (!request) return { ip: null, userAgent: null };
-  return { ip: request.ip || null, userAgent: request.headers['user-agent']?.slice(0, 512) ?? null };
+/** Who acted and from where: an Actor, or (before anyone is signed in) the request itself. */
+export type AuditOrigin = Pick<Actor, 'id' | 'ip' | 'userAgent'> | FastifyRequest;
+
+/** Where a change came from: the address and browser, when there is a caller. */
+export function requestOrigin(origin: AuditOrigin | undefined) {
+  if (!origin) return { ip: null, userAgent: null };
+  if ('headers' in origin) return { ip: origin.ip || null, userAgent: origin.headers['user-agent']?.slice(0, 512) ?? null };
+  return { ip: origin.ip, userAgent: origin.userAgent };
+}
+
+function actorIdOf(origin: AuditOrigin | undefined): number | null {
+  if (!origin) return null;
+  return 'headers' in origin ? (origin.user?.id ?? null) : origin.id;
 }
 
 /** Records one state change (who, what, when, from where). Run it in the change's own transaction when there is one. */
-export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry, request?: FastifyRequest): Promise<void> {
-  const origin = requestOrigin(request);
+export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry, by?: AuditOrigin): Promise<void> {
+  const origin = requestOrigin(by);
   await db.insert(auditLog).values({
     action: entry.action,
-    actorId: entry.actorId ?? request?.user?.id ?? null,
+    actorId: entry.actorId ?? actorIdOf(by),
     actorLabel: entry.actorLabel ?? null,
     subjectType: entry.subjectType ?? null,
     subjectId: entry.subjectId === undefined ? null : String(entry.subjectId),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { AppError } from '../../lib/errors.ts';
+import { actorOf } from '../../policies/actor.ts';
 
 const tags = ['revocation'];
 const revocationRequest = z.object({ reason: z.string().trim().min(5).max(500) });
@@ -17,7 +18,7 @@ export const revocationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
   app.post(
     '/diplomas/:id/revoke',
     {
-      config: { access: { anyRole: ['root', 'admin'] } },
+      config: { access: { anyPermission: ['diplomas.revoke'] } },
       schema: {
         tags,
         summary: 'Revoke a published diploma, with a reason (written to the registry)',
@@ -28,7 +29,7 @@ export const revocationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
     },
     async (request, reply) => {
       const { queue: q, revocation } = queue();
-      await revocation.revokeDiploma(q, request.params.id, request.body.reason, request);
+      await revocation.revokeDiploma(q, actorOf(request), request.params.id, request.body.reason);
       return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
     },
   );
@@ -36,12 +37,12 @@ export const revocationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
   app.post(
     '/generations/:id/revoke',
     {
-      config: { access: { anyRole: ['root', 'admin'] } },
+      config: { access: { anyPermission: ['diplomas.revoke'] } },
       schema: { tags, summary: 'Revoke every diploma of a published batch, with a reason', params: idParam, body: revocationRequest, response: { 202: revocationResponse } },
     },
     async (request, reply) => {
       const { queue: q, revocation } = queue();
-      await revocation.revokeGeneration(q, request.params.id, request.body.reason, request);
+      await revocation.revokeGeneration(q, actorOf(request), request.params.id, request.body.reason);
       return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
     },
   );

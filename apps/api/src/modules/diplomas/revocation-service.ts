@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -7,6 +6,11 @@ import { AppError } from '../../lib/errors.ts';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
+import { batchFor } from '../generations/batch-access.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { diplomaPolicy } from '../../policies/diploma-policy.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
+import { authorize } from '../../policies/policy.ts';
 
 /**
  * Revocation of a diploma (its targetHash) or of a whole batch (its root). The decision is
@@ -36,34 +40,33 @@ export class RevocationService {
     });
   }
 
-  async revokeDiploma(queue: JobQueue, id: string, reason: string, request: FastifyRequest): Promise<void> {
+  async revokeDiploma(queue: JobQueue, actor: Actor, id: string, reason: string): Promise<void> {
     const hash = await this.db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ diploma: diplomas, status: generations.status })
+        .select({ diploma: diplomas, batch: generations })
         .from(diplomas)
         .innerJoin(generations, eq(generations.id, diplomas.generationId))
         .where(eq(diplomas.id, id))
         .for('update');
       if (!row) throw new AppError('not_found');
-      // An unpublished diploma is withdrawn by cancelling its batch; a revoked one stays revoked.
-      if (row.status !== 'completed' || row.diploma.revokedAt) throw new AppError('conflict');
+      // In the actor's scope, with diplomas.revoke; an unpublished diploma is withdrawn by cancelling its batch.
+      authorize(diplomaPolicy.revoke(actor, { batch: row.batch, revokedAt: row.diploma.revokedAt }));
       await tx
         .update(diplomas)
-        .set({ revokedAt: new Date(), revocationReason: reason, revokedBy: request.user!.id })
+        .set({ revokedAt: new Date(), revocationReason: reason, revokedBy: actor.id })
         .where(and(eq(diplomas.id, id), isNull(diplomas.revokedAt)));
-      await recordAudit(tx, { action: 'diploma.revoked', subjectType: 'diploma', subjectId: id, details: { reason, target_hash: row.diploma.targetHash } }, request);
+      await recordAudit(tx, { action: 'diploma.revoked', subjectType: 'diploma', subjectId: id, details: { reason, target_hash: row.diploma.targetHash } }, actor);
       return row.diploma.targetHash;
     });
     await queue.send(this.job, { kind: 'diploma', id, hash, reason }, { singletonKey: `revoke:${hash}` });
   }
 
-  async revokeGeneration(queue: JobQueue, id: number, reason: string, request: FastifyRequest): Promise<void> {
+  async revokeGeneration(queue: JobQueue, actor: Actor, id: number, reason: string): Promise<void> {
     const root = await this.db.transaction(async (tx) => {
-      const [batch] = await tx.select().from(generations).where(eq(generations.id, id)).for('update');
-      if (!batch) throw new AppError('not_found');
-      if (batch.status !== 'completed' || batch.revokedAt || !batch.merkleRoot) throw new AppError('conflict');
-      await tx.update(generations).set({ revokedAt: new Date(), revocationReason: reason, revokedBy: request.user!.id, updatedAt: new Date() }).where(eq(generations.id, id));
-      await recordAudit(tx, { action: 'generation.revoked', subjectType: 'generation', subjectId: id, details: { reason, merkle_root: batch.merkleRoot } }, request);
+      const batch = await batchFor(tx, actor, id, generationPolicy.revoke, { lock: true });
+      if (!batch.merkleRoot) throw new AppError('conflict');
+      await tx.update(generations).set({ revokedAt: new Date(), revocationReason: reason, revokedBy: actor.id, updatedAt: new Date() }).where(eq(generations.id, id));
+      await recordAudit(tx, { action: 'generation.revoked', subjectType: 'generation', subjectId: id, details: { reason, merkle_root: batch.merkleRoot } }, actor);
       return batch.merkleRoot;
     });
     await queue.send(this.job, { kind: 'generation', id: String(id), hash: root, reason }, { singletonKey: `revoke:${root}` });

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { AppError } from '../../lib/errors.ts';
 import { archiveFileName, newBatchArchive } from './batch-archive.ts';
+import { actorOf } from '../../policies/actor.ts';
 
 const tags = ['distribution'];
 
@@ -38,7 +39,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
     },
     async (request, reply) => {
       try {
-        const broadcast = await distribution.requestBroadcast(request.user!.id, request.params.id, services.queue, request);
+        const broadcast = await distribution.requestBroadcast(actorOf(request), request.params.id, services.queue);
         return reply.code(202).send({ data: { message: request.t('messages:broadcast_sent'), broadcast } });
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'service_unavailable') throw error;
@@ -54,7 +55,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       config: { access: { anyPermission: ['generation.view', 'broadcast.send'] } },
       schema: { tags, summary: "A batch's latest broadcast and its counts (null before the first)", params: idParam, response: { 200: latestBroadcastResponse } },
     },
-    async (request) => ({ data: await distribution.latestBroadcast(request.user!.id, request.params.id) }),
+    async (request) => ({ data: await distribution.latestBroadcast(actorOf(request), request.params.id) }),
   );
 
   app.post(
@@ -64,7 +65,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       schema: { tags, summary: "E-mail a candidate's signed diploma (PDF attached)", body: itemByMailRequest, response: { 200: messageResponse } },
     },
     async (request) => {
-      await distribution.sendDiploma(request.user!.id, request.body.item_id, request.body.email, request);
+      await distribution.sendDiploma(actorOf(request), request.body.item_id, request.body.email);
       return { data: { message: request.t('messages:diploma_by_mail_sent', { email: request.body.email }) } };
     },
   );
@@ -81,7 +82,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       },
     },
     async (request, reply) => {
-      await distribution.requestArchiveMailing(request.user!.id, request.body.generation_id, request.body.email, services.queue, request);
+      await distribution.requestArchiveMailing(actorOf(request), request.body.generation_id, request.body.email, services.queue);
       return reply.code(202).send({ data: { message: request.t('messages:archive_by_mail_queued', { email: request.body.email }) } });
     },
   );

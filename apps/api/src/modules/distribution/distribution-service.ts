@@ -15,7 +15,9 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
 import { issueAccessToken } from '../auth/token-service.ts';
-import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
+import { authorize, type Decision } from '../../policies/policy.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
 import { archiveFileName, fillBatchArchive, newBatchArchive } from './batch-archive.ts';
 import type { OneTimeLinks } from './one-time-links.ts';
@@ -80,16 +82,14 @@ export class DistributionService {
    * batch runs; when the queue cannot take it, the broadcast is marked failed and the caller told
    * to try again later.
    */
-  async requestBroadcast(userId: number, generationId: number, queue: JobQueue | null, request: FastifyRequest): Promise<BroadcastView> {
-    const batch = await this.visibleBatch(userId, generationId);
-    if (batch.revokedAt) throw new AppError('conflict', { fields: { generation_id: ['field.broadcast_revoked'] } });
-    if (batch.status !== 'completed') throw new AppError('conflict', { fields: { generation_id: ['field.broadcast_not_published'] } });
+  async requestBroadcast(actor: Actor, generationId: number, queue: JobQueue | null): Promise<BroadcastView> {
+    await this.batch(actor, generationId, generationPolicy.broadcast, (batch) => (batch.revokedAt ? 'field.broadcast_revoked' : 'field.broadcast_not_published'));
     const total = await this.countRecipients(generationId);
     let broadcast: typeof broadcasts.$inferSelect;
     try {
       broadcast = await this.db.transaction(async (tx) => {
-        const [row] = await tx.insert(broadcasts).values({ generationId, locale: request.locale, total, requestedBy: userId }).returning();
-        await recordAudit(tx, { action: 'generation.broadcast_requested', subjectType: 'generation', subjectId: generationId, details: { broadcast: row!.id, candidates: total } }, request);
+        const [row] = await tx.insert(broadcasts).values({ generationId, locale: actor.locale, total, requestedBy: actor.id }).returning();
+        await recordAudit(tx, { action: 'generation.broadcast_requested', subjectType: 'generation', subjectId: generationId, details: { broadcast: row!.id, candidates: total } }, actor);
         return row!;
       });
     } catch (error) {
@@ -109,8 +109,8 @@ export class DistributionService {
   }
 
   /** The batch's latest broadcast (null before the first). */
-  async latestBroadcast(userId: number, generationId: number): Promise<BroadcastView | null> {
-    await this.visibleBatch(userId, generationId);
+  async latestBroadcast(actor: Actor, generationId: number): Promise<BroadcastView | null> {
+    await this.batch(actor, generationId, generationPolicy.viewBroadcast);
     const [row] = await this.db.select().from(broadcasts).where(eq(broadcasts.generationId, generationId)).orderBy(desc(broadcasts.createdAt), desc(broadcasts.id)).limit(1);
     return row ? presentBroadcast(row) : null;
   }
@@ -243,27 +243,27 @@ export class DistributionService {
   // ------------------------------------------------------------ sharing by e-mail
 
   /** One signed diploma, attached to an e-mail. */
-  async sendDiploma(userId: number, itemId: number, email: string, request: FastifyRequest): Promise<void> {
+  async sendDiploma(actor: Actor, itemId: number, email: string): Promise<void> {
     const [row] = await this.db
       .select({ item: generationItems, diploma: diplomas, batch: generations })
       .from(generationItems)
       .innerJoin(generations, eq(generations.id, generationItems.generationId))
       .leftJoin(diplomas, eq(diplomas.itemId, generationItems.id))
-      .where(and(eq(generationItems.id, itemId), generationScopeCondition(await scopeOf(this.db, userId))));
+      .where(eq(generationItems.id, itemId));
     if (!row) throw new AppError('not_found');
-    if (!published(row.batch)) throw new AppError('conflict', { fields: { item_id: [row.batch.revokedAt ? 'field.share_revoked' : 'field.share_not_published'] } });
+    authorizeNamed(generationPolicy.shareByEmail(actor, row.batch), 'item_id', row.batch.revokedAt ? 'field.share_revoked' : 'field.share_not_published');
     if (!row.diploma?.pdfKey) throw new AppError('not_found');
     if (row.diploma.revokedAt) throw new AppError('conflict', { fields: { item_id: ['field.share_revoked'] } });
     const pdf = await this.storage.get(row.diploma.pdfKey);
     if (!pdf) throw new AppError('not_found');
     const { item, diploma } = row;
     await this.db.transaction(async (tx) => {
-      await recordAudit(tx, { action: 'diploma.sent_by_mail', subjectType: 'diploma', subjectId: diploma.id, details: { item: item.id, email } }, request);
+      await recordAudit(tx, { action: 'diploma.sent_by_mail', subjectType: 'diploma', subjectId: diploma.id, details: { item: item.id, email } }, actor);
       // Inside the transaction: a message that could not be sent leaves no record that it was.
       await this.messenger.send(
         email,
         'diploma_by_mail',
-        request.locale,
+        actor.locale,
         { name: [item.firstName, item.middleName, item.lastName].filter(Boolean).join(' '), code: item.candidateCode, verifyUrl: this.verifyUrl(diploma.id) },
         [{ filename: `diplome-${item.candidateCode}.pdf`, contentType: 'application/pdf', content: pdf }],
       );
@@ -271,12 +271,11 @@ export class DistributionService {
   }
 
   /** Queues the batch's zip for an e-mail (attached when small, else a download link). */
-  async requestArchiveMailing(userId: number, generationId: number, email: string, queue: JobQueue | null, request: FastifyRequest): Promise<void> {
-    const batch = await this.visibleBatch(userId, generationId);
-    if (!published(batch)) throw new AppError('conflict', { fields: { generation_id: [batch.revokedAt ? 'field.share_revoked' : 'field.share_not_published'] } });
+  async requestArchiveMailing(actor: Actor, generationId: number, email: string, queue: JobQueue | null): Promise<void> {
+    await this.batch(actor, generationId, generationPolicy.shareByEmail, (batch) => (batch.revokedAt ? 'field.share_revoked' : 'field.share_not_published'));
     const id = await this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(archiveMailings).values({ generationId, email, locale: request.locale, requestedBy: userId }).returning({ id: archiveMailings.id });
-      await recordAudit(tx, { action: 'generation.archive_mail_requested', subjectType: 'generation', subjectId: generationId, details: { mailing: row!.id, email } }, request);
+      const [row] = await tx.insert(archiveMailings).values({ generationId, email, locale: actor.locale, requestedBy: actor.id }).returning({ id: archiveMailings.id });
+      await recordAudit(tx, { action: 'generation.archive_mail_requested', subjectType: 'generation', subjectId: generationId, details: { mailing: row!.id, email } }, actor);
       return row!.id;
     });
     try {
@@ -422,13 +421,11 @@ export class DistributionService {
     return `${this.config.publicUrl}/api/archive-downloads/${encodeURIComponent(token)}`;
   }
 
-  /** The batch, if it exists and lies within the user's scope (else 404: its existence is not disclosed). */
-  private async visibleBatch(userId: number, id: number): Promise<Batch> {
-    const [row] = await this.db
-      .select()
-      .from(generations)
-      .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(this.db, userId))));
+  /** The batch held to a rule of its policy; a refusal for its state names why on `generation_id`. */
+  private async batch(actor: Actor, id: number, rule: (actor: Actor, batch: BatchFacts) => Decision, stateMessage?: (batch: Batch) => string): Promise<Batch> {
+    const [row] = await this.db.select().from(generations).where(eq(generations.id, id));
     if (!row) throw new AppError('not_found');
+    authorizeNamed(rule(actor, row), 'generation_id', stateMessage?.(row));
     return row;
   }
 }
@@ -450,4 +447,10 @@ function presentBroadcast(row: typeof broadcasts.$inferSelect): BroadcastView {
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e.code === '23505' || e.cause?.code === '23505';
+}
+
+/** A policy's answer, with a refusal for the object's state named on a field (the web shows it there). */
+function authorizeNamed(decision: Decision, field: string, stateMessage: string | undefined): void {
+  if (decision === 'state' && stateMessage) throw new AppError('conflict', { fields: { [field]: [stateMessage] } });
+  authorize(decision);
 }

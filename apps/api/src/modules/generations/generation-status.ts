@@ -1,10 +1,9 @@
 import { canMoveGeneration, canMoveSignature, type GenerationStatus, type SignatureStatus } from '@sceau/contracts';
-import type { FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { recordAudit } from '../audit/audit-service.ts';
+import { recordAudit, type AuditOrigin } from '../audit/audit-service.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type GenerationChanges = Partial<typeof generations.$inferInsert>;
@@ -18,7 +17,7 @@ export async function moveGeneration(
   tx: Tx,
   id: number,
   to: GenerationStatus,
-  context: { request?: FastifyRequest; actorId?: number | null; changes?: GenerationChanges; reason?: string } = {},
+  context: { by?: AuditOrigin; actorId?: number | null; changes?: GenerationChanges; reason?: string } = {},
 ): Promise<{ from: GenerationStatus }> {
   const [row] = await tx.select({ status: generations.status }).from(generations).where(eq(generations.id, id)).for('update');
   if (!row) throw new AppError('not_found');
@@ -37,7 +36,7 @@ export async function moveGeneration(
       subjectId: id,
       details: { from, to, ...(context.reason ? { reason: context.reason } : {}) },
     },
-    context.request,
+    context.by,
   );
   return { from };
 }
@@ -47,7 +46,7 @@ export async function moveSignature(
   tx: Tx,
   id: number,
   to: SignatureStatus,
-  context: { request?: FastifyRequest; actorId?: number | null; changes?: GenerationChanges } = {},
+  context: { by?: AuditOrigin; actorId?: number | null; changes?: GenerationChanges } = {},
 ): Promise<{ from: SignatureStatus }> {
   const [row] = await tx.select({ signatureStatus: generations.signatureStatus }).from(generations).where(eq(generations.id, id)).for('update');
   if (!row) throw new AppError('not_found');
@@ -60,7 +59,7 @@ export async function moveSignature(
   await recordAudit(
     tx,
     { action: 'generation.signature_status_changed', actorId: context.actorId, subjectType: 'generation', subjectId: id, details: { from, to } },
-    context.request,
+    context.by,
   );
   return { from };
 }

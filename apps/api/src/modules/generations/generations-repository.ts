@@ -2,30 +2,9 @@ import type { GenerationItemView, GenerationView } from '@sceau/contracts';
 import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
-
-/** Where a user may look: staff tied to a school, a centre or a province see only that. */
-export interface Scope {
-  institutionId: number | null;
-  centreId: number | null;
-  educProvinceId: number | null;
-}
-
-export async function scopeOf(db: Db, userId: number): Promise<Scope> {
-  const [u] = await db
-    .select({ institutionId: users.institutionId, centreId: users.centreId, educProvinceId: users.educProvinceId })
-    .from(users)
-    .where(eq(users.id, userId));
-  return u ?? { institutionId: null, centreId: null, educProvinceId: null };
-}
-
-export function generationScopeCondition(scope: Scope): SQL | undefined {
-  const parts: SQL[] = [];
-  if (scope.institutionId !== null) parts.push(eq(generations.institutionId, scope.institutionId));
-  if (scope.centreId !== null) parts.push(eq(generations.centreId, scope.centreId));
-  if (scope.educProvinceId !== null) parts.push(eq(generations.educProvinceId, scope.educProvinceId));
-  return parts.length ? and(...parts) : undefined;
-}
 
 const batchInstitution = aliasedTable(institutions, 'batch_institution');
 const batchCentre = aliasedTable(centres, 'batch_centre');
@@ -41,7 +20,7 @@ export function candidateMatches(pattern: string): SQL {
   )!;
 }
 
-export async function listGenerations(db: Db, where: SQL | undefined, page: number, perPage: number) {
+export async function listGenerations(db: Db, actor: Actor, where: SQL | undefined, page: number, perPage: number) {
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generations).where(where);
   const rows = await db
     .select({ id: generations.id })
@@ -50,7 +29,7 @@ export async function listGenerations(db: Db, where: SQL | undefined, page: numb
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(perPage)
     .offset((page - 1) * perPage);
-  return { views: await presentGenerations(db, rows.map((r) => r.id)), total };
+  return { views: await presentGenerations(db, rows.map((r) => r.id), actor), total };
 }
 
 /**
@@ -76,7 +55,8 @@ export async function selectBatchHeaders(db: Pick<Db, 'select'>, ids: number[]) 
     .where(inArray(generations.id, ids));
 }
 
-export async function presentGenerations(db: Db, ids: number[]): Promise<GenerationView[]> {
+/** Batches as the API shows them to `actor`, with what it may do on each (its policy's abilities). */
+export async function presentGenerations(db: Db, ids: number[], actor: Actor): Promise<GenerationView[]> {
   if (ids.length === 0) return [];
   const rows = await selectBatchHeaders(db, ids);
   const itemCounts = await db
@@ -120,6 +100,7 @@ export async function presentGenerations(db: Db, ids: number[]): Promise<Generat
         published_at: g.publishedAt?.toISOString() ?? null,
         revoked_at: g.revokedAt?.toISOString() ?? null,
         revocation_reason: g.revocationReason,
+        abilities: generationPolicy.abilities(actor, g),
       };
       return [g.id, view] as const;
     }),

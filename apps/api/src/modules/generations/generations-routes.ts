@@ -6,23 +6,15 @@ import type { AppContext } from '../../app.ts';
 import { diplomas, generationItems, generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import { generationScopeCondition, listGenerations, listItems, presentGenerations, scopeOf } from './generations-repository.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
+import { batchFor } from './batch-access.ts';
+import { listGenerations, listItems, presentGenerations } from './generations-repository.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 
 const tags = ['generations'];
 
 export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
-  /** The batch, if it exists and lies within the user's scope (else 404: its existence is not disclosed). */
-  async function visibleBatch(userId: number, id: number) {
-    const scope = generationScopeCondition(await scopeOf(db, userId));
-    const [row] = await db
-      .select({ id: generations.id })
-      .from(generations)
-      .where(and(eq(generations.id, id), scope));
-    if (!row) throw new AppError('not_found');
-    return row.id;
-  }
-
   app.get(
     '/generations/by-user',
     {
@@ -31,10 +23,12 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     },
     async (request) => {
       const { page, per_page: perPage = 10, search, session } = request.query;
-      const conditions: SQL[] = [eq(generations.createdBy, request.user!.id)];
+      const actor = actorOf(request);
+      // Their own batches, and only while they lie in the account's scope (a scope can be narrowed).
+      const conditions: (SQL | undefined)[] = [eq(generations.createdBy, actor.id), generationPolicy.visibleCondition(actor)];
       if (search) conditions.push(ilike(generations.title, containsPattern(search)));
       if (session) conditions.push(eq(generations.sessionId, session));
-      const { views, total } = await listGenerations(db, and(...conditions), page, perPage);
+      const { views, total } = await listGenerations(db, actor, and(...conditions), page, perPage);
       return { data: views, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
     },
   );
@@ -46,9 +40,10 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: 'A batch and a page of its candidates', params: idParam, querystring: generationItemsQuery, response: { 200: generationDetailResponse } },
     },
     async (request) => {
-      const id = await visibleBatch(request.user!.id, request.params.id);
+      const actor = actorOf(request);
+      const { id } = await batchFor(db, actor, request.params.id, generationPolicy.view);
       const { page, per_page: perPage = 20, search, institution, centre } = request.query;
-      const [view] = await presentGenerations(db, [id]);
+      const [view] = await presentGenerations(db, [id], actor);
       const { items, total } = await listItems(db, id, { page, perPage, search, institution, centre });
       return { data: { ...view!, items }, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
     },
@@ -61,9 +56,8 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: "A zip of a batch's signed diplomas, streamed", params: idParam },
     },
     async (request, reply) => {
-      const id = await visibleBatch(request.user!.id, request.params.id);
-      const [batch] = await db.select({ status: generations.status }).from(generations).where(eq(generations.id, id));
-      if (batch!.status !== 'ready_for_signature' && batch!.status !== 'completed') throw new AppError('conflict');
+      const actor = actorOf(request);
+      const { id } = await batchFor(db, actor, request.params.id, generationPolicy.downloadAll);
       const archive = new ZipArchive({ store: true }); // PDFs are compressed already
       const added = new Set<string>();
       // One PDF in memory at a time: the next is read when the previous has gone into the archive.
@@ -91,7 +85,7 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
           after = page.at(-1)!.itemId;
         }
         await db.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(and(eq(diplomas.generationId, id), sql`${diplomas.pdfKey} is not null`));
-        await recordAudit(db, { action: 'generation.exported', subjectType: 'generation', subjectId: id, details: { files: added.size } }, request);
+        await recordAudit(db, { action: 'generation.exported', subjectType: 'generation', subjectId: id, details: { files: added.size } }, actor);
         await archive.finalize();
       };
       fill().catch((error) => archive.destroy(error));
@@ -116,12 +110,13 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
         .innerJoin(diplomas, eq(diplomas.itemId, generationItems.id))
         .where(eq(generationItems.id, request.params.id));
       if (!row || !row.diploma.pdfKey) throw new AppError('not_found');
-      await visibleBatch(request.user!.id, row.generationId);
+      const actor = actorOf(request);
+      await batchFor(db, actor, row.generationId, generationPolicy.downloadOne);
       const pdf = await services.storage.get(row.diploma.pdfKey);
       if (!pdf) throw new AppError('not_found');
       await db.transaction(async (tx) => {
         await tx.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(eq(diplomas.id, row.diploma.id));
-        await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id }, request);
+        await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id }, actor);
       });
       return reply
         .type('application/pdf')

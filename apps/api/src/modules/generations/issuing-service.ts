@@ -317,7 +317,9 @@ export class IssuingService {
     // What each worker needs once: the template with the signers of the settings page, their
     // signature images, and the ministry's PDF signing key.
     const [template] = await this.db.select().from(templates).where(eq(templates.id, batch!.templateId));
-    const configured = await this.db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind));
+    // The signatures as they stood at launch (the snapshot); a batch launched before snapshots
+    // existed reads /settings as it is now.
+    const configured = batch!.signatureSnapshot ?? (await this.db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind)));
     // The signatures chosen at launch, exactly (every configured one for a batch launched before the choice).
     const chosen = batch!.signatureKinds;
     const gone = (chosen ?? []).filter((kind) => !configured.some((s) => s.kind === kind));

@@ -6,15 +6,16 @@ import type { AppContext } from '../../app.ts';
 import { diplomas, generations, officialSignatures, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import { generationScopeCondition, scopeOf } from './generations-repository.ts';
+import type { FastifyRequest } from 'fastify';
+import { actorOf } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
+import { batchFor } from './batch-access.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
 
 const tags = ['generations'];
 /** How long a verified launch code allows the launch. */
 const LAUNCH_GRANT_MINUTES = 10;
 const generationId = z.coerce.number().int().positive();
-/** A batch is launched when ready, or relaunched after a failed generation (it resumes where it stopped). */
-const LAUNCHABLE = ['ready_for_generation', 'failed'];
 
 /** Where a code went, without giving the whole address away: "ad•••@sceau.example", "+243•••••0002". */
 export function maskContact(contact: string): string {
@@ -43,15 +44,6 @@ const messageResponse = envelope(z.object({ message: z.string() }));
  */
 export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
   const launch = { anyPermission: ['generation.generate'], section: 'generation' } as const;
-
-  async function batchInScope(userId: number, id: number) {
-    const [batch] = await db
-      .select()
-      .from(generations)
-      .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(db, userId))));
-    if (!batch) throw new AppError('not_found');
-    return batch;
-  }
 
   /** Whether some of the batch's diplomas are printed already (a relaunch after a failure): their signatures are fixed. */
   async function hasPrinted(id: number): Promise<boolean> {
@@ -92,8 +84,7 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       },
     },
     async (request) => {
-      const batch = await batchInScope(request.user!.id, request.query.generation_id);
-      if (!LAUNCHABLE.includes(batch.status)) throw new AppError('conflict');
+      const batch = await batchFor(db, actorOf(request), request.query.generation_id, generationPolicy.launch);
       const [me] = await db.select().from(users).where(eq(users.id, request.user!.id));
       const destination = me!.email ?? me!.phone;
       if (!destination) throw new AppError('conflict');
@@ -117,7 +108,7 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       schema: { tags, summary: 'Check the launch code; a right one allows this user to launch this batch for a few minutes', body: z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }), generation_id: generationId }), response: { 200: messageResponse } },
     },
     async (request) => {
-      const batch = await batchInScope(request.user!.id, request.body.generation_id);
+      const batch = await batchFor(db, actorOf(request), request.body.generation_id, generationPolicy.launch);
       const [me] = await db.select().from(users).where(eq(users.id, request.user!.id));
       const destination = me!.email ?? me!.phone ?? '';
       try {
@@ -147,14 +138,26 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       },
       async (request) => {
         const { queue, jobs } = requireQueue();
-        const batch = await batchInScope(request.user!.id, request.body.generation_id);
-        if (!LAUNCHABLE.includes(batch.status)) throw new AppError('conflict');
+        const actor = actorOf(request);
+        const batch = await batchFor(db, actor, request.body.generation_id, generationPolicy.launch);
         // Checked before the code is spent: a wrong choice does not cost a new code.
         const signatureKinds = await chooseSignatures(batch, request.body.signatures);
-        if (!(await services.otp.consumeGrant(request.user!.id, `generation_launch_ok:${batch.id}`))) throw fieldError('code', 'field.launch_code_required');
+        if (!(await services.otp.consumeGrant(actor.id, `generation_launch_ok:${batch.id}`))) throw fieldError('code', 'field.launch_code_required');
+        // What /settings holds now is what this batch prints, even if a signature is replaced later;
+        // a relaunch of a batch with printed diplomas keeps the snapshot those were printed with.
+        const signatureSnapshot =
+          batch.signatureSnapshot && (await hasPrinted(batch.id))
+            ? batch.signatureSnapshot
+            : (await db.select().from(officialSignatures).where(inArray(officialSignatures.kind, signatureKinds))).map((s) => ({
+                kind: s.kind,
+                signerName: s.signerName,
+                signerTitle: s.signerTitle,
+                imageKey: s.imageKey,
+                imageSha256: s.imageSha256,
+              }));
         await db.transaction(async (tx) => {
-          await moveGeneration(tx, batch.id, 'in_progress', { request, changes: { progressDone: 0, progressTotal: 0, lastError: null, signatureKinds } });
-          await recordAudit(tx, { action: 'generation.signatures_chosen', subjectType: 'generation', subjectId: batch.id, details: { signatures: signatureKinds } }, request);
+          await moveGeneration(tx, batch.id, 'in_progress', { by: actor, changes: { progressDone: 0, progressTotal: 0, lastError: null, signatureKinds, signatureSnapshot } });
+          await recordAudit(tx, { action: 'generation.signatures_chosen', subjectType: 'generation', subjectId: batch.id, details: { signatures: signatureKinds } }, actor);
         });
         await queue.send(jobs.generate, { generationId: batch.id }, { singletonKey: `generate:${batch.id}` });
         return { data: { message: request.t('messages:generation_started') } };
@@ -169,7 +172,7 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       schema: { tags, summary: 'The official signatures a launch may put on the batch, and its current choice', params: z.object({ id: generationId }), response: { 200: launchSignaturesResponse } },
     },
     async (request) => {
-      const batch = await batchInScope(request.user!.id, request.params.id);
+      const batch = await batchFor(db, actorOf(request), request.params.id, generationPolicy.prepareLaunch);
       const available = await db
         .select({ kind: officialSignatures.kind, name: officialSignatures.signerName, title: officialSignatures.signerTitle })
         .from(officialSignatures)
@@ -185,8 +188,8 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     },
   );
 
-  const statusOf = async (userId: number, id: number) => {
-    const batch = await batchInScope(userId, id);
+  const statusOf = async (request: FastifyRequest, id: number) => {
+    const batch = await batchFor(db, actorOf(request), id, generationPolicy.view);
     const percent = batch.progressTotal ? Math.round((batch.progressDone / batch.progressTotal) * 1000) / 10 : batch.status === 'ready_for_signature' || batch.status === 'completed' ? 100 : 0;
     return {
       data: {
@@ -202,12 +205,12 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
   app.get(
     '/generations/status',
     { config: { access: view }, schema: { tags, summary: "A batch's status and progress", querystring: z.object({ generation_id: generationId }), response: { 200: statusResponse } } },
-    async (request) => statusOf(request.user!.id, request.query.generation_id),
+    async (request) => statusOf(request, request.query.generation_id),
   );
   app.get(
     '/generations/:id/status',
     { config: { access: view }, schema: { tags, summary: "A batch's status and progress", params: z.object({ id: generationId }), response: { 200: statusResponse } } },
-    async (request) => statusOf(request.user!.id, request.params.id),
+    async (request) => statusOf(request, request.params.id),
   );
 
   app.post(
@@ -218,9 +221,9 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     },
     async (request, reply) => {
       const { queue, jobs } = requireQueue();
-      const batch = await batchInScope(request.user!.id, request.params.id);
-      if (batch.status !== 'ready_for_signature') throw new AppError('conflict');
-      if (batch.signatureStatus === 'not_started') await db.transaction((tx) => moveSignature(tx, batch.id, 'in_progress', { request }));
+      const actor = actorOf(request);
+      const batch = await batchFor(db, actor, request.params.id, generationPolicy.sign);
+      if (batch.signatureStatus === 'not_started') await db.transaction((tx) => moveSignature(tx, batch.id, 'in_progress', { by: actor }));
       await queue.send(jobs.anchor, { generationId: batch.id }, { singletonKey: `anchor:${batch.id}` });
       return reply.code(202).send({ data: { message: request.t('messages:signature_started') } });
     },
@@ -233,11 +236,10 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       schema: { tags, summary: 'Cancel a batch before its signature starts (what it produced is removed)', params: z.object({ id: generationId }), response: { 200: messageResponse } },
     },
     async (request) => {
-      const batch = await batchInScope(request.user!.id, request.params.id);
-      // Published diplomas are revoked, never deleted; a batch being generated must finish or fail first.
-      if (batch.signatureStatus !== 'not_started') throw new AppError('conflict');
+      const actor = actorOf(request);
+      const batch = await batchFor(db, actor, request.params.id, generationPolicy.cancel);
       const pdfKeys = await db.transaction(async (tx) => {
-        await moveGeneration(tx, batch.id, 'cancelled', { request });
+        await moveGeneration(tx, batch.id, 'cancelled', { by: actor });
         const produced = await tx.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batch.id));
         if (produced.length) await tx.delete(diplomas).where(inArray(diplomas.id, produced.map((d) => d.id)));
         await tx.update(generations).set({ merkleRoot: null, progressDone: 0, progressTotal: 0 }).where(eq(generations.id, batch.id));

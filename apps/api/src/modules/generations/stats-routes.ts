@@ -5,7 +5,8 @@ import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, educProvinces, examSessions, generations } from '../../db/schema.ts';
 import { fieldError } from '../../lib/errors.ts';
-import { generationScopeCondition, scopeOf } from './generations-repository.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
 
 const tags = ['generations'];
 
@@ -95,7 +96,7 @@ export const statsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db }
         if (!found) throw fieldError('session', 'field.invalid_option');
         session = found;
       }
-      const scope = generationScopeCondition(await scopeOf(db, request.user!.id));
+      const scope = generationPolicy.visibleCondition(actorOf(request));
       const where = and(scope, sessionId !== undefined ? eq(generations.sessionId, sessionId) : undefined);
       return { data: { session, ...(await issuedStats(db, where)) } };
     },

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type yauzl from 'yauzl';
 import type { Db } from '../../db/client.ts';
 import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
-import type { Scope } from '../generations/generations-repository.ts';
+import type { Scope } from '../../policies/scope.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readEmail, readGender, readName, readPercentage, readPhone } from './row-values.ts';
 import { normaliseHeader, type Table } from './table-reader.ts';
 import { baseName, type ZipArchive } from './zip-archive.ts';

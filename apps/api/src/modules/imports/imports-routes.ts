@@ -25,7 +25,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
 import { generations, importations } from '../../db/schema.ts';
-import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import type { RowProblem } from './import-checker.ts';
 import { exampleCsv, exampleXlsx } from './import-example.ts';
@@ -74,7 +75,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
     async (request) => {
       const { fields, files } = await readImportForm(request);
       const input = parseOrThrow(checkImportFields, fields);
-      const result = await imports.checkFile(request.user!.id, input, files, request);
+      const result = await imports.checkFile(actorOf(request), input, files);
       return { data: present(request, result) };
     },
   );
@@ -91,7 +92,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       },
     },
     async (request, reply) => {
-      const id = await imports.startImport(request.user!.id, request.body.generation_id, request.body.title, services.queue, request);
+      const id = await imports.startImport(actorOf(request), request.body.generation_id, request.body.title, services.queue);
       return reply.code(202).send({ data: { importation_id: id } });
     },
   );
@@ -100,7 +101,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
 
   /** An import as its progress page shows it, in the request's language (404 outside the user's scope). */
   async function tracking(request: FastifyRequest, id: number) {
-    const { importation: i, status, percent } = await imports.tracking(request.user!.id, id);
+    const { importation: i, status, percent } = await imports.tracking(actorOf(request), id);
     const view = {
       id: i.id,
       generation_id: i.generationId,
@@ -134,14 +135,14 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       },
     },
     async (request) => {
-      const user = request.user!.id;
+      const actor = actorOf(request);
       const active = inArray(importations.status, ['queued', 'running']);
       const recent = gt(importations.updatedAt, sql`now() - make_interval(days => ${IMPORTATIONS_RECENT_DAYS})`);
       const rows = await db
         .select({ id: importations.id, generation: { id: generations.id, title: generations.title, template_id: generations.templateId, status: generations.status } })
         .from(importations)
         .innerJoin(generations, eq(generations.id, importations.generationId))
-        .where(and(eq(importations.createdBy, user), generationScopeCondition(await scopeOf(db, user)), request.query.active === 'true' ? active : or(active, recent)))
+        .where(and(eq(importations.createdBy, actor.id), generationPolicy.visibleCondition(actor), request.query.active === 'true' ? active : or(active, recent)))
         .orderBy(desc(importations.id))
         .limit(IMPORTATIONS_LISTED);
       const data = [];
@@ -167,7 +168,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
     async (request, reply) => {
       const { fields, files } = await readImportForm(request);
       const { generation_id } = parseOrThrow(importCandidatesFields, fields);
-      const result = await imports.importCandidates(request.user!.id, generation_id, files, services.queue, request);
+      const result = await imports.importCandidates(actorOf(request), generation_id, files, services.queue);
       return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
     },
   );
@@ -195,7 +196,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       config: { access: { anyPermission: ['generation.view'], section: 'generation' } },
       schema: { tags, summary: "A candidate's result in the national results registry", body: findResultRequest, response: { 200: nationalResultResponse } },
     },
-    async (request) => ({ data: await results.find(request.body.matricule, request.body.session) }),
+    async (request) => ({ data: await results.find(actorOf(request), request.body.matricule, request.body.session) }),
   );
 
   app.post(
@@ -210,7 +211,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       },
     },
     async (request, reply) => {
-      const out = await results.createBatch(request.user!.id, request.body, services.queue, request, config.product);
+      const out = await results.createBatch(actorOf(request), request.body, services.queue, config.product);
       return reply.code(202).send({ data: { generation_id: out.generationId, importation_id: out.importationId, rows: out.rows, skipped: out.skipped } });
     },
   );

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ImportationStatus } from '@sceau/contracts';
 import { preparePhoto } from '@sceau/pdf';
-import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -11,7 +10,13 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
-import { generationScopeCondition, scopeOf, type Scope } from '../generations/generations-repository.ts';
+import { batchFor } from '../generations/batch-access.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
+import { importationPolicy } from '../../policies/importation-policy.ts';
+import { allowed, authorize } from '../../policies/policy.ts';
+import { loadScopes, NATIONAL, type Scope } from '../../policies/scope.ts';
+import { templatePolicy } from '../../policies/template-policy.ts';
 import { checkRows, findImportedCodes, HEADER_HINTS, PHOTO_BOX_MM, PHOTO_LIMITS, readRows, type CheckedCandidate, type CheckOutcome, type ReadList } from './import-checker.ts';
 import { readTable, UnreadableTable, type Table } from './table-reader.ts';
 import { openZip, type ZipArchive } from './zip-archive.ts';
@@ -76,17 +81,16 @@ export class ImportsService {
    * photos zip when one is sent; the earlier zip is kept otherwise).
    */
   async checkFile(
-    userId: number,
+    actor: Actor,
     input: { template_id: number; generation_type?: string; session_id: number; province_id: number; generation_id?: number },
     files: UploadedFiles,
-    request: FastifyRequest,
   ): Promise<CheckResult> {
-    const scope = await scopeOf(this.db, userId);
-    const template = await this.usableTemplate(scope, input.template_id);
+    const scope = actor.scope;
+    const template = await this.usableTemplate(actor, input.template_id);
     if (input.generation_type && input.generation_type !== template.generationType) throw fieldError('generation_type', 'field.template_type_mismatch');
     const session = await this.session(input.session_id);
-    await this.checkProvince(scope, input.province_id);
-    const draft = input.generation_id ? await this.draft(userId, input.generation_id) : null;
+    await this.checkProvince(actor, input.province_id);
+    const draft = input.generation_id ? await this.draft(actor, input.generation_id) : null;
     if (!files.list) throw fieldError('file', 'field.file_required');
 
     const table = await readList(files.list);
@@ -122,12 +126,12 @@ export class ImportsService {
         const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
         if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
         await tx.update(generations).set({ ...values, updatedAt: new Date() }).where(eq(generations.id, draft.id));
-        await recordAudit(tx, { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, request);
+        await recordAudit(tx, { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, actor);
         const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
         return { id: draft.id, replaced: old };
       }
-      const [created] = await tx.insert(generations).values({ ...values, title: null, createdBy: userId }).returning({ id: generations.id });
-      await recordAudit(tx, { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, request);
+      const [created] = await tx.insert(generations).values({ ...values, title: null, createdBy: actor.id }).returning({ id: generations.id });
+      await recordAudit(tx, { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, actor);
       return { id: created!.id, replaced: [] as string[] };
     });
     for (const key of replaced) await this.storage.delete(key).catch(() => {});
@@ -135,9 +139,9 @@ export class ImportsService {
   }
 
   /** `start-import-process`: the stored list is checked again, then its import queued. */
-  async startImport(userId: number, generationId: number, title: string, queue: JobQueue | null, request: FastifyRequest): Promise<number> {
-    const scope = await scopeOf(this.db, userId);
-    const batch = await this.visibleBatch(scope, generationId);
+  async startImport(actor: Actor, generationId: number, title: string, queue: JobQueue | null): Promise<number> {
+    const scope = actor.scope;
+    const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (batch.status !== 'created' || !batch.sourceFileKey) throw new AppError('conflict');
     const outcome = await this.recheck(batch, scope, batch.sourceFileKey, batch.sourcePhotosKey);
     if (outcome.problems.length) throw fileHasErrors(outcome.problems.length);
@@ -152,9 +156,9 @@ export class ImportsService {
         fileKey: row.sourceFileKey!,
         photosKey: row.sourcePhotosKey,
         rowsTotal: outcome.candidates.length,
-        createdBy: userId,
+        createdBy: actor.id,
       });
-      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: importationId, rows: outcome.candidates.length, title } }, request);
+      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: importationId, rows: outcome.candidates.length, title } }, actor);
       return importationId;
     });
     await this.queueImportation(queue, id);
@@ -162,16 +166,9 @@ export class ImportsService {
   }
 
   /** `POST import/candidates`: more candidates for a batch still being prepared (created or pending validation). */
-  async importCandidates(
-    userId: number,
-    generationId: number,
-    files: UploadedFiles,
-    queue: JobQueue | null,
-    request: FastifyRequest,
-  ): Promise<CheckResult & { importationId: number | null }> {
-    const scope = await scopeOf(this.db, userId);
-    const batch = await this.visibleBatch(scope, generationId);
-    if (batch.status !== 'created' && batch.status !== 'pending_validation') throw new AppError('conflict');
+  async importCandidates(actor: Actor, generationId: number, files: UploadedFiles, queue: JobQueue | null): Promise<CheckResult & { importationId: number | null }> {
+    const scope = actor.scope;
+    const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (!files.list) throw fieldError('file', 'field.file_required');
     const table = await readList(files.list);
     const zip = files.photos ? await readZip(files.photos) : null;
@@ -193,22 +190,22 @@ export class ImportsService {
     if (files.photos) await this.storage.put(photosKey!, files.photos);
     await this.storeReadList(fileKey, files.list, files.photos, session!.year, read);
     const importationId = await this.db.transaction(async (tx) => {
-      const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: userId });
-      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } }, request);
+      const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: actor.id });
+      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } }, actor);
       return id;
     });
     await this.queueImportation(queue, importationId);
     return { ...result, importationId };
   }
 
-  async tracking(userId: number, id: number) {
-    const scope = await scopeOf(this.db, userId);
+  async tracking(actor: Actor, id: number) {
     const [row] = await this.db
-      .select({ importation: importations })
+      .select({ importation: importations, batch: generations })
       .from(importations)
       .innerJoin(generations, eq(generations.id, importations.generationId))
-      .where(and(eq(importations.id, id), generationScopeCondition(scope)));
+      .where(eq(importations.id, id));
     if (!row) throw new AppError('not_found');
+    authorize(importationPolicy.follow(actor, { batch: row.batch }));
     const i = row.importation;
     const status = i.status as ImportationStatus;
     const percent = status === 'completed' ? 100 : i.rowsTotal ? Math.min(99, Math.floor((i.rowsDone * 100) / i.rowsTotal)) : 0;
@@ -293,7 +290,8 @@ export class ImportsService {
   private async importRows(importation: typeof importations.$inferSelect): Promise<void> {
     const [batch] = await this.db.select().from(generations).where(eq(generations.id, importation.generationId));
     if (!batch) throw new ImportRefused('field.import_batch_status');
-    const scope = importation.createdBy ? await scopeOf(this.db, importation.createdBy) : { institutionId: null, centreId: null, educProvinceId: null };
+    // The scope its author has now: a list checked by someone whose scope was narrowed since is checked again in the new one.
+    const scope = importation.createdBy ? ((await loadScopes(this.db, [importation.createdBy])).get(importation.createdBy) ?? NATIONAL) : NATIONAL;
     const outcome = await this.recheck(batch, scope, importation.fileKey, importation.photosKey, async (zip, candidates) => {
       // Photos first, outside the transaction: they are files, written whole under a fixed name.
       // A few at a time, so that the writes' round trips through the file system overlap.
@@ -455,14 +453,8 @@ export class ImportsService {
   }
 
   /** The batch if the user's scope holds it (else 404: its existence is not disclosed). */
-  async visibleBatch(scope: Scope, id: number) {
-    const [row] = await this.db.select().from(generations).where(and(eq(generations.id, id), generationScopeCondition(scope)));
-    if (!row) throw new AppError('not_found');
-    return row;
-  }
-
-  private async draft(userId: number, id: number) {
-    const batch = await this.visibleBatch(await scopeOf(this.db, userId), id);
+  private async draft(actor: Actor, id: number) {
+    const batch = await batchFor(this.db, actor, id, generationPolicy.importList);
     if (batch.status !== 'created' || (await this.hasListImportation(this.db, id))) throw new AppError('conflict');
     return batch;
   }
@@ -476,11 +468,13 @@ export class ImportsService {
   }
 
   /** A template the user may use: the country's, or their own school's (a school-bound user cannot use another school's). */
-  async usableTemplate(scope: Scope, id: number) {
+  async usableTemplate(actor: Actor, id: number) {
     const [template] = await this.db.select().from(templates).where(eq(templates.id, id));
-    if (!template || (template.ownerType === 'institution' && scope.institutionId !== null && template.ownerId !== scope.institutionId)) {
-      throw fieldError('template', 'field.template_unknown');
-    }
+    const [school] =
+      template?.ownerType === 'institution'
+        ? await this.db.select({ institutionId: institutions.id, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId }).from(institutions).where(eq(institutions.id, template.ownerId))
+        : [];
+    if (!template || !allowed(templatePolicy.use(actor, { ownerType: template.ownerType, school: school ?? null }))) throw fieldError('template', 'field.template_unknown');
     return template;
   }
 
@@ -491,14 +485,11 @@ export class ImportsService {
   }
 
   /** The province must exist and hold the user's scope (a school-bound user works in their school's province). */
-  async checkProvince(scope: Scope, provinceId: number): Promise<void> {
+  /** A new batch goes to a province of the actor's scope (the batch policy's `create`). */
+  async checkProvince(actor: Actor, provinceId: number): Promise<void> {
     const [province] = await this.db.select().from(educProvinces).where(eq(educProvinces.id, provinceId));
     if (!province) throw fieldError('province_id', 'field.invalid_option');
-    if (scope.educProvinceId !== null && scope.educProvinceId !== provinceId) throw fieldError('province_id', 'field.province_outside_scope');
-    if (scope.institutionId !== null) {
-      const [school] = await this.db.select().from(institutions).where(eq(institutions.id, scope.institutionId));
-      if (school && school.educProvinceId !== provinceId) throw fieldError('province_id', 'field.province_outside_scope');
-    }
+    authorize(generationPolicy.create(actor, { institutionId: actor.scope.institutionId, centreId: actor.scope.centreId, educProvinceId: provinceId }));
   }
 
   /**

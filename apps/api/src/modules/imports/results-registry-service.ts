@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IMPORT_COLUMNS } from '@sceau/contracts';
-import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
 import { and, asc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -9,7 +10,10 @@ import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import { scopeOf } from '../generations/generations-repository.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { authorize } from '../../policies/policy.ts';
+import { resultsPolicy } from '../../policies/results-policy.ts';
+import type { Scope } from '../../policies/scope.ts';
 import { HEADER_HINTS, type RowProblem } from './import-checker.ts';
 import type { ImportsService } from './imports-service.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readGender, readName, readPercentage } from './row-values.ts';
@@ -27,6 +31,10 @@ const PASSED = new Set(['oui', 'o', 'yes', 'y', '1', 'true', 'vrai', 'admis', 'a
 const FAILED = new Set(['non', 'n', 'no', '0', 'false', 'faux', 'ajourne', 'ajournee', 'refuse', 'refusee', 'echoue', 'failed']);
 const CODE = /^[A-Za-z0-9-]{1,16}$/;
 const CHUNK = 1000;
+/** Staff look a candidate up one at a time; more than this an hour is someone walking the registry (ADR 0120). */
+export const RESULTS_LOOKUPS = { perHour: 120 } as const;
+/** Where a result of a school the platform does not know lies: outside every school, centre and province. */
+const UNKNOWN_PLACE: Scope = { institutionId: -1, centreId: -1, educProvinceId: -1 };
 
 export type NationalResultRow = typeof nationalResults.$inferInsert;
 
@@ -36,6 +44,7 @@ export type NationalResultRow = typeof nationalResults.$inferInsert;
  */
 export class ResultsRegistryService {
   readonly job;
+  private readonly lookups: RateLimiterPostgres;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +52,15 @@ export class ResultsRegistryService {
     private readonly imports: ImportsService,
     private readonly log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
   ) {
+    this.lookups = new RateLimiterPostgres({
+      storeClient: db.$client as pg.Pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      keyPrefix: 'results_lookup',
+      points: RESULTS_LOOKUPS.perHour,
+      duration: 3600,
+    });
     this.job = defineJob({
       name: 'results.import',
       payload: z.object({ fileKey: z.string(), sessionId: z.number().int().positive() }),
@@ -131,18 +149,32 @@ export class ResultsRegistryService {
     return { rows: rows.length, problems: [] };
   }
 
-  /** `find-{product}`: one candidate's result in a session (by id, year or name). */
-  async find(matricule: string, sessionRef: number | string) {
+  /**
+   * `find-{product}`: one candidate's result in a session (by id, year or name), for staff whose
+   * scope holds the candidate's school (results policy); at most RESULTS_LOOKUPS per account an
+   * hour, so that no account walks the country's results.
+   */
+  async find(actor: Actor, matricule: string, sessionRef: number | string) {
+    authorize(resultsPolicy.find(actor));
+    await this.consumeLookup(actor);
     const session = await this.resolveSession(sessionRef);
     if (!session) throw new AppError('not_found');
     const [row] = await this.db
-      .select({ r: nationalResults, school: institutions.name, centre: centres.name, option: options.name })
+      .select({
+        r: nationalResults,
+        school: institutions.name,
+        place: { institutionId: institutions.id, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId },
+        centre: centres.name,
+        option: options.name,
+      })
       .from(nationalResults)
       .leftJoin(institutions, eq(institutions.code, nationalResults.institutionCode))
       .leftJoin(centres, eq(centres.code, nationalResults.centreCode))
       .leftJoin(options, eq(options.code, nationalResults.optionCode))
       .where(and(eq(nationalResults.sessionId, session.id), eq(nationalResults.candidateCode, matricule)));
     if (!row) throw new AppError('not_found');
+    // A school the platform does not know lies in no one's scope but the nation's.
+    authorize(resultsPolicy.read(actor, row.place?.institutionId ? row.place : UNKNOWN_PLACE));
     const { r } = row;
     return {
       candidate_code: r.candidateCode,
@@ -159,6 +191,16 @@ export class ResultsRegistryService {
       passed: r.passed,
       session: { id: session.id, name: session.name, year: session.year },
     };
+  }
+
+  private async consumeLookup(actor: Actor): Promise<void> {
+    try {
+      await this.lookups.consume(String(actor.id));
+    } catch (rejection) {
+      if (rejection instanceof Error) throw rejection;
+      const seconds = Math.max(1, Math.ceil((rejection as RateLimiterRes).msBeforeNext / 1000));
+      throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+    }
   }
 
   private async resolveSession(ref: number | string) {
@@ -179,16 +221,15 @@ export class ResultsRegistryService {
    * counted in `skipped`.
    */
   async createBatch(
-    userId: number,
+    actor: Actor,
     input: { template_id: number; session_id: number; province_id: number; title: string | null },
     queue: JobQueue | null,
-    request: FastifyRequest,
     product: string,
   ): Promise<{ generationId: number; importationId: number; rows: number; skipped: number }> {
-    const scope = await scopeOf(this.db, userId);
-    const template = await this.imports.usableTemplate(scope, input.template_id);
+    const scope = actor.scope;
+    const template = await this.imports.usableTemplate(actor, input.template_id);
     const session = await this.imports.session(input.session_id);
-    await this.imports.checkProvince(scope, input.province_id);
+    await this.imports.checkProvince(actor, input.province_id);
 
     const notInBatch = sql`not exists (
       select 1 from generation_items gi join generations g on g.id = gi.generation_id
@@ -217,7 +258,7 @@ export class ResultsRegistryService {
     const title = input.title ?? null;
     const created = await this.db.transaction(async (tx) => {
       const out = await this.imports.createBatchFromList(tx, {
-        userId,
+        userId: actor.id,
         scope,
         templateId: template.id,
         type: template.generationType,
@@ -230,7 +271,7 @@ export class ResultsRegistryService {
       await recordAudit(
         tx,
         { action: 'generation.created_from_registry', subjectType: 'generation', subjectId: out.generationId, details: { importation: out.importationId, rows: usable.length, skipped: rows.length - usable.length, source: product } },
-        request,
+        actor,
       );
       return out;
     });

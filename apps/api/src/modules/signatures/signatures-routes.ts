@@ -5,6 +5,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { allowed, authorize } from '../../policies/policy.ts';
+import { signaturePolicy } from '../../policies/signature-policy.ts';
 
 const tags = ['signatures'];
 
@@ -15,7 +18,13 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
   app.get(
     '/signatures/state',
     { config: { access: { anyPermission: ['signatures.list'], section: 'signatures' } }, schema: { tags, summary: 'The official signatures', response: { 200: signaturesStateResponse } } },
-    async () => ({ data: await signatures.state() }),
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        data: await signatures.state(),
+        abilities: { add: allowed(signaturePolicy.add(actor)), replace: allowed(signaturePolicy.replace(actor)), remove: allowed(signaturePolicy.remove(actor)) },
+      };
+    },
   );
 
   app.get(
@@ -37,6 +46,9 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
     },
     async (request) => {
       if (!request.isMultipart()) throw new AppError('unsupported_media_type');
+      // Refused before the image is read when the actor may neither add nor replace any signature.
+      const actor = actorOf(request);
+      if (!allowed(signaturePolicy.add(actor)) && !allowed(signaturePolicy.replace(actor))) authorize(signaturePolicy.replace(actor));
       const fields: Record<string, string> = {};
       let image: Buffer | null = null;
       for await (const part of request.parts()) {
@@ -59,7 +71,7 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
       }
       const input = parseOrThrow(signatureFields, fields);
       if (!image || image.length === 0) throw fieldError('image', 'field.file_required');
-      await signatures.save(request.user!, { ...input, image }, request);
+      await signatures.save(actor, { ...input, image });
       return { data: { message: request.t('messages:signature_saved') } };
     },
   );
@@ -71,7 +83,7 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
       schema: { tags, summary: 'Remove a signature', params: signatureKindParam, response: { 200: envelope(z.object({ message: z.string() })) } },
     },
     async (request) => {
-      await signatures.remove(request.params.kind, request);
+      await signatures.remove(actorOf(request), request.params.kind);
       return { data: { message: request.t('messages:signature_deleted') } };
     },
   );

@@ -1,9 +1,11 @@
-import { SIGNATURE_KINDS, type Grants, type SignatureKind, type SignatureView } from '@sceau/contracts';
+import { SIGNATURE_KINDS, type SignatureKind, type SignatureView } from '@sceau/contracts';
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { officialSignatures, users } from '../../db/schema.ts';
+import { generations, officialSignatures, users } from '../../db/schema.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { authorize } from '../../policies/policy.ts';
+import { signaturePolicy } from '../../policies/signature-policy.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
@@ -39,10 +41,9 @@ export class SignaturesService {
   }
 
   /** Adds a signature (signatures.create) or replaces one (signatures.edit). */
-  async save(actor: Grants & { id: number }, input: { kind: SignatureKind; name: string; title: string; image: Buffer }, request: FastifyRequest) {
+  async save(actor: Actor, input: { kind: SignatureKind; name: string; title: string; image: Buffer }) {
     const [existing] = await this.db.select().from(officialSignatures).where(eq(officialSignatures.kind, input.kind));
-    const needed = existing ? 'signatures.edit' : 'signatures.create';
-    if (!actor.permissions.includes(needed)) throw new AppError('forbidden_permission');
+    authorize(existing ? signaturePolicy.replace(actor) : signaturePolicy.add(actor));
     const { png, width, height } = await processSignatureImage(input.image);
     const sha = createHash('sha256').update(png).digest('hex');
     const key = `signatures/${input.kind}-${sha.slice(0, 16)}.png`;
@@ -54,7 +55,7 @@ export class SignaturesService {
         await recordAudit(
           tx,
           { action: existing ? 'signature.replaced' : 'signature.added', subjectType: 'signature', subjectId: input.kind, details: { name: input.name, title: input.title, image_sha256: sha } },
-          request,
+          actor,
         );
       });
     } catch (error) {
@@ -62,17 +63,28 @@ export class SignaturesService {
       throw error;
     }
     // The previous image stays until now so that a failed save never leaves a signature without one.
-    if (existing && existing.imageKey !== key) await this.storage.delete(existing.imageKey);
+    if (existing && existing.imageKey !== key) await this.deleteUnlessLaunched(existing.imageKey);
   }
 
-  async remove(kind: SignatureKind, request: FastifyRequest): Promise<void> {
+  async remove(actor: Actor, kind: SignatureKind): Promise<void> {
+    authorize(signaturePolicy.remove(actor));
     const [existing] = await this.db.select().from(officialSignatures).where(eq(officialSignatures.kind, kind));
     if (!existing) throw new AppError('not_found');
     await this.db.transaction(async (tx) => {
       await tx.delete(officialSignatures).where(eq(officialSignatures.kind, kind));
-      await recordAudit(tx, { action: 'signature.deleted', subjectType: 'signature', subjectId: kind, details: { name: existing.signerName } }, request);
+      await recordAudit(tx, { action: 'signature.deleted', subjectType: 'signature', subjectId: kind, details: { name: existing.signerName } }, actor);
     });
-    await this.storage.delete(existing.imageKey);
+    await this.deleteUnlessLaunched(existing.imageKey);
+  }
+
+  /** A batch being generated prints the images it was launched with (its snapshot): those stay. */
+  private async deleteUnlessLaunched(imageKey: string): Promise<void> {
+    const [used] = await this.db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(inArray(generations.status, ['ready_for_generation', 'in_progress', 'failed']), sql`${generations.signatureSnapshot} @> ${JSON.stringify([{ imageKey }])}::jsonb`))
+      .limit(1);
+    if (!used) await this.storage.delete(imageKey);
   }
 
   async image(kind: SignatureKind): Promise<Buffer> {

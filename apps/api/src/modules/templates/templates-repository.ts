@@ -2,25 +2,8 @@ import type { TemplateOwnerType, TemplateView } from '@sceau/contracts';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { countries, institutions, templates } from '../../db/schema.ts';
-import type { Scope } from '../generations/generations-repository.ts';
 
 type TemplateRow = typeof templates.$inferSelect;
-
-/**
- * Which templates a user may see: every country template, and the custom templates of the schools
- * in their scope (all of them for staff with no scope).
- */
-export function visibleTemplates(scope: Scope): SQL | undefined {
-  const schools: SQL[] = [];
-  if (scope.institutionId !== null) schools.push(eq(institutions.id, scope.institutionId));
-  if (scope.centreId !== null) schools.push(eq(institutions.centreId, scope.centreId));
-  if (scope.educProvinceId !== null) schools.push(eq(institutions.educProvinceId, scope.educProvinceId));
-  if (!schools.length) return undefined;
-  return or(
-    eq(templates.ownerType, 'country'),
-    and(eq(templates.ownerType, 'institution'), inArray(templates.ownerId, sql`(select ${institutions.id} from ${institutions} where ${and(...schools)})`)),
-  );
-}
 
 export async function findTemplates(db: Db, where: SQL | undefined): Promise<TemplateRow[]> {
   return db.select().from(templates).where(where).orderBy(asc(templates.ownerType), asc(templates.id));

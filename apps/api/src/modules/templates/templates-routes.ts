@@ -6,15 +6,16 @@ import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/client.ts';
 import { countries, templates } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { scopeOf } from '../generations/generations-repository.ts';
-import { findTemplates, presentTemplates, visibleTemplates } from './templates-repository.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { templatePolicy } from '../../policies/template-policy.ts';
+import { findTemplates, presentTemplates } from './templates-repository.ts';
 
 const tags = ['templates'];
 const access = { anyPermission: ['generation.create' as const, 'generation.view' as const], section: 'generation' as const };
 
 export const templatesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db }) => {
   async function detail(request: FastifyRequest, where: ReturnType<typeof eq>) {
-    const scope = visibleTemplates(await scopeOf(db, request.user!.id));
+    const scope = templatePolicy.visibleCondition(actorOf(request));
     const [row] = await findTemplates(db, and(where, scope));
     if (!row) throw new AppError('not_found');
     const [view] = await presentTemplates(db, [row], request.locale);
@@ -29,7 +30,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { 
     },
     async (request) => {
       const { owner } = request.query;
-      const scope = visibleTemplates(await scopeOf(db, request.user!.id));
+      const scope = templatePolicy.visibleCondition(actorOf(request));
       const byOwner = owner ? and(eq(templates.ownerType, owner.type), eq(templates.ownerId, owner.id)) : undefined;
       return { data: await presentTemplates(db, await findTemplates(db, and(byOwner, scope)), request.locale) };
     },

@@ -70,3 +70,10 @@ export async function loadAllRoles(db: Db): Promise<RoleView[]> {
   }
   return [...byId.values()];
 }
+
+/** The given roles with their permissions (for the grant rule). */
+export async function loadRolesWithPermissions(db: Db, roleIds: number[]): Promise<RoleView[]> {
+  if (roleIds.length === 0) return [];
+  const wanted = new Set(roleIds);
+  return (await loadAllRoles(db)).filter((role) => wanted.has(role.id));
+}

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
+import { actorOf } from '../../policies/actor.ts';
 import { loadAllRoles } from './user-repository.ts';
 
 const tags = ['users'];
@@ -24,7 +25,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
   app.get(
     '/users',
     { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'Staff accounts, paged', querystring: usersQuery, response: { 200: usersResponse } } },
-    async (request) => users.list(request.query),
+    async (request) => users.list(actorOf(request), request.query),
   );
 
   app.get(
@@ -36,7 +37,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
   app.get(
     '/users/:id',
     { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'One account', params: idParam, response: { 200: userResponse } } },
-    async (request) => ({ data: await users.get(request.params.id) }),
+    async (request) => ({ data: await users.get(actorOf(request), request.params.id) }),
   );
 
   app.post(
@@ -45,7 +46,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
       config: { access: { anyPermission: ['users.create'], section: 'users' } },
       schema: { tags, summary: 'Add an account (a temporary password is sent to it)', body: createUserRequest, response: { 201: userResponse } },
     },
-    async (request, reply) => reply.code(201).send({ data: await users.create(request.user!, request.body, request) }),
+    async (request, reply) => reply.code(201).send({ data: await users.create(actorOf(request), request.body) }),
   );
 
   app.put(
@@ -54,7 +55,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
       config: { access: { anyPermission: ['users.edit'], section: 'users' } },
       schema: { tags, summary: 'Edit an account, its roles and scope', params: idParam, body: updateUserRequest, response: { 200: userResponse } },
     },
-    async (request) => ({ data: await users.update(request.user!, request.params.id, request.body, request) }),
+    async (request) => ({ data: await users.update(actorOf(request), request.params.id, request.body) }),
   );
 
   app.post(
@@ -64,7 +65,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
       schema: { tags, summary: "Reset an account's password (a temporary one is sent to it)", params: idParam, response: { 200: resetUserPasswordResponse } },
     },
     async (request) => {
-      const { channel } = await users.resetPassword(request.user!, request.params.id, request);
+      const { channel } = await users.resetPassword(actorOf(request), request.params.id);
       return { data: { message: request.t(`messages:password_reset_sent_${channel}`), channel } };
     },
   );
@@ -76,7 +77,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
       schema: { tags, summary: 'Send an account a one-time sign-in link (15 minutes) by e-mail or SMS', params: idParam, response: { 200: signInLinkResponse } },
     },
     async (request) => {
-      const { channel, name } = await users.sendSignInLink(request.user!, request.params.id, request);
+      const { channel, name } = await users.sendSignInLink(actorOf(request), request.params.id);
       return { data: { message: request.t(`messages:sign_in_link_sent_${channel}`, { name }), channel } };
     },
   );
@@ -88,7 +89,7 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
       schema: { tags, summary: 'Archive accounts', body: archiveUsersRequest, response: { 200: envelope(z.object({ archived: z.number().int(), message: z.string() })) } },
     },
     async (request) => {
-      const archived = await users.archive(request.user!, request.body.users, request);
+      const archived = await users.archive(actorOf(request), request.body.users);
       return { data: { archived, message: request.t('messages:users_archived', { count: archived }) } };
     },
   );

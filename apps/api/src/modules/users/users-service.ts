@@ -1,6 +1,5 @@
-import { DISTRIBUTION_LIMITS, type Grants, type Locale, type UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type Locale, type UserView } from '@sceau/contracts';
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { centres, educProvinces, institutions, roles, userRoles, users } from '../../db/schema.ts';
@@ -11,6 +10,11 @@ import { revokeUserTokens } from '../auth/token-service.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
 import type { DistributionService } from '../distribution/distribution-service.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { authorize, type Decision } from '../../policies/policy.ts';
+import { isNational, loadScopes, NATIONAL, resolveScope, type Scope } from '../../policies/scope.ts';
+import { userPolicy, type AccountFacts } from '../../policies/user-policy.ts';
+import { loadRolesOf, loadRolesWithPermissions } from './user-repository.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -33,8 +37,9 @@ function temporaryPassword(): string {
 }
 
 /**
- * Staff accounts, run by administrators. Only root may grant the root role or change a root account:
- * an admin cannot raise anyone (themselves included) above admin.
+ * Staff accounts, run by administrators. Every rule about who may touch which account, place it
+ * where and grant it what is the user policy's (policies/user-policy.ts); this service loads the
+ * facts the policy reads and applies what it allows.
  */
 export class UsersService {
   constructor(
@@ -44,9 +49,9 @@ export class UsersService {
     private readonly signInLinks: Pick<DistributionService, 'createStaffLink' | 'directAuthUrl'>,
   ) {}
 
-  async list(query: { page: number; per_page?: number; search?: string; role?: string; sort: 'name' | 'created_at' | 'role'; archived?: '0' | '1' }) {
+  async list(actor: Actor, query: { page: number; per_page?: number; search?: string; role?: string; sort: 'name' | 'created_at' | 'role'; archived?: '0' | '1' }) {
     const perPage = query.per_page ?? 20;
-    const conditions: SQL[] = [query.archived === '1' ? isNotNull(users.archivedAt) : isNull(users.archivedAt)];
+    const conditions: (SQL | undefined)[] = [query.archived === '1' ? isNotNull(users.archivedAt) : isNull(users.archivedAt), userPolicy.visibleCondition(actor)];
     if (query.search) {
       const pattern = containsPattern(query.search);
       conditions.push(
@@ -72,19 +77,22 @@ export class UsersService {
       .limit(perPage)
       .offset((query.page - 1) * perPage);
     return {
-      data: await this.present(rows),
+      data: await this.present(actor, rows),
       meta: { current_page: query.page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total },
     };
   }
 
-  async get(id: number): Promise<UserView> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
-    if (!row) throw new AppError('not_found');
-    return (await this.present([row]))[0]!;
+  async get(actor: Actor, id: number): Promise<UserView> {
+    const { row } = await this.target(actor, id, userPolicy.view, { archivedToo: true });
+    return (await this.present(actor, [row]))[0]!;
   }
 
-  async create(actor: Grants & { id: number }, input: UserInput & { name: string; roles: number[] }, request: FastifyRequest): Promise<UserView> {
-    await this.assertGrantable(actor, input.roles);
+  async create(actor: Actor, input: UserInput & { name: string; roles: number[] }): Promise<UserView> {
+    authorize(userPolicy.create(actor));
+    // An account added by a scoped administrator without a place of its own works where they do.
+    const asked = { institutionId: input.institution_id ?? null, centreId: input.centre_id ?? null, educProvinceId: input.province_id ?? null };
+    const scope = await this.placeable(actor, isNational(asked) ? actor.scope : asked);
+    await this.assertGrantable(actor, [], input.roles);
     await this.assertContactsFree(input.email ?? null, input.phone ?? null, null);
     const password = temporaryPassword();
     const passwordHash = await hashPassword(password);
@@ -99,26 +107,34 @@ export class UsersService {
           passwordHash,
           passwordResetRequired: true,
           verifiedAt: new Date(),
-          institutionId: input.institution_id ?? null,
-          centreId: input.centre_id ?? null,
-          educProvinceId: input.province_id ?? null,
-          locale: request.locale,
+          ...scope,
+          locale: actor.locale,
         })
         .returning({ id: users.id });
       if (input.roles.length) await tx.insert(userRoles).values(input.roles.map((roleId) => ({ userId: created!.id, roleId })));
-      await recordAudit(tx, { action: 'user.created', subjectType: 'user', subjectId: created!.id, details: { roles: input.roles } }, request);
+      await recordAudit(tx, { action: 'user.created', subjectType: 'user', subjectId: created!.id, details: { roles: input.roles, scope } }, actor);
       // Inside the transaction: an account whose owner cannot be told their password is not created.
       const login = input.email ?? input.phone!;
-      await this.messenger.send(login, 'account_created', request.locale as Locale, { name: input.first_name ?? input.name, login, password });
+      await this.messenger.send(login, 'account_created', actor.locale, { name: input.first_name ?? input.name, login, password });
       return created!.id;
     });
-    return this.get(id);
+    return this.get(actor, id);
   }
 
-  async update(actor: Grants & { id: number }, id: number, input: UserInput, request: FastifyRequest): Promise<UserView> {
-    const target = await this.findActive(id);
-    await this.assertMayManage(actor, target.id);
-    if (input.roles) await this.assertGrantable(actor, input.roles);
+  async update(actor: Actor, id: number, input: UserInput): Promise<UserView> {
+    const { row: target, facts } = await this.target(actor, id, userPolicy.edit);
+    const askedScope = {
+      institutionId: input.institution_id === undefined ? target.institutionId : input.institution_id,
+      centreId: input.centre_id === undefined ? target.centreId : input.centre_id,
+      educProvinceId: input.province_id === undefined ? target.educProvinceId : input.province_id,
+    };
+    const scopeChanges = input.institution_id !== undefined || input.centre_id !== undefined || input.province_id !== undefined;
+    const scope = scopeChanges ? await this.placeable(actor, askedScope) : null;
+    const sameScope = !scope || (scope.institutionId === facts.scope.institutionId && scope.centreId === facts.scope.centreId && scope.educProvinceId === facts.scope.educProvinceId);
+    const currentRoleIds = (await this.db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id))).map((r) => r.roleId);
+    const sameRoles = !input.roles || (new Set(input.roles).size === currentRoleIds.length && input.roles.every((r) => currentRoleIds.includes(r)));
+    if (!sameScope || !sameRoles) authorize(userPolicy.changeAccess(actor, facts));
+    if (!sameRoles) await this.assertGrantable(actor, currentRoleIds, input.roles!);
     const email = input.email === undefined ? target.email : input.email;
     const phone = input.phone === undefined ? target.phone : input.phone;
     if (!email && !phone) throw fieldError('email', 'field.mail_or_phone_required');
@@ -129,32 +145,31 @@ export class UsersService {
       if (input.first_name !== undefined) changes.firstName = input.first_name;
       if (input.email !== undefined) changes.email = input.email;
       if (input.phone !== undefined) changes.phone = input.phone;
-      if (input.institution_id !== undefined) changes.institutionId = input.institution_id;
-      if (input.centre_id !== undefined) changes.centreId = input.centre_id;
-      if (input.province_id !== undefined) changes.educProvinceId = input.province_id;
+      if (scope && !sameScope) Object.assign(changes, scope);
       await tx.update(users).set(changes).where(eq(users.id, id));
       const details: Record<string, unknown> = { fields: Object.keys(input).filter((k) => k !== 'roles') };
-      if (input.roles) {
-        const before = await tx.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id));
+      if (!sameRoles) {
         await tx.delete(userRoles).where(eq(userRoles.userId, id));
-        if (input.roles.length) await tx.insert(userRoles).values(input.roles.map((roleId) => ({ userId: id, roleId })));
-        details.roles = { before: before.map((r) => r.roleId).sort(), after: [...input.roles].sort() };
+        if (input.roles!.length) await tx.insert(userRoles).values([...new Set(input.roles!)].map((roleId) => ({ userId: id, roleId })));
+        details.roles = { before: [...currentRoleIds].sort(), after: [...new Set(input.roles!)].sort() };
       }
-      await recordAudit(tx, { action: input.roles ? 'user.updated_with_roles' : 'user.updated', subjectType: 'user', subjectId: id, details }, request);
+      if (!sameScope) details.scope = { before: facts.scope, after: scope };
+      // A new e-mail or phone ends the account's sessions: whoever holds the new contact signs in anew.
+      if (email !== target.email || phone !== target.phone) await revokeUserTokens(tx, id);
+      await recordAudit(tx, { action: sameRoles ? 'user.updated' : 'user.updated_with_roles', subjectType: 'user', subjectId: id, details }, actor);
     });
-    return this.get(id);
+    return this.get(actor, id);
   }
 
   /** A new temporary password, sent to the person; their sessions end and they choose a new one at sign-in. */
-  async resetPassword(actor: Grants & { id: number }, id: number, request: FastifyRequest) {
-    const target = await this.findActive(id);
-    await this.assertMayManage(actor, target.id);
+  async resetPassword(actor: Actor, id: number) {
+    const { row: target } = await this.target(actor, id, userPolicy.resetPassword);
     const password = temporaryPassword();
     const passwordHash = await hashPassword(password);
     const channel = await this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, passwordResetRequired: true, updatedAt: new Date() }).where(eq(users.id, id));
       await revokeUserTokens(tx, id);
-      await recordAudit(tx, { action: 'user.password_reset', subjectType: 'user', subjectId: id }, request);
+      await recordAudit(tx, { action: 'user.password_reset', subjectType: 'user', subjectId: id }, actor);
       return this.messenger.send(target.email ?? target.phone!, 'password_reset_by_admin', target.locale as Locale, { password });
     });
     return { channel };
@@ -164,12 +179,11 @@ export class UsersService {
    * A one-time sign-in link (15 minutes, single use) sent to the account's e-mail, else its phone:
    * the person is signed in by opening it (`/direct-auth`). The account's earlier unused links end.
    */
-  async sendSignInLink(actor: Grants & { id: number }, id: number, request: FastifyRequest) {
-    const target = await this.findActive(id);
-    await this.assertMayManage(actor, target.id);
+  async sendSignInLink(actor: Actor, id: number) {
+    const { row: target } = await this.target(actor, id, userPolicy.sendSignInLink);
     const channel = await this.db.transaction(async (tx) => {
       const token = await this.signInLinks.createStaffLink(tx, id);
-      await recordAudit(tx, { action: 'user.sign_in_link_sent', subjectType: 'user', subjectId: id }, request);
+      await recordAudit(tx, { action: 'user.sign_in_link_sent', subjectType: 'user', subjectId: id }, actor);
       // Inside the transaction: a link that could not be sent is not left valid.
       return this.messenger.send(target.email ?? target.phone!, 'sign_in_link', target.locale as Locale, {
         name: target.firstName ?? target.name,
@@ -181,47 +195,56 @@ export class UsersService {
   }
 
   /** Archived accounts cannot sign in and their tokens stop working; nothing is deleted. */
-  async archive(actor: Grants & { id: number }, ids: number[], request: FastifyRequest): Promise<number> {
+  async archive(actor: Actor, ids: number[]): Promise<number> {
     const unique = [...new Set(ids)];
-    if (unique.includes(actor.id)) throw fieldError('users', 'field.cannot_archive_self');
-    const targets = await this.db.select().from(users).where(and(inArray(users.id, unique), isNull(users.archivedAt)));
-    if (targets.length !== unique.length) throw new AppError('not_found');
-    for (const target of targets) await this.assertMayManage(actor, target.id);
+    // Every account is checked before any is archived: all or none.
+    for (const id of unique) await this.target(actor, id, userPolicy.archive);
     await this.db.transaction(async (tx) => {
       await tx.update(users).set({ archivedAt: new Date(), updatedAt: new Date() }).where(inArray(users.id, unique));
       for (const id of unique) {
         await revokeUserTokens(tx, id);
-        await recordAudit(tx, { action: 'user.archived', subjectType: 'user', subjectId: id }, request);
+        await recordAudit(tx, { action: 'user.archived', subjectType: 'user', subjectId: id }, actor);
       }
     });
     return unique.length;
   }
 
-  private async findActive(id: number): Promise<UserRow> {
-    const [row] = await this.db.select().from(users).where(and(eq(users.id, id), isNull(users.archivedAt)));
+  /** An account and the facts its policy reads, held to `rule` (404 when missing or outside the actor's scope). */
+  private async target(actor: Actor, id: number, rule: (actor: Actor, target: AccountFacts) => Decision, options: { archivedToo?: boolean } = {}) {
+    const [row] = await this.db.select().from(users).where(options.archivedToo ? eq(users.id, id) : and(eq(users.id, id), isNull(users.archivedAt)));
     if (!row) throw new AppError('not_found');
-    return row;
+    const facts = await this.factsOf([row]).then((all) => all.get(row.id)!);
+    authorize(rule(actor, facts));
+    return { row, facts };
   }
 
-  private async rootRoleId(): Promise<number | null> {
-    const [root] = await this.db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'root'));
-    return root?.id ?? null;
+  private async factsOf(rows: UserRow[]): Promise<Map<number, AccountFacts>> {
+    const ids = rows.map((r) => r.id);
+    const [scopes, roleLists] = await Promise.all([loadScopes(this.db, ids), loadRolesOf(this.db, ids)]);
+    return new Map(
+      rows.map((r) => [r.id, { id: r.id, scope: scopes.get(r.id) ?? NATIONAL, roles: (roleLists.get(r.id) ?? []).map((role) => role.name), archived: r.archivedAt !== null }]),
+    );
   }
 
-  private async assertGrantable(actor: Grants, roleIds: number[]): Promise<void> {
-    if (roleIds.length === 0) return;
-    const found = await this.db.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds));
-    if (found.length !== new Set(roleIds).size) throw fieldError('roles', 'field.unknown_role');
-    if (found.some((r) => r.name === 'root') && !actor.roles.includes('root')) throw fieldError('roles', 'field.role_not_grantable');
+  /** The scope asked for, resolved, and within the actor's own (422 on the scope fields otherwise). */
+  private async placeable(actor: Actor, asked: Scope): Promise<Scope> {
+    const resolved = await resolveScope(this.db, asked);
+    if ('problem' in resolved) {
+      const field = resolved.problem === 'unknown_centre' ? 'centre_id' : 'institution_id';
+      throw fieldError(field, resolved.problem === 'inconsistent' ? 'field.scope_inconsistent' : 'field.invalid_option');
+    }
+    authorize(userPolicy.place(actor, resolved.scope));
+    return resolved.scope;
   }
 
-  /** Only root may change a root account. */
-  private async assertMayManage(actor: Grants, targetId: number): Promise<void> {
-    if (actor.roles.includes('root')) return;
-    const rootId = await this.rootRoleId();
-    if (rootId === null) return;
-    const [isRoot] = await this.db.select().from(userRoles).where(and(eq(userRoles.userId, targetId), eq(userRoles.roleId, rootId)));
-    if (isRoot) throw new AppError('forbidden_role');
+  /** Every role added or removed must be one the actor may grant (user policy). */
+  private async assertGrantable(actor: Actor, before: number[], after: number[]): Promise<void> {
+    const wanted = new Set(after);
+    const found = wanted.size ? await loadRolesWithPermissions(this.db, [...wanted]) : [];
+    if (found.length !== wanted.size) throw fieldError('roles', 'field.unknown_role');
+    const changed = [...after.filter((id) => !before.includes(id)), ...before.filter((id) => !wanted.has(id))];
+    const changedRoles = await loadRolesWithPermissions(this.db, changed);
+    for (const role of changedRoles) authorize(userPolicy.grant(actor, { name: role.name, permissions: role.permissions.map((p) => p.name) }));
   }
 
   private async assertContactsFree(email: string | null, phone: string | null, exceptId: number | null): Promise<void> {
@@ -247,8 +270,9 @@ export class UsersService {
     };
   }
 
-  private async present(rows: UserRow[]): Promise<UserView[]> {
+  private async present(actor: Actor, rows: UserRow[]): Promise<UserView[]> {
     if (rows.length === 0) return [];
+    const facts = await this.factsOf(rows);
     const links = await this.db
       .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
       .from(userRoles)
@@ -274,6 +298,7 @@ export class UsersService {
       verified: u.verifiedAt !== null,
       archived: u.archivedAt !== null,
       created_at: u.createdAt.toISOString(),
+      abilities: userPolicy.abilities(actor, facts.get(u.id)!),
     }));
   }
 }

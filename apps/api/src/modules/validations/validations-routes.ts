@@ -24,7 +24,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
-import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import type { FastifyRequest } from 'fastify';
+import { actorOf } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
+import { allowed } from '../../policies/policy.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import { batchFilterValues, listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
 import { isOpen, ValidationsService, type Aspect } from './validations-service.ts';
@@ -47,8 +50,8 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
   await app.register(multipart, { limits: { fileSize: PHOTO_UPLOAD_MAX_BYTES, files: 1, fields: 5, fieldSize: 256 } });
   const meta = (page: number, perPage: number, total: number) => ({ current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total });
 
-  async function itemsPage(userId: number, generationId: number, filter: ItemFilter) {
-    const batch = await validations.visibleBatch(userId, generationId);
+  async function itemsPage(request: FastifyRequest, generationId: number, filter: ItemFilter, rule = generationPolicy.viewCandidates) {
+    const batch = await validations.batch(actorOf(request), generationId, rule);
     const [{ items, total }, [generation]] = await Promise.all([listValidationItems(db, batch.id, filter), presentBatches(db, [batch.id])]);
     return { data: items, meta: meta(filter.page, filter.perPage, total), generation: generation! };
   }
@@ -68,7 +71,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       },
       async (request) => {
         const { page, per_page: perPage = 20, ...filters } = request.query;
-        return itemsPage(request.user!.id, request.params.generationId, { page, perPage, ...filters, on: aspect });
+        return itemsPage(request, request.params.generationId, { page, perPage, ...filters, on: aspect });
       },
     );
   }
@@ -85,7 +88,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       },
     },
     async (request) => {
-      const batch = await validations.visibleBatch(request.user!.id, request.params.generationId);
+      const batch = await validations.batch(actorOf(request), request.params.generationId);
       return { data: await batchFilterValues(db, batch.id) };
     },
   );
@@ -97,7 +100,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: "A candidate's stored photo (JPEG)", params: itemPhotoParams },
     },
     async (request, reply) => {
-      const item = await validations.visibleItem(request.user!.id, request.params.itemId, request.params.generationId);
+      const item = await validations.item(actorOf(request), request.params.itemId, request.params.generationId);
       const photo = await validations.readPhoto(item);
       // The URL changes with the photo (`v`), so a private cache may keep it.
       return reply.type('image/jpeg').header('cache-control', 'private, max-age=3600').send(photo);
@@ -115,7 +118,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       const fromUrl = PHOTO_URL.exec(image);
       const itemId = fromUrl ? Number(fromUrl[2]) : /^\d{1,15}$/.test(image) ? Number(image) : null;
       if (!itemId) throw new AppError('validation_failed', { fields: { image: ['field.validation_image_reference'] } });
-      const item = await validations.visibleItem(request.user!.id, itemId, fromUrl ? Number(fromUrl[1]) : undefined);
+      const item = await validations.item(actorOf(request), itemId, fromUrl ? Number(fromUrl[1]) : undefined);
       const photo = await validations.readPhoto(item);
       return { data: { base64: `data:image/jpeg;base64,${photo.toString('base64')}` } };
     },
@@ -131,26 +134,26 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     },
     async (request) => {
       const body = request.body;
-      const user = request.user!.id;
+      const actor = actorOf(request);
       if (body.reject) {
-        const result = await validations.reject(request, 'photo', { ...body, item: body.item! }, body.reason!);
+        const result = await validations.reject(actor, 'photo', { ...body, item: body.item! }, body.reason!);
         return { data: { message: request.t('messages:validation_photo_rejected'), ...result } };
       }
       if (body.edits || body.image) {
         const target = { generation_id: body.generation_id, item: body.item! };
         let jpeg: Buffer;
         if (body.edits) {
-          const item = await validations.visibleItem(user, target.item, target.generation_id);
+          const item = await validations.item(actor, target.item, target.generation_id, generationPolicy.validatePhotos);
           if (!item.photoKey) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
           jpeg = await applyPhotoEdits(await validations.readPhoto(item), body.edits);
         } else {
-          await validations.visibleItem(user, target.item, target.generation_id);
+          await validations.item(actor, target.item, target.generation_id, generationPolicy.validatePhotos);
           jpeg = await readEditedImage(body.image!);
         }
-        const result = await validations.replacePhoto(request, target, jpeg, body.edits ? { edits: body.edits } : { source: 'image' });
+        const result = await validations.replacePhoto(actor, target, jpeg, body.edits ? { edits: body.edits } : { source: 'image' });
         return { data: { message: request.t('messages:validation_photo_edited'), ...result } };
       }
-      const result = await validations.validatePhotos(request, body);
+      const result = await validations.validatePhotos(actor, body);
       return { data: { message: request.t('messages:validation_photos_validated', { count: result.changed.length }), ...result } };
     },
   );
@@ -187,12 +190,13 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
         if (part.file.truncated) throw tooLarge();
       }
       // A candidate outside the scope is as unknown as one that does not exist; a closed batch takes no photo.
-      const item = await validations.visibleItem(request.user!.id, request.params.itemId);
-      const batch = await validations.visibleBatch(request.user!.id, item.generationId);
-      if (!isOpen(batch.status)) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      const actor = actorOf(request);
+      const item = await validations.item(actor, request.params.itemId);
+      const batch = await validations.batch(actor, item.generationId);
+      if (!allowed(generationPolicy.validatePhotos(actor, batch))) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
       if (!bytes || bytes.length === 0) throw fieldError('photo', 'field.file_required');
       const jpeg = await readUploadedPhoto(bytes);
-      const result = await validations.uploadPhoto(request, { generation_id: item.generationId, item: item.id }, jpeg);
+      const result = await validations.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, jpeg);
       return { data: { message: request.t('messages:validation_photo_uploaded'), ...result } };
     },
   );
@@ -204,7 +208,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: "Reject a candidate for its photo, with the reason", body: rejectItemBody, response: { 200: validationChangeResponse } },
     },
     async (request) => {
-      const result = await validations.reject(request, 'photo', request.body, request.body.reason);
+      const result = await validations.reject(actorOf(request), 'photo', request.body, request.body.reason);
       return { data: { message: request.t('messages:validation_photo_rejected'), ...result } };
     },
   );
@@ -216,7 +220,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: "Correct a candidate's data and validate it, or validate several unchanged", body: validateDataBody, response: { 200: validationChangeResponse } },
     },
     async (request) => {
-      const result = await validations.validateData(request, request.body);
+      const result = await validations.validateData(actorOf(request), request.body);
       return { data: { message: request.t('messages:validation_data_validated', { count: result.changed.length }), ...result } };
     },
   );
@@ -228,7 +232,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { tags, summary: 'Reject a candidate for its data, with the reason', body: rejectItemBody, response: { 200: validationChangeResponse } },
     },
     async (request) => {
-      const result = await validations.reject(request, 'data', request.body, request.body.reason);
+      const result = await validations.reject(actorOf(request), 'data', request.body, request.body.reason);
       return { data: { message: request.t('messages:validation_data_rejected'), ...result } };
     },
   );
@@ -241,7 +245,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
         schema: { tags, summary: `Put a candidate's ${aspect} back to pending (and lift a rejection made for it)`, body: reopenItemBody, response: { 200: validationChangeResponse } },
       },
       async (request) => {
-        const result = await validations.reopen(request, aspect, request.body);
+        const result = await validations.reopen(actorOf(request), aspect, request.body);
         return { data: { message: request.t('messages:validation_reopened'), ...result } };
       },
     );
@@ -255,7 +259,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     },
     async (request) => {
       const { page, per_page: perPage = 20, ...filters } = request.query;
-      return itemsPage(request.user!.id, request.params.id, { page, perPage, ...filters, rejectedOnly: true });
+      return itemsPage(request, request.params.id, { page, perPage, ...filters, rejectedOnly: true }, generationPolicy.viewRejected);
     },
   );
 
@@ -267,7 +271,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     },
     async (request) => {
       const { page, per_page: perPage = 20, search, status } = request.query;
-      const scope = generationScopeCondition(await scopeOf(db, request.user!.id));
+      const scope = generationPolicy.visibleCondition(actorOf(request));
       const { views, total } = await listValidationBatches(db, scope, { page, perPage, search, status });
       return { data: views, meta: meta(page, perPage, total) };
     },

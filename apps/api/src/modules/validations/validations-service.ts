@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ValidateDataBody } from '@sceau/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { examSessions, generationItems, generations } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
-import { generationScopeCondition, scopeOf } from '../generations/generations-repository.ts';
+import { batchFor } from '../generations/batch-access.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
+import { authorize, type Decision } from '../../policies/policy.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { pendingCondition, presentBatches, presentItems } from './validations-repository.ts';
 
@@ -16,6 +18,9 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Item = typeof generationItems.$inferSelect;
 type Target = { generation_id?: number; item?: number; items?: number[] };
 export type Aspect = 'photo' | 'data';
+type BatchRule = (actor: Actor, batch: BatchFacts) => Decision;
+/** Which rule of the batch policy each aspect's changes answer to. */
+const RULE: Record<Aspect, BatchRule> = { photo: generationPolicy.validatePhotos, data: generationPolicy.validateData };
 
 const STATUS_COLUMN = { photo: 'photoStatus', data: 'dataStatus' } as const;
 
@@ -36,21 +41,16 @@ export class ValidationsService {
     private readonly storage: FileStorage,
   ) {}
 
-  /** The batch, if it exists and lies within the user's scope (else 404). */
-  async visibleBatch(userId: number, id: number) {
-    const [batch] = await this.db
-      .select()
-      .from(generations)
-      .where(and(eq(generations.id, id), generationScopeCondition(await scopeOf(this.db, userId))));
-    if (!batch) throw new AppError('not_found');
-    return batch;
+  /** The batch, held to one rule of its policy (404 when missing or outside the actor's scope). */
+  async batch(actor: Actor, id: number, rule: BatchRule = generationPolicy.viewCandidates) {
+    return batchFor(this.db, actor, id, rule);
   }
 
-  /** A candidate of a visible batch (of `generationId` when given), else 404. */
-  async visibleItem(userId: number, itemId: number, generationId?: number): Promise<Item> {
+  /** A candidate (of `generationId` when given) whose batch the rule allows, else 404. */
+  async item(actor: Actor, itemId: number, generationId?: number, rule: BatchRule = generationPolicy.viewCandidates): Promise<Item> {
     const [item] = await this.db.select().from(generationItems).where(eq(generationItems.id, itemId));
     if (!item || (generationId !== undefined && item.generationId !== generationId)) throw new AppError('not_found');
-    await this.visibleBatch(userId, item.generationId);
+    await this.batch(actor, item.generationId, rule);
     return item;
   }
 
@@ -62,8 +62,8 @@ export class ValidationsService {
 
   // ------------------------------------------------------------ photos
 
-  async validatePhotos(request: FastifyRequest, target: Target) {
-    return this.change(request, target, async (tx, items) => {
+  async validatePhotos(actor: Actor, target: Target) {
+    return this.change(actor, RULE.photo, target, async (tx, items) => {
       const outcome: Outcome = { changed: [], skipped: [] };
       for (const item of items) {
         if (item.rejected || !item.photoKey) {
@@ -73,7 +73,7 @@ export class ValidationsService {
         }
         if (item.photoStatus === 'validated') continue;
         await tx.update(generationItems).set({ photoStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item.id));
-        await this.audit(tx, request, 'validation.photo_validated', item, { from: item.photoStatus });
+        await this.audit(tx, actor, 'validation.photo_validated', item, { from: item.photoStatus });
         outcome.changed.push(item.id);
       }
       return outcome;
@@ -81,16 +81,16 @@ export class ValidationsService {
   }
 
   /** Stores a new photo (the editor's result) and validates it; the import's original file is kept. */
-  async replacePhoto(request: FastifyRequest, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
-    return this.storePhoto(request, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details });
+  async replacePhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
+    return this.storePhoto(actor, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details });
   }
 
   /**
    * Stores a photo uploaded for a candidate (imported without one, or a better one): it waits for
    * validation like an imported photo, so a validated candidate goes back to pending.
    */
-  async uploadPhoto(request: FastifyRequest, target: Target & { item: number }, jpeg: Buffer) {
-    return this.storePhoto(request, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' } });
+  async uploadPhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer) {
+    return this.storePhoto(actor, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' } });
   }
 
   /**
@@ -98,7 +98,7 @@ export class ValidationsService {
    * fails), then removes a superseded edit or upload; the import's own file stays.
    */
   private async storePhoto(
-    request: FastifyRequest,
+    actor: Actor,
     target: Target & { item: number },
     jpeg: Buffer,
     outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown> },
@@ -107,7 +107,7 @@ export class ValidationsService {
     let written: string | null = null;
     let previous: string | null = null;
     try {
-      const result = await this.change(request, target, async (tx, [item]) => {
+      const result = await this.change(actor, RULE.photo, target, async (tx, [item]) => {
         if (item!.rejected) throw rejectedConflict();
         const key = `photos/${item!.generationId}/${item!.candidateCode}-${sha.slice(0, 16)}.jpg`;
         if (key !== item!.photoKey) {
@@ -116,7 +116,7 @@ export class ValidationsService {
         }
         previous = item!.photoKey;
         await tx.update(generationItems).set({ photoKey: key, photoStatus: outcome.status, updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
-        await this.audit(tx, request, outcome.action, item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...outcome.details });
+        await this.audit(tx, actor, outcome.action, item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...outcome.details });
         return { changed: [item!.id], skipped: [] };
       });
       // An earlier edit is replaced; the import's own file stays (it is the candidate's original).
@@ -130,8 +130,8 @@ export class ValidationsService {
 
   // ------------------------------------------------------------ data
 
-  async validateData(request: FastifyRequest, body: ValidateDataBody) {
-    return this.change(request, body, async (tx, items, batch) => {
+  async validateData(actor: Actor, body: ValidateDataBody) {
+    return this.change(actor, RULE.data, body, async (tx, items, batch) => {
       const outcome: Outcome = { changed: [], skipped: [] };
       const edits = dataEdits(body);
       if (edits.birthDate) await checkBirthDate(tx, batch.sessionId, edits.birthDate);
@@ -148,7 +148,7 @@ export class ValidationsService {
         );
         if (item.dataStatus === 'validated' && Object.keys(changes).length === 0) continue;
         await tx.update(generationItems).set({ ...edits, dataStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item.id));
-        await this.audit(tx, request, 'validation.data_validated', item, { from: item.dataStatus, ...(Object.keys(changes).length ? { changes } : {}) });
+        await this.audit(tx, actor, 'validation.data_validated', item, { from: item.dataStatus, ...(Object.keys(changes).length ? { changes } : {}) });
         outcome.changed.push(item.id);
       }
       return outcome;
@@ -158,20 +158,20 @@ export class ValidationsService {
   // ------------------------------------------------------------ rejection and reopening
 
   /** Rejects a candidate for its photo or its data: it leaves the batch's count of diplomas to make. */
-  async reject(request: FastifyRequest, aspect: Aspect, target: Target & { item: number }, reason: string) {
-    return this.change(request, target, async (tx, [item]) => {
+  async reject(actor: Actor, aspect: Aspect, target: Target & { item: number }, reason: string) {
+    return this.change(actor, RULE.photo, target, async (tx, [item]) => {
       await tx
         .update(generationItems)
-        .set({ [STATUS_COLUMN[aspect]]: 'rejected', rejected: true, rejectionReason: reason, rejectedBy: request.user!.id, rejectedAt: new Date(), updatedAt: new Date() })
+        .set({ [STATUS_COLUMN[aspect]]: 'rejected', rejected: true, rejectionReason: reason, rejectedBy: actor.id, rejectedAt: new Date(), updatedAt: new Date() })
         .where(eq(generationItems.id, item!.id));
-      await this.audit(tx, request, `validation.${aspect}_rejected`, item!, { from: item![STATUS_COLUMN[aspect]], reason });
+      await this.audit(tx, actor, `validation.${aspect}_rejected`, item!, { from: item![STATUS_COLUMN[aspect]], reason });
       return { changed: [item!.id], skipped: [] };
     });
   }
 
   /** Puts a candidate's photo or data back to pending; no longer rejected unless the other is. */
-  async reopen(request: FastifyRequest, aspect: Aspect, target: Target & { item: number }) {
-    return this.change(request, target, async (tx, [item]) => {
+  async reopen(actor: Actor, aspect: Aspect, target: Target & { item: number }) {
+    return this.change(actor, RULE.photo, target, async (tx, [item]) => {
       const other = aspect === 'photo' ? item!.dataStatus : item!.photoStatus;
       const stillRejected = other === 'rejected';
       await tx
@@ -182,25 +182,26 @@ export class ValidationsService {
           ...(stillRejected ? {} : { rejected: false, rejectionReason: null, rejectedBy: null, rejectedAt: null }),
         })
         .where(eq(generationItems.id, item!.id));
-      await this.audit(tx, request, `validation.${aspect}_reopened`, item!, { from: item![STATUS_COLUMN[aspect]], was_rejected: item!.rejected });
+      await this.audit(tx, actor, `validation.${aspect}_reopened`, item!, { from: item![STATUS_COLUMN[aspect]], was_rejected: item!.rejected });
       return { changed: [item!.id], skipped: [] };
     });
   }
 
   // ------------------------------------------------------------ the common path
 
-  private async change(request: FastifyRequest, target: Target, apply: (tx: Tx, items: Item[], batch: typeof generations.$inferSelect) => Promise<Outcome>) {
-    const userId = request.user!.id;
+  private async change(actor: Actor, rule: BatchRule, target: Target, apply: (tx: Tx, items: Item[], batch: typeof generations.$inferSelect) => Promise<Outcome>) {
     const ids = [...new Set(target.items ?? [target.item!])];
     const [first] = await this.db.select({ generationId: generationItems.generationId }).from(generationItems).where(eq(generationItems.id, ids[0]!));
     const generationId = target.generation_id ?? first?.generationId;
     if (generationId === undefined) throw new AppError('not_found');
-    await this.visibleBatch(userId, generationId);
 
     const outcome = await this.db.transaction(async (tx) => {
       const [batch] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
       if (!batch) throw new AppError('not_found');
-      if (!isOpen(batch.status)) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      // The policy decides on the locked row; a closed batch is named on its field.
+      const decision = rule(actor, batch);
+      if (decision === 'state') throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      authorize(decision);
       const items = await tx
         .select()
         .from(generationItems)
@@ -210,7 +211,7 @@ export class ValidationsService {
       if (items.length !== ids.length) throw new AppError('not_found');
       items.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
       const result = await apply(tx, items, batch);
-      await this.settleBatch(tx, request, generationId, batch.status as GenerationStatus);
+      await this.settleBatch(tx, actor, generationId, batch.status as GenerationStatus);
       return result;
     });
     const [items, [generation]] = await Promise.all([presentItems(this.db, ids), presentBatches(this.db, [generationId])]);
@@ -221,7 +222,7 @@ export class ValidationsService {
    * Ready for generation when no candidate left (not rejected) is pending and at least one is left;
    * back to pending validation otherwise.
    */
-  private async settleBatch(tx: Tx, request: FastifyRequest, generationId: number, status: GenerationStatus) {
+  private async settleBatch(tx: Tx, actor: Actor, generationId: number, status: GenerationStatus) {
     const [row] = await tx
       .select({
         pending: sql<number>`count(*) filter (where ${pendingCondition})`.mapWith(Number),
@@ -230,12 +231,12 @@ export class ValidationsService {
       .from(generationItems)
       .where(eq(generationItems.generationId, generationId));
     const ready = row!.pending === 0 && row!.kept > 0;
-    if (ready && status === 'pending_validation') await moveGeneration(tx, generationId, 'ready_for_generation', { request, reason: 'validation_complete' });
-    if (!ready && status === 'ready_for_generation') await moveGeneration(tx, generationId, 'pending_validation', { request, reason: 'validation_reopened' });
+    if (ready && status === 'pending_validation') await moveGeneration(tx, generationId, 'ready_for_generation', { by: actor, reason: 'validation_complete' });
+    if (!ready && status === 'ready_for_generation') await moveGeneration(tx, generationId, 'pending_validation', { by: actor, reason: 'validation_reopened' });
   }
 
-  private audit(tx: Tx, request: FastifyRequest, action: string, item: Item, details: Record<string, unknown>) {
-    return recordAudit(tx, { action, subjectType: 'generation_item', subjectId: item.id, details: { generation_id: item.generationId, candidate_code: item.candidateCode, ...details } }, request);
+  private audit(tx: Tx, actor: Actor, action: string, item: Item, details: Record<string, unknown>) {
+    return recordAudit(tx, { action, subjectType: 'generation_item', subjectId: item.id, details: { generation_id: item.generationId, candidate_code: item.candidateCode, ...details } }, actor);
   }
 }
 

@@ -1,0 +1,111 @@
+import { isPublished, VALIDATION_OPEN_STATUSES, type GenerationAbilities, type GenerationStatus, type Permission, type SignatureStatus } from '@sceau/contracts';
+import type { SQL } from 'drizzle-orm';
+import { generations } from '../db/schema.ts';
+import { holdsAny, type Actor } from './actor.ts';
+import { abilitiesOf, firstDenial, type Decision } from './policy.ts';
+import { isWithin, withinCondition, type Scope } from './scope.ts';
+
+/** What the batch rules read of a batch (generation). */
+export interface BatchFacts extends Scope {
+  status: string;
+  signatureStatus: string;
+  revokedAt: Date | null;
+}
+
+/** A batch is launched when ready, or relaunched after a failed generation (it resumes where it stopped). */
+export const LAUNCHABLE_STATUSES: readonly GenerationStatus[] = ['ready_for_generation', 'failed'];
+/** A list is added to a batch until its candidates are validated. */
+const IMPORTABLE_STATUSES: readonly GenerationStatus[] = ['created', 'pending_validation'];
+/** A batch whose PDFs exist (before or after the official signature). */
+const PRINTED_STATUSES: readonly GenerationStatus[] = ['ready_for_signature', 'completed'];
+
+const VIEW: readonly Permission[] = ['generation.view', 'generation.create', 'generation.generate'];
+
+const inScope = (actor: Actor, batch: BatchFacts) => (): Decision => (isWithin(actor.scope, batch) ? true : 'hidden');
+const needs = (actor: Actor, ...permissions: Permission[]) => (): Decision => (holdsAny(actor, permissions) ? true : 'forbidden');
+const when = (ok: boolean) => (): Decision => (ok ? true : 'state');
+
+const status = (batch: BatchFacts) => batch.status as GenerationStatus;
+const published = (batch: BatchFacts) => isPublished(status(batch)) && batch.revokedAt === null;
+
+/**
+ * Batches (generations): who may see one and act on it. Scope first (a batch outside the actor's
+ * school, centre or province does not exist for it), then the permission, then the batch's state.
+ */
+export const generationPolicy = {
+  /** The batches an actor may see at all, as a SQL condition (the list form of `view`). */
+  visibleCondition(actor: Actor): SQL | undefined {
+    return withinCondition(actor.scope, generations);
+  },
+
+  view: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, ...VIEW)),
+
+  /** A new draft (list check, national results) placed at `place`: inside the actor's scope. */
+  create: (actor: Actor, place: Scope) =>
+    firstDenial(needs(actor, 'generation.create'), () => (isWithin(actor.scope, place) ? true : { field: 'province_id', message: 'field.province_outside_scope' })),
+
+  importList: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(status(batch)))),
+
+  followImport: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create', 'generation.view')),
+
+  validatePhotos: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'validation.photo'), when((VALIDATION_OPEN_STATUSES as readonly string[]).includes(batch.status))),
+
+  validateData: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'validation.data'), when((VALIDATION_OPEN_STATUSES as readonly string[]).includes(batch.status))),
+
+  /** The validation lists and a candidate's photo: read by validators, and by whoever follows rejections. */
+  viewCandidates: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'validation.photo', 'validation.data', 'generation.view.rejected', 'generation.view')),
+
+  viewRejected: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'validation.photo', 'validation.data', 'generation.view.rejected')),
+
+  launch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(LAUNCHABLE_STATUSES.includes(status(batch)))),
+
+  /** Reading the launch step (signatures offered, status) needs the permission, whatever the state. */
+  prepareLaunch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate')),
+
+  sign: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status === 'ready_for_signature')),
+
+  /** Published diplomas are revoked, never deleted; a batch being generated must finish or fail first. */
+  cancel: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(
+      inScope(actor, batch),
+      needs(actor, 'generation.create', 'generation.generate'),
+      when((batch.signatureStatus as SignatureStatus) === 'not_started' && batch.status !== 'in_progress' && batch.status !== 'cancelled'),
+    ),
+
+  downloadAll: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.many'), when(PRINTED_STATUSES.includes(status(batch)))),
+
+  downloadOne: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.one'), when(PRINTED_STATUSES.includes(status(batch)))),
+
+  /** Only what is published (and not revoked) leaves the platform by e-mail. */
+  shareByEmail: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.share.email'), when(published(batch))),
+
+  broadcast: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'broadcast.send'), when(published(batch))),
+
+  viewBroadcast: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.view', 'broadcast.send')),
+
+  /** Revoking a whole published batch writes its root to the registry: for ever. */
+  revoke: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'diplomas.revoke'), when(published(batch))),
+
+  abilities(actor: Actor, batch: BatchFacts): GenerationAbilities {
+    const p = generationPolicy;
+    return abilitiesOf({
+      view: () => p.view(actor, batch),
+      import_list: () => p.importList(actor, batch),
+      validate_photos: () => p.validatePhotos(actor, batch),
+      validate_data: () => p.validateData(actor, batch),
+      view_rejected: () => p.viewRejected(actor, batch),
+      launch: () => p.launch(actor, batch),
+      sign: () => p.sign(actor, batch),
+      cancel: () => p.cancel(actor, batch),
+      download_all: () => p.downloadAll(actor, batch),
+      download_one: () => p.downloadOne(actor, batch),
+      share_by_email: () => p.shareByEmail(actor, batch),
+      broadcast: () => p.broadcast(actor, batch),
+      revoke: () => p.revoke(actor, batch),
+    });
+  },
+};
