@@ -34,3 +34,4 @@ export {
   type LocalChainOptions,
 } from './local-chain.ts';
 export { findAnvilBinary } from './anvil-binary.ts';
+export { createRestarter, type RestartPolicy, type Restarter, type RestartLogger } from './restarts.ts';

@@ -167,4 +167,50 @@ describe('local chain (Anvil) supervisor', () => {
       expect(err).toMatchObject({ kind: 'unreachable', retryable: true });
     }
   });
+
+  it('restarts an Anvil killed with -9 by itself, on its saved state', async () => {
+    const dataDir = await newDataDir();
+    const port = await freePort();
+    const gaveUp: Error[] = [];
+    const chain = await startLocalChain({ dataDir, port, restart: { initialDelayMs: 100, onGiveUp: (e) => void gaveUp.push(e) } });
+    chains.push(chain);
+    const { registry } = await ensureRegistry({ connection: connect(chain), dataDir });
+    const root = randomHash();
+    await registry.issueRoot(root);
+    const killed = chain.pid!;
+    process.kill(killed, 'SIGKILL');
+    expect(await waitUntil(() => chain.pid !== null && chain.pid !== killed, 10_000)).toBe(true);
+    const again = await ensureRegistry({ connection: connect(chain), dataDir });
+    expect(again.action).toBe('existing');
+    expect(await again.registry.isIssued(root)).toBe(true);
+    expect(gaveUp).toEqual([]);
+  });
+
+  it('gives up when restarts keep failing (its port taken meanwhile), and says why', async () => {
+    const dataDir = await newDataDir();
+    const port = await freePort();
+    const outcome: { gaveUp: Error | null } = { gaveUp: null };
+    const chain = await startLocalChain({ dataDir, port, restart: { maxRestarts: 2, initialDelayMs: 300, onGiveUp: (e) => void (outcome.gaveUp = e) } });
+    chains.push(chain);
+    const killed = chain.pid!;
+    process.kill(killed, 'SIGKILL');
+    await waitUntil(() => !isAlive(killed), 5_000);
+    // Another program takes the port before the first restart (300 ms later).
+    const squatter = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      const tryListen = (left: number) => {
+        squatter.once('error', () => (left > 0 ? setTimeout(() => tryListen(left - 1), 10) : reject(new Error('port never freed'))));
+        squatter.listen(port, '127.0.0.1', () => resolve());
+      };
+      tryListen(50);
+    });
+    try {
+      expect(await waitUntil(() => outcome.gaveUp !== null, 10_000)).toBe(true);
+      expect(outcome.gaveUp).toBeInstanceOf(LocalChainError);
+      expect(outcome.gaveUp!.message).toMatch(/CHAIN_PORT/);
+      expect(chain.pid).toBeNull();
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
 });

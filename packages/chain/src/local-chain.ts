@@ -22,6 +22,8 @@
  *  - a lock file `anvil.lock` (created with link(2), so it appears complete or not at all)
  *    names the owning Node process (pid + start time); a second process on the same data
  *    directory gets an IN_USE error instead of stopping the owner's live Anvil;
+ *  - with `restart`, an Anvil that dies while running (kill -9, OOM) is started again on its
+ *    saved state with backoff; restarts that keep failing call `restart.onGiveUp` (restarts.ts);
  *  - stop(): SIGTERM (Anvil saves its state), SIGKILL after 10 s, lock and pid file released.
  *    A process 'exit' listener sends SIGTERM if stop() was never called; after kill -9 of Node,
  *    the next start stops the orphan, case (a).
@@ -33,6 +35,7 @@ import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { findAnvilBinary } from './anvil-binary.ts';
+import { createRestarter, type RestartPolicy } from './restarts.ts';
 import {
   findProcesses,
   isAlive,
@@ -77,6 +80,8 @@ export interface LocalChainOptions {
   log?: ChainLogger;
   /** Path of an anvil binary; default the one from npm (or ANVIL_BINARY). */
   anvilBinary?: string;
+  /** Restart Anvil when it dies unexpectedly (ADR 0112); unset: it stays dead (`pid` null). */
+  restart?: RestartPolicy;
 }
 
 export interface LocalChain {
@@ -333,22 +338,22 @@ function portInUse(port: number, cause?: unknown): LocalChainError {
   );
 }
 
-export async function startLocalChain(opts: LocalChainOptions): Promise<LocalChain> {
-  const log = opts.log ?? silentLogger;
-  const port = opts.port ?? DEFAULT_CHAIN_PORT;
-  const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`invalid ${PORT_ENV_VAR}: ${port}`);
-  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new RangeError(`invalid chain id: ${chainId}`);
-  const binary = findAnvilBinary(opts.anvilBinary);
-  const paths = chainPaths(opts.dataDir);
-  const rpcUrl = `http://${HOST}:${port}`;
-  const t0 = performance.now();
+interface Launched {
+  child: ChildProcess;
+  pid: number;
+  /** Whether a saved state was loaded (false: a new, empty chain). */
+  restored: boolean;
+}
 
-  await fs.mkdir(paths.dir, { recursive: true });
-  await acquireLock(paths.lock, paths.dir, log);
+/**
+ * Starts Anvil on the saved state (checked, restored from the backup if damaged) and resolves once
+ * it answers with the expected chain id and the ministry account is funded. Used at start and by
+ * each restart; a failed launch leaves no process behind.
+ */
+async function launch(s: { binary: string; paths: Paths; port: number; chainId: number; rpcUrl: string; ministryKey: { address: Address }; log: ChainLogger }): Promise<Launched> {
+  const { binary, paths, port, chainId, rpcUrl, log } = s;
   let child: ChildProcess | undefined;
   try {
-    await stopLeftRunning(paths, log);
     await checkStateFile(paths, log);
     try {
       await probePort(HOST, port);
@@ -357,7 +362,6 @@ export async function startLocalChain(opts: LocalChainOptions): Promise<LocalCha
       if (code === 'EADDRINUSE' || code === 'EACCES') throw portInUse(port, err);
       throw err;
     }
-    const ministryKey = await loadOrCreateKey(paths.key, log);
     const restored = (await readIfExists(paths.state)) !== null;
 
     const args = [
@@ -415,46 +419,98 @@ export async function startLocalChain(opts: LocalChainOptions): Promise<LocalCha
       throw new LocalChainError('START_FAILED', `Anvil on ${rpcUrl} reports chain ${actualChainId}, expected ${chainId}`);
     }
 
-    const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [ministryKey.address, 'latest']));
+    const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [s.ministryKey.address, 'latest']));
     if (balance < MIN_BALANCE) {
-      await rpc(rpcUrl, 'anvil_setBalance', [ministryKey.address, `0x${MINISTRY_BALANCE.toString(16)}`]);
+      await rpc(rpcUrl, 'anvil_setBalance', [s.ministryKey.address, `0x${MINISTRY_BALANCE.toString(16)}`]);
     }
+    return { child: spawned, pid, restored };
+  } catch (err) {
+    if (child?.pid && isAlive(child.pid)) await terminate(child.pid, STOP_GRACE_MS).catch(noop);
+    await fs.rm(paths.pid, { force: true }).catch(noop);
+    throw err;
+  }
+}
 
-    const handle = makeHandle({ child: spawned, pid, paths, rpcUrl, chainId, ministryKey, log });
+export async function startLocalChain(opts: LocalChainOptions): Promise<LocalChain> {
+  const log = opts.log ?? silentLogger;
+  const port = opts.port ?? DEFAULT_CHAIN_PORT;
+  const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`invalid ${PORT_ENV_VAR}: ${port}`);
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new RangeError(`invalid chain id: ${chainId}`);
+  const binary = findAnvilBinary(opts.anvilBinary);
+  const paths = chainPaths(opts.dataDir);
+  const rpcUrl = `http://${HOST}:${port}`;
+  const t0 = performance.now();
+
+  await fs.mkdir(paths.dir, { recursive: true });
+  await acquireLock(paths.lock, paths.dir, log);
+  try {
+    await stopLeftRunning(paths, log);
+    const ministryKey = await loadOrCreateKey(paths.key, log);
+    const relaunch = () => launch({ binary, paths, port, chainId, rpcUrl, ministryKey, log });
+    const first = await relaunch();
+    const handle = makeHandle({ first, relaunch, restart: opts.restart ?? null, paths, rpcUrl, chainId, ministryKey, log });
     log.info(
-      { rpcUrl, chainId, pid, stateFile: paths.state, restored, ms: Math.round(performance.now() - t0) },
+      { rpcUrl, chainId, pid: first.pid, stateFile: paths.state, restored: first.restored, ms: Math.round(performance.now() - t0) },
       'local chain (Anvil) ready',
     );
     return handle;
   } catch (err) {
-    if (child?.pid && isAlive(child.pid)) await terminate(child.pid, STOP_GRACE_MS).catch(noop);
-    await fs.rm(paths.pid, { force: true }).catch(noop);
     releaseLockSync(paths.lock);
     throw err;
   }
 }
 
 function makeHandle(s: {
-  child: ChildProcess;
-  pid: number;
+  first: Launched;
+  relaunch: () => Promise<Launched>;
+  restart: RestartPolicy | null;
   paths: Paths;
   rpcUrl: string;
   chainId: number;
   ministryKey: { address: Address; privateKey: Hex };
   log: ChainLogger;
 }): LocalChain {
-  const { child, pid, paths, log } = s;
+  const { paths, log } = s;
+  let current = s.first;
   let running = true;
   let stopping: Promise<void> | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('exit', (code, sig) => {
-    running = false;
-    if (!stopping) log.error({ pid, code, signal: sig }, 'the local chain (Anvil) exited unexpectedly');
-  });
+  const exitOf = (child: ChildProcess) =>
+    new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+  // An Anvil that dies while nobody stops it is started again on its saved state (ADR 0112).
+  const restarter = s.restart
+    ? createRestarter(
+        'the local chain (Anvil)',
+        async () => {
+          const next = await s.relaunch();
+          if (stopping) {
+            await terminate(next.pid, STOP_GRACE_MS).catch(noop);
+            return;
+          }
+          current = next;
+          running = true;
+          watch(next);
+        },
+        s.restart,
+        log,
+      )
+    : null;
+
+  const watch = (launched: Launched) => {
+    launched.child.once('exit', (code, sig) => {
+      if (launched !== current) return;
+      running = false;
+      if (stopping) return;
+      log.error({ pid: launched.pid, code, signal: sig }, 'the local chain (Anvil) exited unexpectedly');
+      restarter?.exited();
+    });
+  };
+  watch(current);
 
   // Safety net if stop() is never called (SIGTERM makes Anvil save its state on the way out).
   const onExit = () => {
-    if (running) signal(pid, 'SIGTERM');
+    if (running) signal(current.pid, 'SIGTERM');
     releaseLockSync(paths.lock);
   };
   process.on('exit', onExit);
@@ -465,7 +521,7 @@ function makeHandle(s: {
     stateFile: paths.state,
     ministryKey: s.ministryKey,
     get pid() {
-      return running ? pid : null;
+      return running ? current.pid : null;
     },
 
     async waitUntilSaved(blockNumber, timeoutMs = 5_000) {
@@ -489,9 +545,11 @@ function makeHandle(s: {
     stop() {
       stopping ??= (async () => {
         try {
+          await restarter?.stop();
+          const { pid, child } = current;
           if (isAlive(pid)) {
             await terminate(pid, STOP_GRACE_MS);
-            await Promise.race([exited, sleep(1_000)]);
+            await Promise.race([exitOf(child), sleep(1_000)]);
           }
           const content = await readIfExists(paths.state);
           if (content !== null && savedBlock(content) !== null) await writeFileAtomic(paths.backup, content);
