@@ -17,9 +17,20 @@ import { loadScopes, NATIONAL } from '../policies/scope.ts';
  */
 export type Access = 'public' | 'user' | Requirement;
 
+/** One API route and who may call it, as declared (the route table the access matrix test walks). */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+  }
+  interface FastifyInstance {
+    /** Every /api route with its declared access, in registration order. */
+    declaredRoutes: DeclaredRoute[];
   }
   interface FastifyRequest {
     /** The signed-in actor (routes that require an account); object rules are the policies' (src/policies). */
@@ -39,11 +50,14 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
   const { db } = opts;
   app.decorateRequest('user', null);
+  const declared: DeclaredRoute[] = [];
+  app.decorate('declaredRoutes', declared);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') || route.url.startsWith('/api/docs')) return;
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access policy`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') declared.push({ method, url: route.url, access: route.config.access });
   });
 
   // Before validation: a caller who may not use a route learns nothing about what it accepts.

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@sceau/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeIn, createTestApp, lastMessageTo, signIn, type TestContext } from '../../../test/helpers.ts';
 
@@ -23,7 +24,7 @@ describe('users and roles', () => {
     const res = await call('GET', '/api/roles', admin);
     const roles = res.json().data as { name: string; permissions: { name: string }[] }[];
     expect(roles.map((r) => r.name)).toEqual(expect.arrayContaining(['root', 'admin', 'validateur', 'controleur', 'backoffice_manager', 'validator']));
-    expect(roles.find((r) => r.name === 'root')!.permissions).toHaveLength(18);
+    expect(roles.find((r) => r.name === 'root')!.permissions).toHaveLength(PERMISSIONS.length);
   });
 
   it('pages, searches and filters by role', async () => {
