@@ -33,6 +33,8 @@ import { referenceDataRoutes } from './modules/reference-data/reference-data-rou
 import { accessPlugin } from './plugins/access.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { localePlugin } from './plugins/locale.ts';
+import { passwordChangePlugin } from './plugins/password-change.ts';
+import { textSafetyPlugin } from './plugins/text-safety.ts';
 import { webPlugin } from './plugins/web.ts';
 
 /** What every module receives: the database, the configuration and the services. */
@@ -85,6 +87,8 @@ export async function buildApp(
   await app.register(localePlugin);
   await app.register(errorsPlugin);
   await app.register(accessPlugin, { db: context.db });
+  await app.register(passwordChangePlugin, { db: context.db });
+  await app.register(textSafetyPlugin);
 
   await app.register(swagger, {
     openapi: {

@@ -14,6 +14,10 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'rate_limited',
+  /** Too many one-time codes sent to one contact today (OTP_DAILY_MAX). */
+  'too_many_codes',
+  /** A temporary password must be changed before anything else (ADR 0113). */
+  'password_change_required',
   'payload_too_large',
   'unsupported_media_type',
   'internal_error',

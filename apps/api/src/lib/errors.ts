@@ -13,6 +13,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  too_many_codes: 429,
+  password_change_required: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,

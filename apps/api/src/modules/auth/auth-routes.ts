@@ -53,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, c
 
   app.get(
     '/me',
-    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in profile', response: { 200: meResponse } } },
+    { config: { access: 'user', duringPasswordChange: true }, schema: { tags: ['auth'], summary: 'The signed-in profile', response: { 200: meResponse } } },
     async (request) => {
       const profile = await loadProfile(db, request.user!.id);
       if (!profile) throw new AppError('unauthenticated');
@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, c
 
   app.post(
     '/user/logout',
-    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'Sign out (revokes the token)', response: { 200: logoutResponse } } },
+    { config: { access: 'user', duringPasswordChange: true }, schema: { tags: ['auth'], summary: 'Sign out (revokes the token)', response: { 200: logoutResponse } } },
     async (request) => {
       await revokeToken(db, request.user!.tokenId);
       await recordAudit(db, { action: 'auth.signed_out', subjectType: 'user', subjectId: request.user!.id }, request);

@@ -23,14 +23,14 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'Create an account (confirmed by a one-time code, then it holds no role until granted one)',
+        summary: 'Create an account (confirmed by a one-time code sent for this attempt, then it holds no role until granted one)',
         body: registerRequest,
-        response: { 200: envelope(z.object({ message: z.string(), mail_or_phone: z.string() })) },
+        response: { 200: envelope(z.object({ message: z.string(), mail_or_phone: z.string(), registration: z.string() })) },
       },
     },
     async (request) => {
-      const contact = await registration.register(request.body, request);
-      return { data: { message: request.t('messages:register_next_step'), mail_or_phone: contact } };
+      const { contact, registration: attempt } = await registration.register(request.body, request);
+      return { data: { message: request.t('messages:register_next_step'), mail_or_phone: contact, registration: attempt } };
     },
   );
 
@@ -41,7 +41,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       schema: { tags, summary: 'Send a one-time code (registration or password recovery)', body: getOtpRequest, response: { 200: otpSentResponse } },
     },
     async (request) => {
-      const sent = await registration.sendCode(request.body.mail_or_phone, request.body.purpose, request.locale);
+      const sent = await registration.sendCode(request.body.mail_or_phone, request.body.purpose, request.locale, request.body.registration);
       const minutes = Math.round(sent.expiresIn / 60);
       return {
         data: {
@@ -60,16 +60,22 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       config: { access: 'public' },
       schema: { tags, summary: 'Check a one-time code; a right one signs the person in', body: validateOtpRequest, response: { 200: signedInResponse } },
     },
-    async (request) => registration.validateCode(request.body.mail_or_phone, request.body.purpose, request.body.otp, request),
+    async (request) => registration.validateCode(request.body.mail_or_phone, request.body.purpose, request.body.otp, request, request.body.registration),
   );
 
   app.post(
     '/reset-password',
     {
-      config: { access: 'user' },
-      schema: { tags, summary: 'Set a new password (signed in, e.g. after a recovery code)', body: resetPasswordRequest, response: { 200: signedInResponse } },
+      // Open while a temporary password must be changed: this is the change.
+      config: { access: 'user', duringPasswordChange: true },
+      schema: {
+        tags,
+        summary: 'Set a new password (signed in: with the current or temporary password, or in the session a recovery code opened)',
+        body: resetPasswordRequest,
+        response: { 200: signedInResponse },
+      },
     },
-    async (request) => registration.resetPassword(request.user!.id, request.body, request),
+    async (request) => registration.resetPassword(request.user!, request.body, request),
   );
 
   app.post(

@@ -11,10 +11,10 @@ export function hashToken(token: string): string {
 export async function issueAccessToken(
   db: Pick<Db, 'insert'>,
   input: { userId: number; clientId: string; scope: string; ttlMinutes: number; ip: string | null; userAgent: string | null },
-): Promise<{ token: string; expiresIn: number }> {
+): Promise<{ token: string; expiresIn: number; tokenId: number }> {
   const token = randomBytes(32).toString('base64url');
   const expiresIn = input.ttlMinutes * 60;
-  await db.insert(accessTokens).values({
+  const [row] = await db.insert(accessTokens).values({
     userId: input.userId,
     tokenHash: hashToken(token),
     clientId: input.clientId,
@@ -22,8 +22,8 @@ export async function issueAccessToken(
     ip: input.ip,
     userAgent: input.userAgent,
     expiresAt: new Date(Date.now() + expiresIn * 1000),
-  });
-  return { token, expiresIn };
+  }).returning({ id: accessTokens.id });
+  return { token, expiresIn, tokenId: row!.id };
 }
 
 /** The active account a token belongs to, or null when the token is unknown, expired, revoked or its user archived. */

@@ -7,13 +7,25 @@ import { oneTimeCodes } from '../../db/schema.ts';
 import { AppError, fieldError, type FieldMessage } from '../../lib/errors.ts';
 import type { Channel, Messenger } from '../messaging/messaging-service.ts';
 
-/** Registration, recovery, or the launch of one batch (`generation_launch:<id>`: a code is good for that batch only). */
-export type CodePurpose = OtpPurpose | `generation_launch:${number}`;
+/**
+ * Registration (`register:<attempt>`: a code confirms that registration attempt only, ADR 0113),
+ * recovery, or the launch of one batch (`generation_launch:<id>`: a code is good for that batch only).
+ */
+export type CodePurpose = OtpPurpose | `register:${number}` | `generation_launch:${number}`;
 
 function hashCode(id: number, code: string): string {
   // Salted by the row id so that equal codes never share a hash.
   return createHash('sha256').update(`${id}:${code}`).digest('hex');
 }
+
+/**
+ * Codes anyone may have sent to a contact (registration, recovery), counted by OTP_DAILY_MAX; a
+ * batch launch's code goes to a signed-in member of staff and is not counted.
+ */
+function isSelfService(purpose: CodePurpose): boolean {
+  return purpose === 'register' || purpose === 'reset_password' || purpose.startsWith('register:');
+}
+const SELF_SERVICE_CODES = sql`(${oneTimeCodes.purpose} in ('register', 'reset_password') or ${oneTimeCodes.purpose} like 'register:%')`;
 
 export interface SentCode {
   channel: Channel;
@@ -32,29 +44,14 @@ export class OtpService {
     private readonly settings: Config['otp'],
   ) {}
 
-  /** Seconds to wait before another code may go to this destination for this purpose (0 when allowed now). */
-  async cooldown(destination: string, purpose: CodePurpose): Promise<number> {
-    const [last] = await this.db
-      .select({ createdAt: oneTimeCodes.createdAt })
-      .from(oneTimeCodes)
-      .where(and(eq(oneTimeCodes.destination, destination), eq(oneTimeCodes.purpose, purpose)))
-      .orderBy(desc(oneTimeCodes.createdAt))
-      .limit(1);
-    if (!last) return 0;
-    const elapsed = (Date.now() - last.createdAt.getTime()) / 1000;
-    return Math.max(0, Math.ceil(this.settings.resendSeconds - elapsed));
-  }
-
-  /** Throws rate_limited while the previous code's cooldown runs. */
-  async assertCanSend(destination: string, purpose: CodePurpose): Promise<void> {
-    const wait = await this.cooldown(destination, purpose);
-    if (wait > 0) throw new AppError('rate_limited', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
-  }
-
   /**
    * Issues a code and sends it. A code still waiting for this destination and purpose is replaced.
-   * `deliver: false` records the cooldown without sending (used when the answer must not reveal
-   * that no account exists: the same wait applies either way).
+   * `deliver: false` records the code without sending it (used when the answer must not reveal
+   * that no account exists: the same wait and the same daily count apply either way).
+   *
+   * The wait since the last code (per destination and purpose) and the daily cap (per destination,
+   * self-service purposes) are checked and the code recorded under one advisory lock on the
+   * destination, so that concurrent requests cannot all pass the checks.
    */
   async send(input: {
     destination: string;
@@ -64,10 +61,29 @@ export class OtpService {
     template: string;
     deliver?: boolean;
   }): Promise<SentCode> {
-    await this.assertCanSend(input.destination, input.purpose);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expiresAt = new Date(Date.now() + this.settings.ttlMinutes * 60_000);
     await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${input.destination}`}))`);
+      const [last] = await tx
+        .select({ createdAt: oneTimeCodes.createdAt })
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.destination, input.destination), eq(oneTimeCodes.purpose, input.purpose)))
+        .orderBy(desc(oneTimeCodes.createdAt))
+        .limit(1);
+      const wait = last ? Math.ceil(this.settings.resendSeconds - (Date.now() - last.createdAt.getTime()) / 1000) : 0;
+      if (wait > 0) throw new AppError('rate_limited', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      if (isSelfService(input.purpose)) {
+        const [today] = await tx
+          .select({ count: sql<number>`count(*)::int`, oldest: sql<Date | null>`min(${oneTimeCodes.createdAt})` })
+          .from(oneTimeCodes)
+          .where(and(eq(oneTimeCodes.destination, input.destination), SELF_SERVICE_CODES, sql`${oneTimeCodes.createdAt} > now() - interval '1 day'`));
+        if (today!.count >= this.settings.dailyMax) {
+          const oldest = today!.oldest ? new Date(today!.oldest).getTime() : Date.now();
+          const seconds = Math.max(1, Math.ceil((oldest + 86_400_000 - Date.now()) / 1000));
+          throw new AppError('too_many_codes', { headers: { 'retry-after': String(seconds) } });
+        }
+      }
       await tx
         .update(oneTimeCodes)
         .set({ consumedAt: new Date() })
