@@ -2,6 +2,7 @@ import { IMPORT_LIMITS } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import type { UploadedFiles } from './imports-service.ts';
+import { checkZipLimits, PHOTOS_ZIP_LIMITS, XLSX_ZIP_LIMITS, ZipLimitExceeded, ZipUnreadable, type ZipLimits } from './zip-limits.ts';
 
 const LIMITS: Record<'file' | 'photos', number> = { file: IMPORT_LIMITS.listMaxBytes, photos: IMPORT_LIMITS.photosMaxBytes };
 
@@ -47,5 +48,31 @@ export async function readImportForm(request: FastifyRequest): Promise<{ fields:
       ),
     });
   }
+  await checkInflatedSizes(files);
   return { fields, files };
+}
+
+const ZIP_MESSAGES = {
+  entries: (max: number) => ({ key: 'field.import_zip_too_many_files', params: { count: max } }),
+  entry_bytes: (max: number) => ({ key: 'field.import_zip_entry_too_large', params: { size: max / 1024 / 1024 } }),
+  total_bytes: (max: number) => ({ key: 'field.import_zip_too_large_uncompressed', params: { size: max / 1024 / 1024 } }),
+};
+
+/**
+ * An XLSX list and a photos zip are inflated once here, counted and dropped, before anything is
+ * read or stored (ADR 0114): past a cap the request is refused with 413, before a draft or a file
+ * exists. A file that is no readable zip is left to the readers, which say so in their own words.
+ */
+async function checkInflatedSizes(files: UploadedFiles): Promise<void> {
+  const checks: [field: 'file' | 'photos', bytes: Buffer, limits: ZipLimits][] = [];
+  if (files.list && files.list.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) checks.push(['file', files.list, XLSX_ZIP_LIMITS]);
+  if (files.photos) checks.push(['photos', files.photos, PHOTOS_ZIP_LIMITS]);
+  for (const [field, bytes, limits] of checks) {
+    try {
+      await checkZipLimits(bytes, limits);
+    } catch (error) {
+      if (error instanceof ZipLimitExceeded) throw new AppError('payload_too_large', { fields: { [field]: [ZIP_MESSAGES[error.limit](error.max)] } });
+      if (!(error instanceof ZipUnreadable)) throw error;
+    }
+  }
 }

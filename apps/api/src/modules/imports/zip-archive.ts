@@ -1,4 +1,5 @@
 import yauzl from 'yauzl';
+import { PHOTOS_ZIP_LIMITS, ZipLimitExceeded, type ZipLimits } from './zip-limits.ts';
 
 export interface ZipEntryInfo {
   fileName: string;
@@ -45,8 +46,18 @@ export function baseName(path: string): string {
   return (path.split(/[\\/]/).pop() ?? '').trim().toLowerCase();
 }
 
-export async function openZip(buffer: Buffer): Promise<ZipArchive> {
+/**
+ * The zip's directory, each file read on demand. The upload checked what the whole zip inflates to
+ * (zip-limits.ts); here, for stored zips too, the entry count is capped before the directory is
+ * read, and each read stops past `maxEntryBytes` really inflated (yauzl also refuses an entry that
+ * inflates to more than its header says).
+ */
+export async function openZip(buffer: Buffer, limits: ZipLimits = PHOTOS_ZIP_LIMITS): Promise<ZipArchive> {
   const zip = await open(buffer);
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw new ZipLimitExceeded('entries', limits.maxEntries);
+  }
   const files = new Map<string, yauzl.Entry>();
   for (const entry of await entriesOf(zip)) {
     if (entry.fileName.endsWith('/')) continue;
@@ -62,7 +73,15 @@ export async function openZip(buffer: Buffer): Promise<ZipArchive> {
         zip.openReadStream(entry, (error, stream) => {
           if (error) return reject(error);
           const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          let size = 0;
+          stream.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > limits.maxEntryBytes) {
+              stream.destroy();
+              return reject(new ZipLimitExceeded('entry_bytes', limits.maxEntryBytes));
+            }
+            chunks.push(chunk);
+          });
           stream.on('end', () => resolve(Buffer.concat(chunks)));
           stream.on('error', reject);
         });

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { VerificationResult } from '@sceau/verifier';
+import { PdfParserBusy, PdfTooComplex, type VerificationResult } from '@sceau/verifier';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
@@ -13,6 +13,8 @@ import { presentResult, type Translate, type VerificationInput, type Verificatio
 const tags = ['verification'];
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
+/** Every PDF parser thread busy and its queue full: a parse takes at most a few seconds. */
+const PARSER_BUSY_RETRY_SECONDS = 5;
 
 const checkView = z.object({
   name: z.string(),
@@ -108,6 +110,7 @@ export interface VerificationRouteOptions {
 
 export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (app, { config, verification, apiProcesses = apiProcessCount() }) => {
   await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5, fieldSize: 4096 } });
+  app.addHook('onClose', async () => verification.closeParsers());
   const limiter = new RateLimiterMemory({ keyPrefix: 'verify', points: Math.max(1, Math.ceil(VERIFY_LIMIT_PER_MINUTE / Math.max(1, apiProcesses))), duration: 60 });
   const consume = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
@@ -167,7 +170,15 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
   const answer = async (request: FastifyRequest, reply: FastifyReply, input: VerificationInput) => {
     // A document is always work (read, hashed); a link or QR text only when not answered from the cache.
     if ('pdf' in input || 'credential' in input || !verification.isCached(input)) await consume(request, reply);
-    const result = await verification.verify(input);
+    let result: VerificationResult;
+    try {
+      result = await verification.verify(input);
+    } catch (error) {
+      // A PDF past the parser's limits (ADR 0114): answered, never retried, never cached.
+      if (error instanceof PdfTooComplex) throw fieldError('cert_document', 'field.document_too_complex');
+      if (error instanceof PdfParserBusy) throw new AppError('service_unavailable', { headers: { 'retry-after': String(PARSER_BUSY_RETRY_SECONDS) } });
+      throw error;
+    }
     return send(reply, serialise(result, request));
   };
 

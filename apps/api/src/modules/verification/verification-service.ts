@@ -1,5 +1,7 @@
 import {
+  CREDENTIAL_ATTACHMENT,
   cachedRegistry,
+  createPdfParsePool,
   createRevocationIndex,
   createVerificationCache,
   registryPort,
@@ -7,6 +9,7 @@ import {
   verify,
   withRevocationIndex,
   type CachedRegistry,
+  type PdfParsePool,
   type RevocationIndex,
   type RevocationIndexStatus,
   type VerificationCache,
@@ -55,6 +58,12 @@ export class VerificationService {
   private watchErrors: ((error: unknown) => void) | undefined;
   /** The credential given with an answer by id, kept as long as the answer itself. */
   private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null }>();
+  /**
+   * Uploaded PDFs that are not the ministry's own are parsed in a thread with limits (ADR 0114): a
+   * hostile file is refused (PdfTooComplex) in bounded time and memory, and the event loop keeps
+   * answering. Made on first use; its thread stops when idle.
+   */
+  private parser: PdfParsePool | null = null;
 
   constructor(
     private readonly db: Db,
@@ -87,7 +96,15 @@ export class VerificationService {
         const found = await this.findDiploma(id);
         return found !== null && found.status !== 'completed';
       },
+      parsePdf: (pdf) => (this.parser ??= createPdfParsePool()).parse(pdf, CREDENTIAL_ATTACHMENT),
     };
+  }
+
+  /** Stops the PDF parser threads (a later upload starts them again). */
+  async closeParsers(): Promise<void> {
+    const parser = this.parser;
+    this.parser = null;
+    await parser?.close();
   }
 
   private async findDiploma(id: string): Promise<DiplomaRow | null> {
