@@ -1,3 +1,4 @@
+import type { RestartPolicy } from '@sceau/chain';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { apiProcessCount, forkHttpProcesses, isHttpProcess } from './cluster.ts';
@@ -26,6 +27,23 @@ const refusal = productionRefusal(config);
 if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exit(78);
+}
+
+/**
+ * The embedded PostgreSQL and the local Anvil are children of this process: one that dies is
+ * started again (backoff 0.5 s doubling to 15 s); after SUPERVISOR_MAX_RESTARTS failed restarts in
+ * a row this process exits non-zero, so that its own supervisor (systemd, Docker, Kubernetes)
+ * starts the platform afresh (ADR 0112). Work in flight is lost as in any crash: jobs are durable
+ * and idempotent, and the next start resumes them.
+ */
+function restartPolicy(what: string): RestartPolicy {
+  return {
+    maxRestarts: config.supervisor.maxRestarts,
+    onGiveUp: (error) => {
+      log.fatal({ err: error }, `${what} keeps failing and cannot be restarted: exiting so that a supervisor starts the platform again`);
+      process.exit(1);
+    },
+  };
 }
 
 /**
@@ -109,7 +127,7 @@ async function runHttpProcess(): Promise<void> {
 
 /** The platform in one process, or the primary of a cluster (`API_PROCESSES` > 1). */
 async function runMain(httpProcesses: number): Promise<void> {
-  const database = await openDatabase(config, log);
+  const database = await openDatabase(config, log, restartPolicy('the embedded PostgreSQL'));
   await seedCatalogue(database.db);
   if (config.demoData) {
     await seedDemo(database.db);
@@ -120,7 +138,7 @@ async function runMain(httpProcesses: number): Promise<void> {
   let chain: OpenChain;
   try {
     keys = await loadMinistryKeys(config.keys, log);
-    chain = await openChain(config, log);
+    chain = await openChain(config, log, restartPolicy('the local chain (Anvil)'));
   } catch (error) {
     log.error({ err: error }, 'could not open the ministry keys or the chain');
     await database.close();

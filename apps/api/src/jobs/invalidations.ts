@@ -29,7 +29,7 @@ export class Invalidations {
       this.log.warn({ err: error }, 'invalidations: listening connection lost, reconnecting');
       this.client = null;
       client.end().catch(() => {});
-      if (!this.stopped) this.retry = setTimeout(() => void this.start(onKey).catch(() => {}), 1000);
+      this.reconnect(onKey);
     });
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
@@ -38,6 +38,13 @@ export class Invalidations {
       return;
     }
     this.client = client;
+  }
+
+  /** Tries again every second until the database answers (a failed connect emits no 'error' to retry on). */
+  private reconnect(onKey: (key: string) => void): void {
+    if (this.stopped) return;
+    if (this.retry) clearTimeout(this.retry); // one attempt at a time, whichever path asked
+    this.retry = setTimeout(() => void this.start(onKey).catch(() => this.reconnect(onKey)), 1000);
   }
 
   /** Sends a key to every process (through any connection: NOTIFY is delivered at commit). */

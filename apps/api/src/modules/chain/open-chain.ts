@@ -1,4 +1,4 @@
-import { connectChain, ensureRegistry, startLocalChain, type ChainConnection, type DiplomaRegistry, type LocalChain } from '@sceau/chain';
+import { connectChain, ensureRegistry, startLocalChain, type ChainConnection, type DiplomaRegistry, type LocalChain, type RestartPolicy } from '@sceau/chain';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 
@@ -20,7 +20,7 @@ export interface OpenChain {
  * The chain the ministry anchors on: `CHAIN_RPC_URL` with its key and registry, or by default a
  * local Anvil the platform runs under `DATA_DIR/chain`, its registry deployed once and remembered.
  */
-export async function openChain(config: Config, log: Logger): Promise<OpenChain> {
+export async function openChain(config: Config, log: Logger, restart?: RestartPolicy): Promise<OpenChain> {
   let local: LocalChain | null = null;
   let connection: ChainConnection;
   if (config.chain.rpcUrl) {
@@ -32,7 +32,8 @@ export async function openChain(config: Config, log: Logger): Promise<OpenChain>
       confirmations: config.chain.confirmations,
     });
   } else {
-    local = await startLocalChain({ dataDir: config.dataDir, port: config.chain.port, log });
+    // `restart`: the local Anvil is started again if it dies (ADR 0112).
+    local = await startLocalChain({ dataDir: config.dataDir, port: config.chain.port, log, ...(restart ? { restart } : {}) });
     const chain = local;
     connection = connectChain({
       rpcUrl: chain.rpcUrl,
