@@ -101,7 +101,7 @@ describe('code validation page', () => {
   });
 
   it('signs in with a right code (token in session storage) and goes to the dashboard', async () => {
-    pending();
+    pending({ registration: 'attempt-secret-0123456789abcdef' });
     const { user, router, calls } = await open({ 'POST /api/register/validateOtp': () => signedIn(), 'GET /api/me': () => jsonResponse({ data: { data: makeProfile([]) } }) });
     await user.type(screen.getByLabelText('Code à 6 chiffres'), '654321');
     await user.click(screen.getByRole('button', { name: 'Valider le code' }));
@@ -110,7 +110,7 @@ describe('code validation page', () => {
     expect(sessionStorage.getItem('token')).toBe('tok-otp');
     expect(localStorage.getItem('token')).toBeNull();
     expect(sessionStorage.getItem(PENDING_OTP_KEY)).toBeNull();
-    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ otp: '654321', mail_or_phone: 'aline@example.cd', purpose: 'register' });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ otp: '654321', mail_or_phone: 'aline@example.cd', purpose: 'register', registration: 'attempt-secret-0123456789abcdef' });
   });
 
   it('after a recovery code goes to the new password page', async () => {
@@ -121,6 +121,8 @@ describe('code validation page', () => {
     await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
     expect(router.state.location.pathname).toBe('/reset-password');
     expect(screen.getByLabelText('Compte')).toHaveValue('aline@example.cd');
+    // The code proved the contact: no current password is asked for in this session.
+    expect(screen.queryByLabelText('Mot de passe actuel')).toBeNull();
   });
 
   it('without a code on the way offers to start again', async () => {

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { AuthShell } from '@/components/auth-shell';
 import { describedBy, FormField } from '@/components/form-field';
 import { DEFAULT_RESEND_SECONDS, requestOtp, validateOtp } from '@/features/auth/auth-api';
-import { clearPendingOtp, maskContact, pendingFromSent, readPendingOtp, savePendingOtp, type PendingOtp } from '@/features/auth/pending-otp';
+import { clearPendingOtp, markRecoverySession, maskContact, pendingFromSent, readPendingOtp, savePendingOtp, type PendingOtp } from '@/features/auth/pending-otp';
 import { isApiError } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -79,15 +79,22 @@ export function OtpValidationPage() {
     setCodeError(null);
     setSubmitting(true);
     try {
-      const answer = await validateOtp({ otp: code, mail_or_phone: current.mail_or_phone, purpose: current.purpose });
+      const answer = await validateOtp({
+        otp: code,
+        mail_or_phone: current.mail_or_phone,
+        purpose: current.purpose,
+        ...(current.registration ? { registration: current.registration } : {}),
+      });
       session.signIn(answer);
       queryClient.clear();
       clearPendingOtp();
+      if (current.purpose === 'reset_password') markRecoverySession();
     } catch (error) {
       setSubmitting(false);
       const message = isApiError(error) ? error.fieldErrors.otp?.[0] : undefined;
       if (message) setCodeError(message);
-      else setFormError(isApiError(error) ? error.message : t('errors.generic'));
+      // A registration replaced or expired: the server says to register again.
+      else setFormError(isApiError(error) ? (error.fieldErrors.registration?.[0] ?? error.message) : t('errors.generic'));
       inputRef.current?.focus();
       inputRef.current?.select();
       return;
@@ -100,8 +107,8 @@ export function OtpValidationPage() {
     setNotice(null);
     setResending(true);
     try {
-      const sent = await requestOtp(current.mail_or_phone, current.purpose);
-      const next = pendingFromSent(current.mail_or_phone, current.purpose, sent);
+      const sent = await requestOtp(current.mail_or_phone, current.purpose, current.registration);
+      const next = pendingFromSent(current.mail_or_phone, current.purpose, sent, 0, Date.now(), current.registration);
       savePendingOtp(next);
       setPending(next);
       setCode('');
@@ -113,7 +120,7 @@ export function OtpValidationPage() {
         savePendingOtp(next);
         setPending(next);
       }
-      setFormError(isApiError(error) ? error.message : t('errors.generic'));
+      setFormError(isApiError(error) ? (error.fieldErrors.registration?.[0] ?? error.message) : t('errors.generic'));
     } finally {
       setResending(false);
     }

@@ -12,6 +12,8 @@ const pendingOtp = z.object({
   mail_or_phone: z.string().min(1),
   purpose: z.enum(['register', 'reset_password']),
   channel: z.enum(['sms', 'email']).nullable(),
+  /** The registration attempt the code confirms (POST /register answers it): registration only. */
+  registration: z.string().optional(),
   /** Epoch milliseconds. */
   resendAt: z.number(),
   expiresAt: z.number().nullable(),
@@ -41,6 +43,28 @@ export function clearPendingOtp(): void {
   }
 }
 
+/**
+ * Set when a recovery code signed the person in: that session may choose a new password without
+ * the current one (the server checks it too). Cleared once the password is changed.
+ */
+export const RECOVERY_SESSION_KEY = 'password_recovery';
+
+export function markRecoverySession(): void {
+  writeSessionValue(RECOVERY_SESSION_KEY, '1');
+}
+
+export function isRecoverySession(): boolean {
+  return readSessionValue(RECOVERY_SESSION_KEY) === '1';
+}
+
+export function clearRecoverySession(): void {
+  try {
+    sessionStorage.removeItem(RECOVERY_SESSION_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept either.
+  }
+}
+
 /** After a code was sent (or refused for its cooldown): what the code page needs. */
 export function pendingFromSent(
   mailOrPhone: string,
@@ -48,10 +72,12 @@ export function pendingFromSent(
   sent: { channel: 'sms' | 'email'; resend_in: number; expires_in: number } | null,
   retryAfterSeconds = 0,
   now = Date.now(),
+  registration?: string,
 ): PendingOtp {
   return {
     mail_or_phone: mailOrPhone,
     purpose,
+    ...(registration ? { registration } : {}),
     channel: sent?.channel ?? (mailOrPhone.includes('@') ? 'email' : 'sms'),
     resendAt: now + (sent ? sent.resend_in : retryAfterSeconds) * 1000,
     expiresAt: sent ? now + sent.expires_in * 1000 : null,

@@ -44,9 +44,10 @@ describe('register page', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('registers with a phone, asks for a code and goes to the code page', async () => {
+  it('registers with a phone, asks for the code of that registration and goes to the code page', async () => {
+    const registration = 'attempt-secret-0123456789abcdef';
     const { user, calls, router } = await open({
-      'POST /api/register': () => jsonResponse({ data: { message: 'ok', mail_or_phone: '+243812345678' } }),
+      'POST /api/register': () => jsonResponse({ data: { message: 'ok', mail_or_phone: '+243812345678', registration } }),
       'POST /api/register/getOtp': () => jsonResponse({ data: { message: 'Code envoyé', channel: 'sms', resend_in: 60, expires_in: 600 } }),
     });
     await user.type(screen.getByLabelText('Nom'), 'Mukendi');
@@ -65,8 +66,8 @@ describe('register page', () => {
       password: 'secret-123',
       password_confirmation: 'secret-123',
     });
-    expect(bodyOf(calls[1]!)).toEqual({ mail_or_phone: '+243812345678', purpose: 'register' });
-    expect(JSON.parse(sessionStorage.getItem(PENDING_OTP_KEY)!)).toMatchObject({ mail_or_phone: '+243812345678', purpose: 'register', channel: 'sms' });
+    expect(bodyOf(calls[1]!)).toEqual({ mail_or_phone: '+243812345678', purpose: 'register', registration });
+    expect(JSON.parse(sessionStorage.getItem(PENDING_OTP_KEY)!)).toMatchObject({ mail_or_phone: '+243812345678', purpose: 'register', channel: 'sms', registration });
     expect(screen.getByTestId('otp-destination')).toHaveTextContent('Un code a été envoyé par SMS à +243••••••678.');
   });
 

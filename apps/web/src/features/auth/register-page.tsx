@@ -45,7 +45,7 @@ export function RegisterPage() {
         password: values.password,
         password_confirmation: values.password_confirmation,
       });
-      await sendCodeFor(registered.mail_or_phone, 'register');
+      await sendCodeFor(registered.mail_or_phone, 'register', registered.registration);
     } catch (error) {
       const contactField = values.method === 'phone' ? 'phone' : 'email';
       const { message, unplaced } = applyServerErrors(

@@ -63,7 +63,13 @@ export const forgotSchema = z
   .superRefine((values, ctx) => checkContact(values, ctx));
 export type ForgotValues = z.infer<typeof forgotSchema>;
 
+/** `current_password` is checked only when the page asks for it (not in a recovery code's session). */
 export const resetSchema = passwordFields
-  .extend({ mail_or_phone: z.string().min(1, 'validation.required') })
+  .extend({ mail_or_phone: z.string().min(1, 'validation.required'), current_password: z.string() })
   .superRefine((values, ctx) => checkConfirmation(values, ctx));
+
+export function checkCurrentPassword(values: { current_password: string }, ctx: z.RefinementCtx): void {
+  if (values.current_password === '') ctx.addIssue({ code: 'custom', path: ['current_password'], message: 'validation.required' });
+}
+export const changeSchema = resetSchema.superRefine((values, ctx) => checkCurrentPassword(values, ctx));
 export type ResetValues = z.infer<typeof resetSchema>;

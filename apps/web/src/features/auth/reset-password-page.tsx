@@ -10,12 +10,19 @@ import { describedBy, FormField, useFieldErrorText } from '@/components/form-fie
 import { PasswordField } from '@/components/password-field';
 import { applyServerErrors } from '@/components/server-errors';
 import { resetPassword } from '@/features/auth/auth-api';
-import { resetSchema, type ResetValues } from '@/features/auth/register-schema';
+import { clearRecoverySession, isRecoverySession } from '@/features/auth/pending-otp';
+import { changeSchema, resetSchema, type ResetValues } from '@/features/auth/register-schema';
 import { useFlashStore } from '@/lib/flash-context';
+import { isApiError } from '@/lib/http';
 import { useSession, useSessionStore } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** Password recovery, step 2 (signed in by the code), and the change an administrator's reset requires. */
+/**
+ * Password recovery, step 2 (signed in by the code), the change an administrator's reset requires,
+ * and any signed-in change. The current password is asked for (a temporary one counts), except in
+ * the session a recovery code opened; if the server asks for it anyway (that session's grace
+ * ended), the field appears.
+ */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('resetPassword.title'));
@@ -27,6 +34,7 @@ export function ResetPasswordPage() {
   const errorText = useFieldErrorText();
   const [formError, setFormError] = useState<string | null>(null);
   const contacts = [profile?.email, profile?.phone].filter((value): value is string => !!value);
+  const [askCurrent, setAskCurrent] = useState(() => !isRecoverySession());
 
   const {
     register,
@@ -34,8 +42,8 @@ export function ResetPasswordPage() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ResetValues>({
-    resolver: zodResolver(resetSchema),
-    defaultValues: { mail_or_phone: contacts[0] ?? '', password: '', password_confirmation: '' },
+    resolver: zodResolver(askCurrent ? changeSchema : resetSchema),
+    defaultValues: { mail_or_phone: contacts[0] ?? '', current_password: '', password: '', password_confirmation: '' },
   });
 
   async function logout() {
@@ -46,18 +54,24 @@ export function ResetPasswordPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
+    const { current_password, ...rest } = values;
     try {
-      session.signIn(await resetPassword(values));
+      session.signIn(await resetPassword(askCurrent ? { ...rest, current_password } : rest));
     } catch (error) {
+      if (!askCurrent && isApiError(error) && error.fieldErrors.current_password) {
+        setAskCurrent(true);
+        clearRecoverySession();
+      }
       const { message, unplaced } = applyServerErrors(
         error,
         setError,
-        { mail_or_phone: 'mail_or_phone', password: 'password', password_confirmation: 'password_confirmation' },
+        { mail_or_phone: 'mail_or_phone', current_password: 'current_password', password: 'password', password_confirmation: 'password_confirmation' },
         t('errors.generic'),
       );
       setFormError([message, ...unplaced].join(' '));
       return;
     }
+    clearRecoverySession();
     flash.push('resetPassword.done', 'success');
     await navigate('/dashboard', { replace: true });
   });
@@ -102,6 +116,15 @@ export function ResetPasswordPage() {
             />
           )}
         </FormField>
+        {askCurrent ? (
+          <PasswordField
+            id="reset-current-password"
+            label={profile?.password_reset_required ? t('resetPassword.temporaryPassword') : t('resetPassword.currentPassword')}
+            error={errorText(errors.current_password)}
+            autoComplete="current-password"
+            input={register('current_password')}
+          />
+        ) : null}
         <PasswordField
           id="reset-password"
           label={t('resetPassword.password')}
