@@ -42,10 +42,13 @@ export async function lastCode(page: Page, to: string): Promise<string> {
 /** A confirmed self-registered account, made through the API (for journeys that start from one). */
 export async function registeredAccount(page: Page, email: string, password: string): Promise<void> {
   const post = (url: string, data: object) => page.request.post(url, { data });
-  expect((await post('/api/register', { name: 'Mwamba', mail_or_phone: email, password, password_confirmation: password })).ok()).toBe(true);
-  expect((await post('/api/register/getOtp', { mail_or_phone: email })).ok()).toBe(true);
+  const registered = await post('/api/register', { name: 'Mwamba', mail_or_phone: email, password, password_confirmation: password });
+  expect(registered.ok()).toBe(true);
+  // A registration code is bound to the registration attempt (ADR 0113).
+  const { registration } = ((await registered.json()) as { data: { registration: string } }).data;
+  expect((await post('/api/register/getOtp', { mail_or_phone: email, registration })).ok()).toBe(true);
   const otp = await lastCode(page, email);
-  expect((await post('/api/register/validateOtp', { otp, mail_or_phone: email })).ok()).toBe(true);
+  expect((await post('/api/register/validateOtp', { otp, mail_or_phone: email, registration })).ok()).toBe(true);
 }
 
 export type Focused = { id: string; name: string; tag: string; type: string };

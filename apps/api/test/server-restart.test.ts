@@ -16,6 +16,8 @@ describe('the platform killed with -9', () => {
     const base = first.base;
 
     const contacts = Array.from({ length: 20 }, (_, i) => `restart.${i}@example.cd`);
+    // Each registration's attempt (a registration code is bound to it, ADR 0113).
+    const attempts = new Map<string, string>();
     for (const contact of contacts) {
       const res = await fetch(`${base}/register`, {
         method: 'POST',
@@ -23,6 +25,7 @@ describe('the platform killed with -9', () => {
         body: JSON.stringify({ name: 'Kabeya', mail_or_phone: contact, password: 'Restart-2026', password_confirmation: 'Restart-2026' }),
       });
       expect(res.status).toBe(200);
+      attempts.set(contact, ((await res.json()) as { data: { registration: string } }).data.registration);
     }
 
     await first.crash();
@@ -30,7 +33,7 @@ describe('the platform killed with -9', () => {
     await PlatformProcess.start(env);
     // Each registration committed before the kill is there: asking a code for it reaches the outbox.
     for (const contact of contacts) {
-      const res = await fetch(`${base}/register/getOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mail_or_phone: contact }) });
+      const res = await fetch(`${base}/register/getOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mail_or_phone: contact, registration: attempts.get(contact) }) });
       expect(res.status).toBe(200);
     }
     const outbox = (await fetch(`${base}/dev/outbox?limit=200`).then((r) => r.json())) as { data: { to: string }[] };
