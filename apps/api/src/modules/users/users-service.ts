@@ -129,11 +129,14 @@ export class UsersService {
       educProvinceId: input.province_id === undefined ? target.educProvinceId : input.province_id,
     };
     const scopeChanges = input.institution_id !== undefined || input.centre_id !== undefined || input.province_id !== undefined;
-    const scope = scopeChanges ? await this.placeable(actor, askedScope) : null;
-    const sameScope = !scope || (scope.institutionId === facts.scope.institutionId && scope.centreId === facts.scope.centreId && scope.educProvinceId === facts.scope.educProvinceId);
+    const differs = (a: Scope, b: Scope) => a.institutionId !== b.institutionId || a.centreId !== b.centreId || a.educProvinceId !== b.educProvinceId;
+    const asked = scopeChanges ? await resolveScope(this.db, askedScope) : null;
+    const sameScope = !asked || ('scope' in asked && !differs(asked.scope, facts.scope));
     const currentRoleIds = (await this.db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id))).map((r) => r.roleId);
     const sameRoles = !input.roles || (new Set(input.roles).size === currentRoleIds.length && input.roles.every((r) => currentRoleIds.includes(r)));
+    // Who may change access comes first (nobody changes their own), then where and what.
     if (!sameScope || !sameRoles) authorize(userPolicy.changeAccess(actor, facts));
+    const scope = !sameScope ? await this.placeable(actor, askedScope) : null;
     if (!sameRoles) await this.assertGrantable(actor, currentRoleIds, input.roles!);
     const email = input.email === undefined ? target.email : input.email;
     const phone = input.phone === undefined ? target.phone : input.phone;
@@ -145,7 +148,7 @@ export class UsersService {
       if (input.first_name !== undefined) changes.firstName = input.first_name;
       if (input.email !== undefined) changes.email = input.email;
       if (input.phone !== undefined) changes.phone = input.phone;
-      if (scope && !sameScope) Object.assign(changes, scope);
+      if (scope) Object.assign(changes, scope);
       await tx.update(users).set(changes).where(eq(users.id, id));
       const details: Record<string, unknown> = { fields: Object.keys(input).filter((k) => k !== 'roles') };
       if (!sameRoles) {
@@ -233,7 +236,18 @@ export class UsersService {
       const field = resolved.problem === 'unknown_centre' ? 'centre_id' : 'institution_id';
       throw fieldError(field, resolved.problem === 'inconsistent' ? 'field.scope_inconsistent' : 'field.invalid_option');
     }
-    authorize(userPolicy.place(actor, resolved.scope));
+    const decision = userPolicy.place(actor, resolved.scope);
+    if (decision !== true) {
+      // Named on the broadest field that leaves the actor's place (a province, then a centre, then a school).
+      const { scope } = resolved;
+      const field =
+        actor.scope.educProvinceId !== null && scope.educProvinceId !== actor.scope.educProvinceId
+          ? 'province_id'
+          : actor.scope.centreId !== null && scope.centreId !== actor.scope.centreId
+            ? 'centre_id'
+            : 'institution_id';
+      throw fieldError(field, 'field.scope_outside_yours');
+    }
     return resolved.scope;
   }
 
