@@ -23,6 +23,7 @@ describe('production refuses development settings', () => {
     const { OAUTH_CLIENT_SECRET: _s, SMS_GATEWAY_URL: _g, ...two } = safe;
     expect(productionProblems(loadConfig(two)).map((p) => p.split(' ')[0])).toEqual(['OAUTH_CLIENT_SECRET', 'SMS_GATEWAY_URL']);
     expect(productionProblems(loadConfig({ ...safe, MINISTRY_CERTIFICATE_FILE: '' }))).toHaveLength(1);
+    expect(productionProblems(loadConfig({ ...safe, DEMO_DATA: 'true' })).map((p) => p.split(' ')[0])).toEqual(['DEMO_DATA']);
     // Development keeps its conveniences.
     expect(productionProblems(loadConfig({}))).toEqual([]);
   });

@@ -27,6 +27,9 @@ export function productionProblems(config: Config): string[] {
   if (!config.sms.gatewayUrl) {
     problems.push('SMS_GATEWAY_URL is not set, so SMS (codes, sign-in links) would only be written to the development outbox: set it to the SMS gateway (and SMS_GATEWAY_TOKEN).');
   }
+  if (config.demoData) {
+    problems.push('DEMO_DATA is on, so demo accounts would be created with the password published in the README: remove DEMO_DATA (it is off by default in production).');
+  }
   return problems;
 }
 
