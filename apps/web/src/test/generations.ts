@@ -1,6 +1,29 @@
-import type { GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
+import type { GenerationAbilities, GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
 
-/** A batch as the API presents it: a published Diplôme d'État batch unless overridden. */
+/**
+ * What the signed-in user may do on a batch, as the API sends it: nothing but `overrides`. Tests
+ * say what the server answered; the web only reads it (it no longer derives it from roles or status).
+ */
+export function makeAbilities(overrides: Partial<GenerationAbilities> = {}): GenerationAbilities {
+  return {
+    view: false,
+    import_list: false,
+    validate_photos: false,
+    validate_data: false,
+    view_rejected: false,
+    launch: false,
+    sign: false,
+    cancel: false,
+    download_all: false,
+    download_one: false,
+    share_by_email: false,
+    broadcast: false,
+    revoke: false,
+    ...overrides,
+  };
+}
+
+/** A batch as the API presents it: a published Diplôme d'État batch, that the user may only view, unless overridden. */
 export function makeGeneration(overrides: Partial<GenerationView> = {}): GenerationView {
   return {
     id: 12,
@@ -29,6 +52,7 @@ export function makeGeneration(overrides: Partial<GenerationView> = {}): Generat
     published_at: '2026-03-02T10:30:00.000Z',
     revoked_at: null,
     revocation_reason: null,
+    abilities: makeAbilities({ view: true }),
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { DISTRIBUTION_LIMITS, hasPermission, type BroadcastView, type GenerationView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type BroadcastView, type GenerationView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/dialog';
@@ -7,28 +7,28 @@ import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
-import { useGrants } from '@/lib/session-context';
 
 const TONES: Record<BroadcastView['status'], string> = { queued: 'badge--warning', running: 'badge--warning', completed: 'badge--info', failed: 'badge--danger' };
 
 /**
  * The batch's broadcast to its candidates (published batches): where the latest one stands, and
- * the button that sends one, for those who hold broadcast.send. The server answers with the spec's
- * messages, shown as toasts.
+ * the button that sends one when the batch's abilities say `broadcast` (the server's policy:
+ * broadcast.send, scope, published and not revoked). The server answers with the spec's messages,
+ * shown as toasts.
  */
 export function BroadcastPanel({ batch }: { batch: GenerationView }) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n);
-  const grants = useGrants();
   const flash = useFlashStore();
-  const published = batch.status === 'completed';
-  const latest = useLatestBroadcast(batch.id, published);
+  const mayBroadcast = batch.abilities.broadcast;
+  // The latest broadcast is shown for a published batch (display), or wherever one may be sent.
+  const shown = batch.status === 'completed' || mayBroadcast;
+  const latest = useLatestBroadcast(batch.id, shown);
   const send = useBroadcast(batch.id);
   const [confirming, setConfirming] = useState(false);
 
-  const mayBroadcast = hasPermission(grants, 'broadcast.send') && published && batch.revoked_at === null;
   const last = latest.data ?? null;
-  if (!published || (!mayBroadcast && !last)) return null;
+  if (!shown || (!mayBroadcast && !last)) return null;
   const running = last?.status === 'queued' || last?.status === 'running';
 
   return (

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import { makeGeneration, makeItem, pageMeta } from '@/test/generations';
+import type { GenerationAbilities } from '@sceau/contracts';
+import { makeAbilities, makeGeneration, makeItem, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
 afterEach(() => {
@@ -11,7 +12,13 @@ afterEach(() => {
 
 type State = { status: string; signature_status: string; done: number; total: number; last_error?: string | null };
 
-function routes(get: () => State, onApply: () => void = () => undefined) {
+/** What the server's policy answers a root account for a batch in `s` (its state decides). */
+function rootAbilities(s: State): Partial<GenerationAbilities> {
+  const printed = s.status === 'ready_for_signature' || s.status === 'completed';
+  return { view: true, launch: s.status === 'failed' || s.status === 'ready_for_generation', sign: s.status === 'ready_for_signature', download_one: printed, download_all: printed };
+}
+
+function routes(get: () => State, onApply: () => void = () => undefined, abilities: (s: State) => Partial<GenerationAbilities> = rootAbilities) {
   return {
     'GET /api/generations/12/status': () => {
       const s = get();
@@ -21,7 +28,7 @@ function routes(get: () => State, onApply: () => void = () => undefined) {
     },
     'GET /api/generations/12': () => {
       const s = get();
-      const batch = makeGeneration({ status: s.status as 'in_progress', signature_status: s.signature_status as 'not_started', anchor: null, counts: { items: 2, rejected: 0, diplomas: s.done } });
+      const batch = makeGeneration({ status: s.status as 'in_progress', signature_status: s.signature_status as 'not_started', anchor: null, counts: { items: 2, rejected: 0, diplomas: s.done }, abilities: makeAbilities(abilities(s)) });
       return jsonResponse({ data: { ...batch, items: [makeItem({ id: 601 }), makeItem({ id: 602 })] }, meta: pageMeta(2) });
     },
     'POST /api/generations/12/apply-signature': () => {
@@ -96,5 +103,47 @@ describe('/generating-op/{id}', () => {
       routes: { 'GET /api/generations/13/status': () => jsonResponse({ code: 'not_found', message: 'Introuvable' }, 404) },
     });
     expect(await screen.findByTestId('batch-not-found')).toBeInTheDocument();
+  });
+
+  it("offers neither the signature nor a preview download when the batch's abilities say no, whatever the role and status", async () => {
+    renderApp({
+      path: '/generating-op/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: routes(
+        () => ({ status: 'ready_for_signature', signature_status: 'not_started', done: 2, total: 2 }),
+        undefined,
+        () => ({ view: true, sign: false, download_one: false }),
+      ),
+    });
+    const sign = await screen.findByTestId('generating-sign');
+    await waitFor(() => expect(within(sign).getByRole('link', { name: 'Voir les diplômes du lot' })).toBeInTheDocument());
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(screen.getByText('Kinshasa-Est 2025')).toBeInTheDocument());
+    expect(within(sign).queryByRole('button', { name: 'Appliquer la signature' })).not.toBeInTheDocument();
+    expect(within(sign).queryByRole('button', { name: /Télécharger un exemple/ })).not.toBeInTheDocument();
+  });
+
+  it('offers the relaunch of a failed batch only when its abilities say launch', async () => {
+    renderApp({
+      path: '/generating-op/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: routes(
+        () => ({ status: 'failed', signature_status: 'not_started', done: 1, total: 2, last_error: 'Le rendu du PDF a échoué' }),
+        undefined,
+        () => ({ view: true, launch: false }),
+      ),
+    });
+    const failed = await screen.findByTestId('generating-failed');
+    await waitFor(() => expect(screen.getByText('Kinshasa-Est 2025')).toBeInTheDocument());
+    expect(within(failed).queryByRole('link', { name: 'Relancer la génération' })).not.toBeInTheDocument();
+  });
+
+  it("offers the signature when the batch's abilities say sign", async () => {
+    renderApp({
+      path: '/generating-op/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: routes(() => ({ status: 'ready_for_signature', signature_status: 'not_started', done: 2, total: 2 }), undefined, () => ({ view: true, sign: true })),
+    });
+    expect(await screen.findByRole('button', { name: 'Appliquer la signature' })).toBeInTheDocument();
   });
 });

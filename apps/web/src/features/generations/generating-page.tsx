@@ -1,4 +1,3 @@
-import { canMoveGeneration, hasPermission } from '@sceau/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -11,7 +10,6 @@ import { candidateName } from '@/features/generations/show-generation-page';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
-import { useGrants } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const FIRST_PAGE = { page: 1, search: '', institution: null, centre: null };
@@ -24,7 +22,6 @@ export function GeneratingPage() {
   const { t, i18n } = useTranslation();
   const params = useParams();
   const id = Number(params.id);
-  const grants = useGrants();
   const flash = useFlashStore();
   // After "apply the signature", follow until the batch is published even while the server has not moved yet.
   const [signing, setSigning] = useState(false);
@@ -33,9 +30,11 @@ export function GeneratingPage() {
   const done = state?.status === 'completed' && state.signature_status === 'finished';
   if (signing && (done || state?.status === 'failed' || state?.status === 'cancelled')) setSigning(false);
 
-  // The batch itself for its name and a diploma to preview; refreshed when the status changes.
+  // The batch itself for its name, a diploma to preview and what the user may do on it (its
+  // abilities, the server's policy); refreshed when the status changes.
   const detail = useGeneration(id, FIRST_PAGE);
   const batch = detail.data?.data;
+  const can = batch?.abilities;
   const refetchDetail = detail.refetch;
   const lastStatus = useRef<string | null>(null);
   useEffect(() => {
@@ -134,7 +133,7 @@ export function GeneratingPage() {
               <p className="alert alert--error" role="alert">
                 <strong>{t('batch.lastError')}</strong> {state.last_error ?? t('errors.generic')}
               </p>
-              {canMoveGeneration('failed', 'in_progress') && hasPermission(grants, 'generation.generate') ? (
+              {can?.launch ? (
                 <p>
                   <Link className="button" to={`/otp-generation/${id}`}>
                     {t('batch.actions.relaunch')}
@@ -148,19 +147,20 @@ export function GeneratingPage() {
             <section className="card stack" aria-labelledby="generating-sign" data-testid="generating-sign">
               <h2 id="generating-sign">{t('generating.signTitle')}</h2>
               <p>{t('generating.signIntro', { count: batch?.counts.diplomas ?? state.progress.total })}</p>
-              <Preview id={id} items={batch?.items ?? []} />
+              <Preview id={id} items={batch?.items ?? []} mayDownload={can?.download_one ?? false} />
               {applyError ? (
                 <div className="alert alert--error" role="alert" data-testid="apply-error">
                   {applyError}
                 </div>
               ) : null}
-              {state.signature_status === 'not_started' && !signing ? (
+              {/* Under way (progress, display); otherwise the button only if the batch's abilities say `sign`. */}
+              {state.signature_status !== 'not_started' || signing ? (
+                <p className="muted">{t('generating.signing')}</p>
+              ) : can?.sign ? (
                 <button type="button" className="button button--large" onClick={onApply} disabled={apply.isPending} aria-busy={apply.isPending}>
                   {apply.isPending ? t('generating.applying') : t('generating.apply')}
                 </button>
-              ) : (
-                <p className="muted">{t('generating.signing')}</p>
-              )}
+              ) : null}
             </section>
           ) : null}
 
@@ -182,7 +182,7 @@ export function GeneratingPage() {
             <section className="card stack" data-testid="generating-idle">
               <p>{t('generating.notRunning', { status: t(`generations.status.${state.status}`) })}</p>
               <div className="actions">
-                {state.status === 'ready_for_generation' && hasPermission(grants, 'generation.generate') ? (
+                {can?.launch ? (
                   <Link className="button" to={`/otp-generation/${id}`}>
                     {t('batch.actions.launch')}
                   </Link>
@@ -208,9 +208,8 @@ function liveText(t: ReturnType<typeof useTranslation>['t'], state: GenerationPr
 }
 
 /** The diplomas can be looked at before they are published: the batch page and one PDF. */
-function Preview({ id, items }: { id: number; items: NonNullable<ReturnType<typeof useGeneration>['data']>['data']['items'] }) {
+function Preview({ id, items, mayDownload }: { id: number; items: NonNullable<ReturnType<typeof useGeneration>['data']>['data']['items']; mayDownload: boolean }) {
   const { t } = useTranslation();
-  const grants = useGrants();
   const flash = useFlashStore();
   const [downloading, setDownloading] = useState(false);
   const sample = items.find((item) => item.diploma?.has_pdf);
@@ -219,7 +218,7 @@ function Preview({ id, items }: { id: number; items: NonNullable<ReturnType<type
       <Link className="button button--secondary" to={`/show/${id}`}>
         {t('generating.previewBatch')}
       </Link>
-      {sample && hasPermission(grants, 'generation.download.one') ? (
+      {sample && mayDownload ? (
         <button
           type="button"
           className="button button--secondary"

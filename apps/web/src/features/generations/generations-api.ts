@@ -1,4 +1,4 @@
-import type { GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
+import type { GenerationAbilities, GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
@@ -73,6 +73,20 @@ export function useGeneration(id: number, filter: GenerationItemsFilter) {
         query: { page: filter.page, per_page: GENERATION_ITEMS_PAGE_SIZE, search: filter.search, institution: filter.institution, centre: filter.centre },
       }),
   });
+}
+
+/**
+ * What the signed-in user may do on a batch (its abilities, the server's policy), for pages that
+ * show the batch through another view (the validation screens). Undefined until read, and where the
+ * batch cannot be read (then nothing is offered).
+ */
+export function useGenerationAbilities(id: number): GenerationAbilities | undefined {
+  const query = useApiQuery<GenerationAbilities>({
+    queryKey: ['generations', 'one', id, 'abilities'],
+    enabled: Number.isInteger(id) && id > 0,
+    queryFn: async ({ signal }) => (await http.get<GenerationDetail>(`/generations/${id}`, { signal, query: { page: 1, per_page: 1 } })).data.abilities,
+  });
+  return query.data;
 }
 
 function useInvalidateGenerations() {

@@ -2,14 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import { makeGeneration, pageMeta } from '@/test/generations';
+import { makeAbilities, makeGeneration, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, merkle_root: null, published_at: null, progress: { done: 0, total: 0 }, counts: { items: 3, rejected: 1, diplomas: 0 } });
+const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, merkle_root: null, published_at: null, progress: { done: 0, total: 0 }, counts: { items: 3, rejected: 1, diplomas: 0 }, abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
 
 function batchRoute(batch = ready) {
   return { [`GET /api/generations/${batch.id}`]: () => jsonResponse({ data: { ...batch, items: [] }, meta: pageMeta(0) }) };
@@ -167,11 +167,33 @@ describe('/otp-generation/{id} (launch)', () => {
     renderApp({
       path: '/otp-generation/12',
       signedIn: { profile: makeProfile(['root']) },
-      routes: batchRoute({ ...ready, status: 'pending_validation' }),
+      routes: batchRoute({ ...ready, status: 'pending_validation', abilities: makeAbilities({ view: true, validate_photos: true, validate_data: true, cancel: true }) }),
     });
     const panel = await screen.findByTestId('launch-not-ready');
     expect(panel).toHaveTextContent('Ce lot ne peut pas être lancé (statut : En attente de validation)');
     expect(within(panel).getByRole('link', { name: 'Valider les photos' })).toHaveAttribute('href', '/validate-picture/12');
     expect(screen.queryByRole('button', { name: 'Envoyer le code' })).not.toBeInTheDocument();
+  });
+
+  it("offers no launch when the batch's abilities say no, even to root on a ready batch", async () => {
+    renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: { ...batchRoute({ ...ready, abilities: makeAbilities({ view: true }) }), ...signatures },
+    });
+    const panel = await screen.findByTestId('launch-not-ready');
+    expect(panel).toHaveTextContent('Ce lot ne peut pas être lancé');
+    expect(screen.queryByRole('button', { name: 'Envoyer le code' })).not.toBeInTheDocument();
+  });
+
+  it("leads to the validation the batch's abilities allow, not the one the role would", async () => {
+    renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: batchRoute({ ...ready, status: 'pending_validation', abilities: makeAbilities({ view: true, validate_photos: false, validate_data: true }) }),
+    });
+    const panel = await screen.findByTestId('launch-not-ready');
+    expect(within(panel).queryByRole('link', { name: 'Valider les photos' })).not.toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: 'Valider les données' })).toHaveAttribute('href', '/validate-data/12');
   });
 });

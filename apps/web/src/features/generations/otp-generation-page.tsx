@@ -1,13 +1,14 @@
-import { hasPermission, SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
+import { SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { mayOpen } from '@/app/route-meta';
 import { ErrorAlert } from '@/components/error-alert';
 import { describedBy, FormField } from '@/components/form-field';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { maskContact } from '@/features/auth/pending-otp';
 import { useGeneration } from '@/features/generations/generations-api';
-import { sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
+import { isMoving, sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
 import { useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
 import { isApiError } from '@/lib/http';
 import { useGrants, useSession } from '@/lib/session-context';
@@ -78,8 +79,8 @@ export function OtpGenerationPage() {
               ) : null}
             </div>
           ) : null}
-          {/* A failed batch is relaunched the same way: its generation resumes where it stopped. */}
-          {batch.status === 'ready_for_generation' || batch.status === 'failed' ? <LaunchSteps batch={batch} /> : <NotReady batch={batch} />}
+          {/* A failed batch is relaunched the same way: its generation resumes where it stopped. The batch's abilities say whether it may be (the server's policy). */}
+          {batch.abilities.launch ? <LaunchSteps batch={batch} /> : <NotReady batch={batch} />}
         </>
       ) : detail.isError ? (
         <ErrorAlert error={detail.error} onRetry={() => void detail.refetch()} />
@@ -105,15 +106,16 @@ function BatchCard({ batch }: { batch: GenerationView }) {
   );
 }
 
-/** Why this batch cannot be launched now, and where to go instead. */
+/** Why this batch cannot be launched now (its status, for display), and where to go instead (its abilities). */
 function NotReady({ batch }: { batch: GenerationView }) {
   const { t } = useTranslation();
   const grants = useGrants();
   const status = t(`generations.status.${batch.status}`);
   let next: { to: string; label: string } | null = null;
-  if (batch.status === 'pending_validation' && hasPermission(grants, 'validation.photo')) next = { to: `/validate-picture/${batch.id}`, label: t('batch.actions.validatePhotos') };
-  else if (batch.status === 'pending_validation' && hasPermission(grants, 'validation.data')) next = { to: `/validate-data/${batch.id}`, label: t('batch.actions.validateData') };
-  else if (batch.status === 'in_progress' || batch.status === 'ready_for_signature') next = { to: `/generating-op/${batch.id}`, label: t('batch.actions.follow') };
+  const can = batch.abilities;
+  if (can.validate_photos && mayOpen(grants, '/validate-picture/:id')) next = { to: `/validate-picture/${batch.id}`, label: t('batch.actions.validatePhotos') };
+  else if (can.validate_data && mayOpen(grants, '/validate-data/:id')) next = { to: `/validate-data/${batch.id}`, label: t('batch.actions.validateData') };
+  else if (can.sign || isMoving(batch)) next = { to: `/generating-op/${batch.id}`, label: t('batch.actions.follow') };
   const reason =
     batch.status === 'created' || batch.status === 'pending_validation' || batch.status === 'in_progress' || batch.status === 'ready_for_signature'
       ? t(`launch.notReady.${batch.status}`)
@@ -400,7 +402,7 @@ function OfficialSignatures({
           {t('launch.signaturesNotRegistered', { kinds: missing.map((kind) => t(`signatures.kinds.${kind}`)).join(', ') })}
         </p>
       ) : null}
-      {grants.roles.includes('root') || grants.roles.includes('admin') ? (
+      {mayOpen(grants, '/settings') ? (
         <p>
           <Link to="/settings">{t('launch.manageSignatures')}</Link>
         </p>

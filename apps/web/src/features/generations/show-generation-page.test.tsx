@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import { makeGeneration, makeItem, pageMeta } from '@/test/generations';
+import { makeAbilities, makeGeneration, makeItem, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
 const aline = makeItem({ id: 501 });
@@ -19,6 +19,14 @@ const jean = makeItem({
   diploma: { id: 'Rev0000000000000000502', has_pdf: true, revoked: true, downloads: 3 },
 });
 const rejected = makeItem({ id: 503, last_name: 'KASONGO', first_name: 'Paul', middle_name: null, photo_status: 'rejected', rejected: true, rejection_reason: 'Photo floue', diploma: null });
+
+/** What the server's policy answers each role on the published batch of makeGeneration() (national accounts). */
+const PUBLISHED = {
+  root: makeAbilities({ view: true, view_rejected: true, download_all: true, download_one: true, share_by_email: true, broadcast: true, revoke: true }),
+  admin: makeAbilities({ view: true, view_rejected: true, revoke: true }),
+  backoffice_manager: makeAbilities({ view: true, view_rejected: true, download_all: true, download_one: true, share_by_email: true }),
+};
+const published = (role: keyof typeof PUBLISHED) => makeGeneration({ abilities: PUBLISHED[role] });
 
 function routes(batch: GenerationView = makeGeneration(), items: GenerationItemView[] = [aline, jean, rejected]) {
   return {
@@ -95,7 +103,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
       routes: {
-        ...routes(),
+        ...routes(published('root')),
         'GET /api/items/501': () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-12345678900501.pdf"' } }),
       },
     });
@@ -111,7 +119,7 @@ describe('batch detail', () => {
     renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes(), 'GET /api/items/501': () => jsonResponse({ code: 'not_found', message: 'Ressource introuvable' }, 404) },
+      routes: { ...routes(published('root')), 'GET /api/items/501': () => jsonResponse({ code: 'not_found', message: 'Ressource introuvable' }, 404) },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Télécharger le diplôme de MUKENDI KABONGO Aline' }));
@@ -119,7 +127,7 @@ describe('batch detail', () => {
   });
 
   it('offers no download without generation.download.one (admin), but revocation of a published diploma', async () => {
-    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(published('admin')) });
     const first = await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
     expect(within(first).getByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' })).toBeInTheDocument();
@@ -129,10 +137,12 @@ describe('batch detail', () => {
   });
 
   it('shows a batch revoked earlier as revoked, and offers no second revocation', async () => {
-    const revoked = makeGeneration({ revoked_at: '2026-03-05T09:00:00.000Z', revocation_reason: 'Session annulée' });
+    // Revoked: the server's abilities no longer include revoke, sharing nor broadcast.
+    const revoked = makeGeneration({ revoked_at: '2026-03-05T09:00:00.000Z', revocation_reason: 'Session annulée', abilities: makeAbilities({ view: true, download_all: true, download_one: true }) });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(revoked) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('batch-actions')).toHaveTextContent('Lot révoqué');
   });
 
   it('downloads the whole batch as a zip for who may download many', async () => {
@@ -145,7 +155,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
       routes: {
-        ...routes(),
+        ...routes(published('root')),
         'GET /api/generations/12/export-zip': () => new Response('PK', { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="diplomes-lot-12.zip"' } }),
       },
     });
@@ -156,7 +166,7 @@ describe('batch detail', () => {
   });
 
   it('cancels a batch before its signature, after confirmation; not offered once signing started', async () => {
-    const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, published_at: null });
+    const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, published_at: null, abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
     const { calls } = renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['admin']) },
@@ -171,7 +181,7 @@ describe('batch detail', () => {
   });
 
   it('offers no revocation before publication', async () => {
-    const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null });
+    const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null, abilities: makeAbilities({ view: true, sign: true, download_all: true, download_one: true }) });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(running) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
@@ -182,7 +192,7 @@ describe('batch detail', () => {
   });
 
   it('offers the next step the transitions allow: relaunching a failed batch, with its last error', async () => {
-    const failed = makeGeneration({ status: 'failed', signature_status: 'not_started', anchor: null, published_at: null, last_error: 'Photo manquante pour 3 candidats' });
+    const failed = makeGeneration({ status: 'failed', signature_status: 'not_started', anchor: null, published_at: null, last_error: 'Photo manquante pour 3 candidats', abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(failed, [rejected]) });
     expect(await screen.findByTestId('batch-last-error')).toHaveTextContent('Photo manquante pour 3 candidats');
     expect(screen.getByRole('link', { name: 'Relancer la génération' })).toHaveAttribute('href', '/otp-generation/12');
@@ -195,7 +205,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['admin']) },
       routes: {
-        ...routes(),
+        ...routes(published('admin')),
         [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: (_url, init) => {
           bodies.push(JSON.parse(String(init.body)));
           return jsonResponse({ data: { message: 'Révocation enregistrée' } }, 202);
@@ -227,7 +237,7 @@ describe('batch detail', () => {
     renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes(), [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: () => jsonResponse({ code: 'conflict', message: 'Ce diplôme est déjà révoqué.' }, 409) },
+      routes: { ...routes(published('root')), [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: () => jsonResponse({ code: 'conflict', message: 'Ce diplôme est déjà révoqué.' }, 409) },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' }));
@@ -243,7 +253,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
       routes: {
-        ...routes(),
+        ...routes(published('root')),
         'POST /api/generations/12/revoke': (_url, init) => {
           bodies.push(JSON.parse(String(init.body)));
           return jsonResponse({ data: { message: 'Révocation enregistrée' } }, 202);
@@ -297,7 +307,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
       routes: {
-        ...routes(),
+        ...routes(published('root')),
         'GET /api/generations/12/broadcast': () => jsonResponse({ data: latest }),
         'POST /api/generations/12/broadcast': () => {
           latest = broadcastView({ status: 'running', total: 2, sent: 1 });
@@ -326,7 +336,7 @@ describe('batch detail', () => {
     renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes(), 'POST /api/generations/12/broadcast': () => answer },
+      routes: { ...routes(published('root')), 'POST /api/generations/12/broadcast': () => answer },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Diffuser aux candidats' }));
@@ -340,7 +350,7 @@ describe('batch detail', () => {
 
   it('shows the last broadcast to who may view the batch without offering one; nothing before publication', async () => {
     const done = broadcastView({ status: 'completed', total: 2, sent: 1, skipped: 1, finished_at: '2026-03-03T09:01:00.000Z' });
-    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['backoffice_manager']) }, routes: { ...routes(), 'GET /api/generations/12/broadcast': () => jsonResponse({ data: done }) } });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['backoffice_manager']) }, routes: { ...routes(published('backoffice_manager')), 'GET /api/generations/12/broadcast': () => jsonResponse({ data: done }) } });
     const status = await screen.findByTestId('broadcast-status');
     expect(status).toHaveTextContent('Terminée');
     expect(status).toHaveTextContent('1 candidat(s) notifié(s), 1 sans contact, 0 en échec, sur 2.');
@@ -348,7 +358,7 @@ describe('batch detail', () => {
   });
 
   it('offers no broadcast nor sharing before publication', async () => {
-    const signing = makeGeneration({ status: 'ready_for_signature', signature_status: 'not_started', anchor: null, published_at: null });
+    const signing = makeGeneration({ status: 'ready_for_signature', signature_status: 'not_started', anchor: null, published_at: null, abilities: makeAbilities({ view: true, sign: true, cancel: true, download_all: true, download_one: true }) });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(signing) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
@@ -360,7 +370,7 @@ describe('batch detail', () => {
       path: '/show/12',
       signedIn: { profile: makeProfile(['backoffice_manager']) },
       routes: {
-        ...routes(),
+        ...routes(published('backoffice_manager')),
         'POST /api/items/by-mail': (_url, init) => {
           const body = JSON.parse(String(init.body)) as { email: string };
           return body.email === 'refuse@example.org'
@@ -401,7 +411,7 @@ describe('batch detail', () => {
     const { calls } = renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['backoffice_manager']) },
-      routes: { ...routes(), 'POST /api/generations/archive-by-mail': () => jsonResponse({ data: { message: 'Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.' } }, 202) },
+      routes: { ...routes(published('backoffice_manager')), 'POST /api/generations/archive-by-mail': () => jsonResponse({ data: { message: 'Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.' } }, 202) },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Envoyer le zip par e-mail' }));
@@ -415,7 +425,7 @@ describe('batch detail', () => {
   });
 
   it('offers no sending by e-mail without generation.share.email (admin)', async () => {
-    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(published('admin')) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: /par e-mail/ })).not.toBeInTheDocument();
     expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
@@ -423,7 +433,7 @@ describe('batch detail', () => {
 
   it('reads English', async () => {
     await changeLocale('en');
-    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes() });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(published('root')) });
     const first = await screen.findByTestId('candidate-row-501');
     expect(within(first).getByRole('button', { name: "Download MUKENDI KABONGO Aline's diploma" })).toHaveTextContent('Download the PDF');
     expect(first).toHaveTextContent('Photo: validated');
@@ -431,5 +441,65 @@ describe('batch detail', () => {
     expect(screen.getByTestId('batch-header')).toHaveTextContent('Completed');
     expect(screen.getByRole('button', { name: 'Broadcast to candidates' })).toBeInTheDocument();
     expect(within(first).getByRole('button', { name: 'Send the diploma of MUKENDI KABONGO Aline by e-mail' })).toBeInTheDocument();
+  });
+
+  describe("reads what the user may do from the batch's abilities, not from roles or status", () => {
+    it('an admin whose batch abilities say revoke: false is offered no revocation, of the batch nor of a diploma', async () => {
+      renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(makeGeneration({ abilities: makeAbilities({ view: true }) })) });
+      await screen.findByTestId('candidate-row-501');
+      expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
+      expect(screen.queryByTestId('batch-actions')).not.toBeInTheDocument();
+    });
+
+    it('a validateur whose batch abilities allow downloading, sharing and revoking is offered them', async () => {
+      renderApp({
+        path: '/show/12',
+        signedIn: { profile: makeProfile(['validateur']) },
+        routes: routes(makeGeneration({ abilities: makeAbilities({ view: true, download_one: true, download_all: true, share_by_email: true, revoke: true }) })),
+      });
+      const first = await screen.findByTestId('candidate-row-501');
+      expect(within(first).getByRole('button', { name: 'Télécharger le diplôme de MUKENDI KABONGO Aline' })).toBeInTheDocument();
+      expect(within(first).getByRole('button', { name: 'Envoyer le diplôme de MUKENDI KABONGO Aline par e-mail' })).toBeInTheDocument();
+      expect(within(first).getByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' })).toBeInTheDocument();
+      // A revoked diploma is neither shared nor revoked again (its own state, sent with it).
+      expect(within(screen.getByTestId('candidate-row-502')).queryByRole('button', { name: /Révoquer|par e-mail/ })).not.toBeInTheDocument();
+      const actions = screen.getByTestId('batch-actions');
+      expect(within(actions).getByRole('button', { name: 'Télécharger le lot (zip)' })).toBeInTheDocument();
+      expect(within(actions).getByRole('button', { name: 'Envoyer le zip par e-mail' })).toBeInTheDocument();
+      expect(within(actions).getByRole('button', { name: 'Révoquer le lot' })).toBeInTheDocument();
+    });
+
+    it('root is offered no download, zip, sharing nor broadcast when the abilities say no, even on a published batch', async () => {
+      renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(makeGeneration({ abilities: makeAbilities({ view: true, revoke: true }) })) });
+      await screen.findByTestId('candidate-row-501');
+      expect(screen.queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /par e-mail/ })).not.toBeInTheDocument();
+      expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Révoquer le lot' })).toBeInTheDocument();
+    });
+
+    it('offers the validation links each ability allows, and the rejected list', async () => {
+      const pending = makeGeneration({
+        status: 'pending_validation',
+        signature_status: 'not_started',
+        anchor: null,
+        published_at: null,
+        counts: { items: 3, rejected: 1, diplomas: 0 },
+        abilities: makeAbilities({ view: true, validate_photos: true, validate_data: false, view_rejected: true }),
+      });
+      renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['validateur']) }, routes: routes(pending, [rejected]) });
+      const actions = await screen.findByTestId('batch-actions');
+      expect(within(actions).getByRole('link', { name: 'Valider les photos' })).toHaveAttribute('href', '/validate-picture/12');
+      expect(within(actions).queryByRole('link', { name: 'Valider les données' })).not.toBeInTheDocument();
+      expect(within(actions).getByRole('link', { name: 'Candidats rejetés' })).toHaveAttribute('href', '/student-reject/12');
+    });
+
+    it('an admin is offered no launch nor cancellation of a ready batch when the abilities say no', async () => {
+      const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, published_at: null, abilities: makeAbilities({ view: true }) });
+      renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(ready) });
+      await screen.findByTestId('candidate-row-501');
+      expect(screen.queryByRole('link', { name: /Lancer la génération/ })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Annuler le lot' })).not.toBeInTheDocument();
+    });
   });
 });

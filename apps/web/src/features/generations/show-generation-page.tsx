@@ -1,8 +1,9 @@
-import { ADMIN_ROLES, DISTRIBUTION_LIMITS, canMoveGeneration, hasAnyPermission, hasAnyRole, hasPermission, isPublished, type GenerationItemView, type GenerationView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type GenerationItemView, type GenerationView } from '@sceau/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { mayOpen } from '@/app/route-meta';
 import { ErrorAlert } from '@/components/error-alert';
 import { GenerationProgress, GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';
@@ -16,6 +17,7 @@ import {
   useRevokeGeneration,
   type GenerationItemsFilter,
 } from '@/features/generations/generations-api';
+import { isMoving } from '@/features/generations/issuing-api';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
 import { BroadcastPanel } from '@/features/generations/broadcast-panel';
 import { sendArchiveByMail, sendDiplomaByMail } from '@/features/generations/distribution-api';
@@ -264,41 +266,36 @@ function AnchorProof({ batch, anchor }: { batch: Batch; anchor: NonNullable<Batc
 }
 
 /**
- * What may be done with the batch from here: each action only when the user's grants and the
- * batch's status (the contracts' transitions) allow it; the pages it leads to check again.
+ * What may be done with the batch from here: each action only when the batch's abilities (what the
+ * server's policy lets the signed-in user do on it now: scope, permission and state) say so; links
+ * also need the target page's route guard. The pages and calls they lead to check again.
  */
 function BatchActions({ batch, label }: { batch: Batch; label: string }) {
   const { t } = useTranslation();
   const grants = useGrants();
+  const can = batch.abilities;
   const revoke = useRevokeGeneration();
   const [revoking, setRevoking] = useState(false);
-  // Revoked already (the API says so), or just now on this page.
+  // Revoked already (the API says so), or just now on this page (until the batch is read again).
   const [revokedNow, setRevoked] = useState(false);
   const revoked = revokedNow || batch.revoked_at !== null;
 
   const links: { to: string; key: string }[] = [];
-  if (batch.status === 'pending_validation') {
-    if (hasPermission(grants, 'validation.photo')) links.push({ to: `/validate-picture/${batch.id}`, key: 'validatePhotos' });
-    if (hasPermission(grants, 'validation.data')) links.push({ to: `/validate-data/${batch.id}`, key: 'validateData' });
-  }
-  if (batch.counts.rejected > 0 && hasAnyPermission(grants, ['validation.photo', 'validation.data', 'generation.view.rejected'])) {
-    links.push({ to: `/student-reject/${batch.id}`, key: 'rejected' });
-  }
-  if (hasPermission(grants, 'generation.generate')) {
-    if (canMoveGeneration(batch.status, 'in_progress')) links.push({ to: `/otp-generation/${batch.id}`, key: batch.status === 'failed' ? 'relaunch' : 'launch' });
-    else if (batch.status === 'in_progress' || batch.status === 'ready_for_signature') links.push({ to: `/generating-op/${batch.id}`, key: 'follow' });
-  }
-  const mayRevoke = hasAnyRole(grants, ADMIN_ROLES) && isPublished(batch.status) && !revoked;
-  // The zip exists once the diplomas are generated; a batch may be cancelled until its signature starts.
-  const mayZip = hasPermission(grants, 'generation.download.many') && (batch.status === 'ready_for_signature' || batch.status === 'completed');
-  const mayCancel =
-    hasAnyPermission(grants, ['generation.create', 'generation.generate']) && batch.signature_status === 'not_started' && canMoveGeneration(batch.status, 'cancelled');
+  if (can.validate_photos && mayOpen(grants, '/validate-picture/:id')) links.push({ to: `/validate-picture/${batch.id}`, key: 'validatePhotos' });
+  if (can.validate_data && mayOpen(grants, '/validate-data/:id')) links.push({ to: `/validate-data/${batch.id}`, key: 'validateData' });
+  if (can.view_rejected && batch.counts.rejected > 0 && mayOpen(grants, '/student-reject/:id')) links.push({ to: `/student-reject/${batch.id}`, key: 'rejected' });
+  // The label tells a relaunch (after a failure) from a first launch: display only.
+  if (can.launch && mayOpen(grants, '/otp-generation/:id')) links.push({ to: `/otp-generation/${batch.id}`, key: batch.status === 'failed' ? 'relaunch' : 'launch' });
+  // Following a generation or an anchoring under way is watching progress; signing is an ability.
+  else if ((can.sign || isMoving(batch)) && mayOpen(grants, '/generating-op/:id')) links.push({ to: `/generating-op/${batch.id}`, key: 'follow' });
+  const mayRevoke = can.revoke && !revokedNow;
+  const mayZip = can.download_all;
+  const mayCancel = can.cancel;
   const flash = useFlashStore();
   const cancel = useCancelGeneration();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [zipping, setZipping] = useState(false);
-  // Sharing is for published diplomas only (the server refuses the others).
-  const mayMailZip = hasPermission(grants, 'generation.share.email') && batch.status === 'completed' && !revoked;
+  const mayMailZip = can.share_by_email && !revokedNow;
   const [mailingZip, setMailingZip] = useState(false);
 
   if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip) return null;
@@ -406,7 +403,6 @@ interface CandidatesSectionProps {
 function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, filter, onFilter, onPage }: CandidatesSectionProps) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n);
-  const grants = useGrants();
   const flash = useFlashStore();
   const queryClient = useQueryClient();
   const revokeDiploma = useRevokeDiploma();
@@ -435,9 +431,10 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
   const centreOptions = (provinceCentres.data && provinceCentres.data.length > 0 ? provinceCentres.data : [...seen.centres.values()]).slice().sort(byName);
   const schoolOptions = (centreForSchools !== null && centreSchools.data ? centreSchools.data : [...seen.schools.values()]).slice().sort(byName);
 
-  const mayDownload = hasPermission(grants, 'generation.download.one');
-  const mayMail = hasPermission(grants, 'generation.share.email') && batch.status === 'completed' && batch.revoked_at === null;
-  const mayRevoke = hasAnyRole(grants, ADMIN_ROLES) && isPublished(batch.status);
+  // The batch's abilities; a diploma of it is also sent or revoked only while not revoked itself.
+  const mayDownload = batch.abilities.download_one;
+  const mayMail = batch.abilities.share_by_email;
+  const mayRevoke = batch.abilities.revoke;
   const filtered = searchText.trim() !== '' || filter.centre !== null || filter.institution !== null;
   const caption = t('batch.candidates.caption', { name: generationLabel(t, batch) });
 

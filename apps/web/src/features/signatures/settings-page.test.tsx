@@ -16,9 +16,13 @@ const ministry: SignatureView = {
   updated_by: 'Aline Mukendi',
 };
 
-function routes(extra: Parameters<typeof renderApp>[0]['routes'] = {}) {
+type Abilities = { add: boolean; replace: boolean; remove: boolean };
+/** What the server answers a national admin (add and replace, no signatures.delete) unless told. */
+const NATIONAL_ADMIN: Abilities = { add: true, replace: true, remove: false };
+
+function routes(extra: Parameters<typeof renderApp>[0]['routes'] = {}, abilities: Abilities = NATIONAL_ADMIN) {
   return {
-    'GET /api/signatures/state': () => jsonResponse({ data: { ministry, inspector_general: null, jury: null } }),
+    'GET /api/signatures/state': () => jsonResponse({ data: { ministry, inspector_general: null, jury: null }, abilities }),
     'GET /api/signatures/ministry/image': () => new Response(new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { status: 200 }),
     ...extra,
   };
@@ -110,7 +114,7 @@ describe('official signatures page', () => {
     const { calls } = renderApp({
       path: '/settings',
       signedIn: { profile: makeProfile(['root']) },
-      routes: routes({ 'DELETE /api/signatures/ministry': () => jsonResponse({ data: { message: 'Signature supprimée.' } }) }),
+      routes: routes({ 'DELETE /api/signatures/ministry': () => jsonResponse({ data: { message: 'Signature supprimée.' } }) }, { add: true, replace: true, remove: true }),
     });
     const user = userEvent.setup();
     const card = await screen.findByTestId('signature-ministry');
@@ -119,5 +123,23 @@ describe('official signatures page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
     expect(await screen.findByText('Signature supprimée.')).toBeInTheDocument();
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url.pathname === '/api/signatures/ministry')).toBe(true));
+  });
+
+  it('a scoped admin reads the signatures but is offered no form nor deletion when the abilities say no', async () => {
+    renderApp({ path: '/settings', signedIn: { profile: makeProfile(['admin']) }, routes: routes({}, { add: false, replace: false, remove: false }) });
+    const card = await screen.findByTestId('signature-ministry');
+    expect(card).toHaveTextContent('Tony Mwaba');
+    expect(within(card).queryByRole('form')).toBeNull();
+    expect(within(card).queryByLabelText('Nom du signataire')).toBeNull();
+    expect(within(card).queryByRole('button', { name: 'Supprimer' })).toBeNull();
+    expect(within(screen.getByTestId('signature-jury')).queryByLabelText('Nom du signataire')).toBeNull();
+  });
+
+  it('offers adding where none is on file and deleting where the abilities say so, without replacing', async () => {
+    renderApp({ path: '/settings', signedIn: { profile: makeProfile(['admin']) }, routes: routes({}, { add: true, replace: false, remove: true }) });
+    const card = await screen.findByTestId('signature-ministry');
+    expect(within(card).queryByLabelText('Nom du signataire')).toBeNull();
+    expect(within(card).getByRole('button', { name: 'Supprimer' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('signature-jury')).getByLabelText('Nom du signataire')).toBeInTheDocument();
   });
 });

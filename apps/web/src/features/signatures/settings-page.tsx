@@ -24,7 +24,12 @@ export function SettingsPage() {
         <div className="signature-grid">
           {SIGNATURE_KINDS.map((kind) => (
             // Keyed by the stored version so that the form starts again from what was saved.
-            <SignatureCard key={`${kind}-${state.data[kind]?.updated_at ?? 'none'}`} kind={kind} signature={state.data[kind]} />
+            <SignatureCard
+              key={`${kind}-${state.data.signatures[kind]?.updated_at ?? 'none'}`}
+              kind={kind}
+              signature={state.data.signatures[kind]}
+              abilities={state.data.abilities}
+            />
           ))}
         </div>
       ) : null}

@@ -3,8 +3,7 @@ import { useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/dialog';
 import { describedBy, FormField } from '@/components/form-field';
-import { Can } from '@/components/permission-gate';
-import { useDeleteSignature, useSaveSignature } from '@/features/signatures/signatures-api';
+import { useDeleteSignature, useSaveSignature, type SignatureAbilities } from '@/features/signatures/signatures-api';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
@@ -56,8 +55,11 @@ function CurrentSignature({ signature }: { signature: SignatureView }) {
   );
 }
 
-/** One official signature: what is on file, and the form to replace or remove it. */
-export function SignatureCard({ kind, signature }: { kind: SignatureKind; signature: SignatureView | null }) {
+/**
+ * One official signature: what is on file, and the form to add, replace or remove it, each offered
+ * only if the abilities sent with the signatures allow it (a scoped admin reads but changes nothing).
+ */
+export function SignatureCard({ kind, signature, abilities }: { kind: SignatureKind; signature: SignatureView | null; abilities: SignatureAbilities }) {
   const { t } = useTranslation();
   const flash = useFlashStore();
   const save = useSaveSignature();
@@ -133,13 +135,21 @@ export function SignatureCard({ kind, signature }: { kind: SignatureKind; signat
   }
 
   const heading = t(`signatures.kinds.${kind}`);
+  // Saving over a signature on file replaces it; otherwise it adds one.
+  const maySave = signature ? abilities.replace : abilities.add;
+  const mayRemove = signature !== null && abilities.remove;
+  const deleteButton = (
+    <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
+      {t('common.delete')}
+    </button>
+  );
 
   return (
     <section className="card signature" aria-labelledby={`${id}-title`} data-testid={id}>
       <h2 id={`${id}-title`}>{heading}</h2>
       {signature ? <CurrentSignature signature={signature} /> : <p className="muted">{t('signatures.none')}</p>}
 
-      <Can anyPermission={['signatures.create', 'signatures.edit']}>
+      {maySave ? (
         <form className="form signature__form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('signatures.formLabel', { kind: heading })}>
           <h3>{signature ? t('signatures.replace') : t('signatures.add')}</h3>
           {formError ? (
@@ -206,16 +216,12 @@ export function SignatureCard({ kind, signature }: { kind: SignatureKind; signat
             <button type="submit" className="button" disabled={save.isPending} aria-busy={save.isPending}>
               {save.isPending ? t('common.saving') : t('signatures.save')}
             </button>
-            {signature ? (
-              <Can permission="signatures.delete">
-                <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
-                  {t('common.delete')}
-                </button>
-              </Can>
-            ) : null}
+            {mayRemove ? deleteButton : null}
           </div>
         </form>
-      </Can>
+      ) : mayRemove ? (
+        <div className="actions">{deleteButton}</div>
+      ) : null}
 
       <ConfirmDialog
         open={confirming}

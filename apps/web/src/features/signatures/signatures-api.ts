@@ -4,13 +4,19 @@ import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
 
 export type SignaturesState = Record<SignatureKind, SignatureView | null>;
+/** What the signed-in user may do on /settings (official signatures are national: the server's policy). */
+export type SignatureAbilities = { add: boolean; replace: boolean; remove: boolean };
 
 const STATE_KEY = ['signatures', 'state'];
 
+/** The signatures on file and, sent with them, what the user may do on them. */
 export function useSignaturesState() {
   return useApiQuery({
     queryKey: STATE_KEY,
-    queryFn: async () => (await http.get<{ data: SignaturesState }>('/signatures/state')).data,
+    queryFn: async () => {
+      const answer = await http.get<{ data: SignaturesState; abilities: SignatureAbilities }>('/signatures/state');
+      return { signatures: answer.data, abilities: answer.abilities };
+    },
   });
 }
 

@@ -1,9 +1,14 @@
-import type { UserView } from '@sceau/contracts';
+import type { UserAbilities, UserView } from '@sceau/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
+
+/** What the server lets the signed-in user do to an account (an admin on a staff account in its scope, by default). */
+function abilities(overrides: Partial<UserAbilities> = {}): UserAbilities {
+  return { edit: true, change_access: true, reset_password: true, send_sign_in_link: true, archive: false, ...overrides };
+}
 
 function userView(overrides: Partial<UserView> = {}): UserView {
   return {
@@ -17,6 +22,7 @@ function userView(overrides: Partial<UserView> = {}): UserView {
     verified: true,
     archived: false,
     created_at: '2026-02-01T00:00:00.000Z',
+    abilities: abilities(),
     ...overrides,
   };
 }
@@ -54,7 +60,7 @@ describe('users and roles page', () => {
     expect(other).toHaveTextContent('Non confirmé');
   });
 
-  it('hides selection and archiving from someone without users.delete', async () => {
+  it('hides selection and archiving when no account on the page may be archived (an admin holds no users.delete)', async () => {
     renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes() });
     await screen.findByTestId('user-row-11');
     expect(screen.queryByRole('checkbox', { name: 'Sélectionner Jean Kabila' })).toBeNull();
@@ -66,7 +72,7 @@ describe('users and roles page', () => {
     const { calls } = renderApp({
       path: '/role-access',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes(), 'DELETE /api/users': () => jsonResponse({ data: { archived: 1, message: '1 compte archivé.' } }) },
+      routes: { ...routes([userView({ abilities: abilities({ archive: true }) })]), 'DELETE /api/users': () => jsonResponse({ data: { archived: 1, message: '1 compte archivé.' } }) },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Sélectionner Jean Kabila' }));
@@ -230,5 +236,71 @@ describe('editing a user', () => {
       centre_id: null,
       institution_id: null,
     });
+  });
+});
+
+describe("the actions offered on an account are its abilities (the server's policy), not the viewer's roles", () => {
+  it('root has no archive action on an account whose abilities say archive: false', async () => {
+    const list = [userView({ abilities: abilities({ archive: false }) }), userView({ id: 12, name: 'Tshala', first_name: 'Marie', abilities: abilities({ archive: true }) })];
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['root']) }, routes: routes(list) });
+    await screen.findByTestId('user-row-11');
+    expect(within(screen.getByTestId('user-row-11')).queryByRole('checkbox')).toBeNull();
+    expect(within(screen.getByTestId('user-row-12')).getByRole('checkbox', { name: 'Sélectionner Marie Tshala' })).toBeInTheDocument();
+  });
+
+  it('offers no selection at all when no account on the page may be archived, even to root', async () => {
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['root']) }, routes: routes([userView()]) });
+    await screen.findByTestId('user-row-11');
+    expect(screen.queryByRole('checkbox', { name: 'Tout sélectionner' })).toBeNull();
+    expect(screen.queryByRole('checkbox', { name: 'Sélectionner Jean Kabila' })).toBeNull();
+  });
+
+  it('an admin may archive where the abilities say so, whatever its own permissions', async () => {
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes([userView({ abilities: abilities({ archive: true }) })]) });
+    expect(await screen.findByRole('checkbox', { name: 'Sélectionner Jean Kabila' })).toBeEnabled();
+  });
+
+  it('shows each of edit, reset and sign-in link only when its ability is true', async () => {
+    const list = [
+      userView({ abilities: abilities({ edit: false, reset_password: true, send_sign_in_link: false }) }),
+      // A root account an admin may edit (the server says so): the old role check would have hidden it.
+      userView({ id: 12, name: 'Tshala', first_name: 'Marie', roles: [{ id: 1, name: 'root' }], abilities: abilities({ edit: true, reset_password: false, send_sign_in_link: true }) }),
+    ];
+    renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes(list) });
+    const jean = await screen.findByTestId('user-row-11');
+    expect(within(jean).queryByRole('button', { name: 'Modifier Jean Kabila' })).toBeNull();
+    expect(within(jean).getByRole('button', { name: 'Réinitialiser le mot de passe de Jean Kabila' })).toBeInTheDocument();
+    expect(within(jean).queryByRole('button', { name: 'Envoyer un lien de connexion à Jean Kabila' })).toBeNull();
+    const marie = screen.getByTestId('user-row-12');
+    expect(within(marie).getByRole('button', { name: 'Modifier Marie Tshala' })).toBeInTheDocument();
+    expect(within(marie).queryByRole('button', { name: 'Réinitialiser le mot de passe de Marie Tshala' })).toBeNull();
+    expect(within(marie).getByRole('button', { name: 'Envoyer un lien de connexion à Marie Tshala' })).toBeInTheDocument();
+  });
+
+  it('shows roles and scope disabled and does not send them when change_access is false (one’s own account)', async () => {
+    const own = userView({ abilities: abilities({ change_access: false, reset_password: false, send_sign_in_link: false }) });
+    const { calls } = renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes([own]),
+        'GET /api/users/11': () => jsonResponse({ data: own }),
+        'PUT /api/users/11': (_url, init) => jsonResponse({ data: { ...own, ...JSON.parse(String(init.body)) } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Modifier Jean Kabila' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'utilisateur" });
+    const name = await within(dialog).findByLabelText('Nom');
+    expect(within(dialog).getByTestId('user-access-locked')).toHaveTextContent('ne peuvent pas être modifiés');
+    expect(within(dialog).getByLabelText('Validateur')).toBeDisabled();
+    expect(within(dialog).getByLabelText('Administrateur')).toBeDisabled();
+    expect(within(dialog).getByLabelText('Province éducationnelle')).toBeDisabled();
+    await user.clear(name);
+    await user.type(name, 'Kabila-Lunda');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Compte de Jean Kabila-Lunda mis à jour.')).toBeInTheDocument();
+    const call = calls.find((c) => c.method === 'PUT')!;
+    expect(JSON.parse(String(call.init.body))).toEqual({ name: 'Kabila-Lunda', first_name: 'Jean', email: 'jean@example.cd', phone: null });
   });
 });

@@ -1,4 +1,4 @@
-import { DISTRIBUTION_LIMITS, hasRole, type RoleView, type UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type RoleView, type UserView } from '@sceau/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,6 @@ import { UserForm } from '@/features/users/user-form';
 import { useArchiveUsers, useResetUserPassword, useRoles, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
 import { http, isApiError } from '@/lib/http';
-import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -45,9 +44,7 @@ export function RoleAccessPage() {
   const { t } = useTranslation();
   const title = t('users.title');
   useDocumentTitle(title);
-  const grants = useGrants();
   const flash = useFlashStore();
-  const isRoot = hasRole(grants, 'root');
 
   const [searchText, setSearchText] = useState('');
   const search = useDebouncedValue(searchText, 300);
@@ -72,8 +69,11 @@ export function RoleAccessPage() {
   const signInLink = useSendSignInLink();
 
   const rows = users.data?.data ?? [];
-  const canSelect = !filter.archived;
-  const allSelected = rows.length > 0 && rows.every((u) => selected.includes(u.id));
+  // What may be done to each account is its abilities (the server's policy: scope, permission, root
+  // by root only, not oneself, not archived); the selection is for archiving, so only where one may.
+  const archivable = rows.filter((u) => u.abilities.archive);
+  const canSelect = !filter.archived && archivable.length > 0;
+  const allSelected = archivable.length > 0 && archivable.every((u) => selected.includes(u.id));
 
   function update(next: Partial<Omit<UsersFilter, 'search'>>) {
     setFilter((f) => ({ ...f, page: 1, ...next }));
@@ -92,11 +92,6 @@ export function RoleAccessPage() {
     if (user.archived) return { label: t('users.status.archived'), tone: 'badge--muted' };
     if (!user.verified) return { label: t('users.status.unverified'), tone: 'badge--warning' };
     return { label: t('users.status.active'), tone: 'badge--info' };
-  }
-
-  /** A root account is changed by root only. */
-  function mayEdit(user: UserView): boolean {
-    return !user.archived && (isRoot || !user.roles.some((r) => r.name === 'root'));
   }
 
   function onSaved(saved: UserView) {
@@ -188,16 +183,14 @@ export function RoleAccessPage() {
         </label>
       </section>
 
-      <Can permission="users.delete">
-        {canSelect && selected.length > 0 ? (
-          <div className="selection-bar" role="region" aria-label={t('users.selection')}>
-            <span aria-live="polite">{t('users.selected', { count: selected.length })}</span>
-            <button type="button" className="button button--danger button--small" onClick={() => setArchiving(true)}>
-              {t('users.archiveSelected')}
-            </button>
-          </div>
-        ) : null}
-      </Can>
+      {canSelect && selected.length > 0 ? (
+        <div className="selection-bar" role="region" aria-label={t('users.selection')}>
+          <span aria-live="polite">{t('users.selected', { count: selected.length })}</span>
+          <button type="button" className="button button--danger button--small" onClick={() => setArchiving(true)}>
+            {t('users.archiveSelected')}
+          </button>
+        </div>
+      ) : null}
 
       <ErrorAlert error={users.error} onRetry={() => void users.refetch()} />
 
@@ -206,18 +199,16 @@ export function RoleAccessPage() {
           <caption className="visually-hidden">{t('users.caption')}</caption>
           <thead>
             <tr>
-              <Can permission="users.delete">
-                {canSelect ? (
-                  <th scope="col" className="table__check">
-                    <input
-                      type="checkbox"
-                      aria-label={t('users.selectAll')}
-                      checked={allSelected}
-                      onChange={(event) => setSelected(event.target.checked ? rows.filter((u) => mayEdit(u)).map((u) => u.id) : [])}
-                    />
-                  </th>
-                ) : null}
-              </Can>
+              {canSelect ? (
+                <th scope="col" className="table__check">
+                  <input
+                    type="checkbox"
+                    aria-label={t('users.selectAll')}
+                    checked={allSelected}
+                    onChange={(event) => setSelected(event.target.checked ? archivable.map((u) => u.id) : [])}
+                  />
+                </th>
+              ) : null}
               <th scope="col">{t('users.columns.name')}</th>
               <th scope="col">{t('users.columns.contact')}</th>
               <th scope="col">{t('users.columns.roles')}</th>
@@ -243,21 +234,20 @@ export function RoleAccessPage() {
                 const name = fullName(user);
                 return (
                   <tr key={user.id} data-testid={`user-row-${user.id}`}>
-                    <Can permission="users.delete">
-                      {canSelect ? (
-                        <td className="table__check">
+                    {canSelect ? (
+                      <td className="table__check">
+                        {user.abilities.archive ? (
                           <input
                             type="checkbox"
                             aria-label={t('users.selectOne', { name })}
-                            disabled={!mayEdit(user)}
                             checked={selected.includes(user.id)}
                             onChange={(event) =>
                               setSelected((ids) => (event.target.checked ? [...ids, user.id] : ids.filter((id) => id !== user.id)))
                             }
                           />
-                        </td>
-                      ) : null}
-                    </Can>
+                        ) : null}
+                      </td>
+                    ) : null}
                     <th scope="row" data-label={t('users.columns.name')}>
                       {name}
                     </th>
@@ -284,39 +274,41 @@ export function RoleAccessPage() {
                       <span className={`badge ${status.tone}`}>{status.label}</span>
                     </td>
                     <td className="table__actions">
-                      {mayEdit(user) ? (
-                        <Can permission="users.edit">
-                          <button
-                            type="button"
-                            className="button button--secondary button--small"
-                            aria-label={t('users.editOne', { name })}
-                            onClick={() => setEditing({ kind: 'edit', user })}
-                          >
-                            {t('common.edit')}
-                          </button>
-                          <button
-                            type="button"
-                            className="button button--ghost button--small"
-                            aria-label={t('users.resetOne', { name })}
-                            onClick={() => {
-                              reset.reset();
-                              setResetting(user);
-                            }}
-                          >
-                            {t('users.reset')}
-                          </button>
-                          <button
-                            type="button"
-                            className="button button--ghost button--small"
-                            aria-label={t('users.signInLinkOne', { name })}
-                            onClick={() => {
-                              signInLink.reset();
-                              setLinking(user);
-                            }}
-                          >
-                            {t('users.signInLink')}
-                          </button>
-                        </Can>
+                      {user.abilities.edit ? (
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          aria-label={t('users.editOne', { name })}
+                          onClick={() => setEditing({ kind: 'edit', user })}
+                        >
+                          {t('common.edit')}
+                        </button>
+                      ) : null}
+                      {user.abilities.reset_password ? (
+                        <button
+                          type="button"
+                          className="button button--ghost button--small"
+                          aria-label={t('users.resetOne', { name })}
+                          onClick={() => {
+                            reset.reset();
+                            setResetting(user);
+                          }}
+                        >
+                          {t('users.reset')}
+                        </button>
+                      ) : null}
+                      {user.abilities.send_sign_in_link ? (
+                        <button
+                          type="button"
+                          className="button button--ghost button--small"
+                          aria-label={t('users.signInLinkOne', { name })}
+                          onClick={() => {
+                            signInLink.reset();
+                            setLinking(user);
+                          }}
+                        >
+                          {t('users.signInLink')}
+                        </button>
                       ) : null}
                     </td>
                   </tr>

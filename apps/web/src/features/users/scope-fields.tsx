@@ -18,7 +18,20 @@ function toId(value: string): number | null {
  * Where a staff member works (a province, one of its centres, one of its schools), each choice
  * narrowing the next. Centres come from the province; schools from the default country's list.
  */
-export function ScopeFields({ idPrefix, value, onChange, errors }: { idPrefix: string; value: Scope; onChange: (next: Scope) => void; errors: Partial<Record<keyof Scope, string | null>> }) {
+export function ScopeFields({
+  idPrefix,
+  value,
+  onChange,
+  errors,
+  disabled = false,
+}: {
+  idPrefix: string;
+  value: Scope;
+  onChange: (next: Scope) => void;
+  errors: Partial<Record<keyof Scope, string | null>>;
+  /** Shown but not changeable (the account's abilities do not allow changing its access). */
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const provinces = useEducProvinces();
   const countries = useCountries();
@@ -33,7 +46,7 @@ export function ScopeFields({ idPrefix, value, onChange, errors }: { idPrefix: s
   const schools = inProvince.filter((i) => value.centre_id === null || i.centre_id === value.centre_id);
 
   return (
-    <fieldset className="fieldset">
+    <fieldset className="fieldset" disabled={disabled}>
       <legend className="field__label">{t('users.scope.title')}</legend>
       <p className="field__hint">{t('users.scope.hint')}</p>
       <FormField id={`${idPrefix}-province`} label={t('users.scope.province')} error={errors.province_id ?? null}>

@@ -44,13 +44,18 @@ function defaultsOf(user: UserView | null): UserFormValues {
   };
 }
 
-/** Add or edit a staff account: identity, contact, roles and scope. */
+/**
+ * Add or edit a staff account: identity, contact, roles and scope. Roles and scope are changed only
+ * where the account's abilities say `change_access` (never one's own account, e.g.): otherwise they
+ * are shown disabled and not sent.
+ */
 export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | null; roles: RoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const grants = useGrants();
   const errorText = useFieldErrorText();
   const save = useSaveUser();
   const [formError, setFormError] = useState<string | null>(null);
+  const mayChangeAccess = user === null || user.abilities.change_access;
   // Only root may grant the root role (the server refuses it to others).
   const grantable = roles.filter((role) => role.name !== 'root' || hasRole(grants, 'root'));
 
@@ -69,8 +74,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
       first_name: values.first_name.trim() || null,
       email: values.email.trim().toLowerCase() || null,
       phone: values.phone.value,
-      roles: values.roles,
-      ...values.scope,
+      ...(mayChangeAccess ? { roles: values.roles, ...values.scope } : {}),
     };
     try {
       onDone(await save.mutateAsync({ id: user?.id ?? null, input }));
@@ -157,11 +161,20 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
           )}
         />
       </div>
+      {mayChangeAccess ? null : (
+        <p className="muted" id={`${prefix}-access-locked`} data-testid="user-access-locked">
+          {t('users.form.accessLocked')}
+        </p>
+      )}
       <Controller
         control={control}
         name="roles"
         render={({ field }) => (
-          <fieldset className="fieldset" aria-describedby={rolesError ? `${prefix}-roles-error` : undefined}>
+          <fieldset
+            className="fieldset"
+            disabled={!mayChangeAccess}
+            aria-describedby={[rolesError ? `${prefix}-roles-error` : null, mayChangeAccess ? null : `${prefix}-access-locked`].filter(Boolean).join(' ') || undefined}
+          >
             <legend className="field__label">{t('users.form.roles')}</legend>
             <ul className="check-list">
               {grantable.map((role) => (
@@ -194,6 +207,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
         render={({ field }) => (
           <ScopeFields
             idPrefix={prefix}
+            disabled={!mayChangeAccess}
             value={field.value}
             onChange={field.onChange}
             errors={{

@@ -20,10 +20,11 @@ export interface UserInput {
   first_name: string | null;
   email: string | null;
   phone: string | null;
-  roles: number[];
-  institution_id: number | null;
-  centre_id: number | null;
-  province_id: number | null;
+  /** Left out when editing an account whose access the user may not change (its abilities). */
+  roles?: number[];
+  institution_id?: number | null;
+  centre_id?: number | null;
+  province_id?: number | null;
 }
 
 export const USERS_PAGE_SIZE = 20;

@@ -1,4 +1,4 @@
-import { hasPermission, type ValidationItemView } from '@sceau/contracts';
+import type { ValidationItemView } from '@sceau/contracts';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ErrorAlert } from '@/components/error-alert';
@@ -6,7 +6,7 @@ import { Pagination } from '@/components/pagination';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
-import { useGrants } from '@/lib/session-context';
+import { useGenerationAbilities } from '@/features/generations/generations-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchNotFound, ReadyNotice, ValidationFilters, ValidationHeader, ValidationStateBadge, candidateName, useChangeOutcome, useValidationFilter } from '@/features/validations/validation-parts';
 import { useValidationChange, useValidationItems } from '@/features/validations/validations-api';
@@ -18,18 +18,18 @@ export function StudentRejectPage() {
   const id = Number(useParams().id);
   const controls = useValidationFilter();
   const list = useValidationItems('rejected', id, controls.filter);
-  const grants = useGrants();
+  const abilities = useGenerationAbilities(id);
   const change = useValidationChange();
   const outcome = useChangeOutcome();
   useDocumentTitle(t('pages.studentReject.title'));
   if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.studentReject.title" />;
   const page = list.data;
 
+  /** The rejected sides of a candidate that the batch's abilities let the user reopen (validating them again). */
   function reopenSides(item: ValidationItemView): ('photo' | 'data')[] {
-    if (!page?.generation.open) return [];
     const sides: ('photo' | 'data')[] = [];
-    if (item.photo_status === 'rejected' && hasPermission(grants, 'validation.photo')) sides.push('photo');
-    if (item.data_status === 'rejected' && hasPermission(grants, 'validation.data')) sides.push('data');
+    if (item.photo_status === 'rejected' && abilities?.validate_photos) sides.push('photo');
+    if (item.data_status === 'rejected' && abilities?.validate_data) sides.push('data');
     return sides;
   }
 

@@ -1,7 +1,8 @@
-import { hasPermission, type ValidationBatchView } from '@sceau/contracts';
+import type { ValidationBatchView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { mayOpen } from '@/app/route-meta';
 import { ErrorAlert } from '@/components/error-alert';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';
@@ -75,12 +76,12 @@ function BatchCard({ batch }: { batch: ValidationBatchView }) {
       {meter('data')}
       {meter('candidates')}
       <div className="row-actions">
-        {hasPermission(grants, 'validation.photo') ? (
+        {mayOpen(grants, '/validate-picture/:id') ? (
           <Link className="button button--small" to={`/validate-picture/${batch.id}`} aria-label={t('validations.overview.photosOf', { name: label })}>
             {t('validations.overview.toPhotos')}
           </Link>
         ) : null}
-        {hasPermission(grants, 'validation.data') ? (
+        {mayOpen(grants, '/validate-data/:id') ? (
           <Link className="button button--small" to={`/validate-data/${batch.id}`} aria-label={t('validations.overview.dataOf', { name: label })}>
             {t('validations.overview.toData')}
           </Link>

@@ -1,8 +1,9 @@
-import { hasPermission, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
+import { type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { mayOpen } from '@/app/route-meta';
 import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';
@@ -279,7 +280,8 @@ export function ReadyNotice({ generationId }: { generationId: number | null }) {
   const { t } = useTranslation();
   const grants = useGrants();
   if (generationId === null) return null;
-  const launch = hasPermission(grants, 'generation.generate');
+  // The launch page's route guard; the launch page then reads the batch's abilities.
+  const launch = mayOpen(grants, '/otp-generation/:id');
   return (
     <div className="alert alert--success" role="status" data-testid="validation-ready">
       <p>{t('validations.ready.text')}</p>

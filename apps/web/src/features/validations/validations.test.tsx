@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import { pageMeta } from '@/test/generations';
+import { makeAbilities, makeGeneration, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
 function makeBatch(overrides: Partial<ValidationBatchView> = {}): ValidationBatchView {
@@ -341,6 +341,12 @@ describe('/validate-data', () => {
   });
 });
 
+/** The batch as GET /generations/12 answers it: the reopen buttons read its abilities. */
+function batchAbilities(abilities: Parameters<typeof makeAbilities>[0]) {
+  const batch = makeGeneration({ status: 'pending_validation', abilities: makeAbilities({ view: true, view_rejected: true, ...abilities }) });
+  return { 'GET /api/generations/12': () => jsonResponse({ data: { ...batch, items: [] }, meta: pageMeta(0) }) };
+}
+
 describe('/student-reject', () => {
   it('lists the rejected candidates and reopens the rejected side', async () => {
     const rejected = makeVItem(504, {
@@ -359,6 +365,7 @@ describe('/student-reject', () => {
       signedIn: validator,
       routes: {
         'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: makeBatch() }),
+        ...batchAbilities({ validate_photos: true, validate_data: true }),
         'POST /api/validations/photos/reopen': changed(),
       },
     });
@@ -369,6 +376,20 @@ describe('/student-reject', () => {
     expect(within(row).queryByRole('button', { name: /Rouvrir les données/ })).not.toBeInTheDocument();
     await userEvent.setup().click(within(row).getByRole('button', { name: 'Rouvrir la photo de MBUYI Rose' }));
     await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/reopen')).toEqual({ item: 504 }));
+  });
+  it("offers no reopening of a side the batch's abilities do not allow, whatever the role", async () => {
+    const rejected = makeVItem(505, { last_name: 'MBUYI', middle_name: null, first_name: 'Rose', photo_status: 'rejected', data_status: 'rejected', status: 'rejected', rejected: true });
+    renderApp({
+      path: '/student-reject/12',
+      signedIn: validator,
+      routes: {
+        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: makeBatch() }),
+        ...batchAbilities({ validate_photos: false, validate_data: true }),
+      },
+    });
+    const row = await screen.findByTestId('rejected-row-505');
+    expect(await within(row).findByRole('button', { name: 'Rouvrir les données de MBUYI Rose' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Rouvrir la photo de MBUYI Rose' })).not.toBeInTheDocument();
   });
 });
 
