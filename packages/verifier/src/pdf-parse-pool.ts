@@ -157,7 +157,7 @@ export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParseP
       if (closed) return Promise.reject(new PdfParserBusy());
       return new Promise<PdfParts>((resolve, reject) => {
         // A copy of its own, transferred to the thread: the caller's bytes stay as they are.
-        const task: Task = { pdf: new Uint8Array(pdf), attachmentName, resolve, reject };
+        const task: Task = { pdf: Uint8Array.prototype.slice.call(pdf), attachmentName, resolve, reject };
         const idle = slots.find((s) => s.ready && !s.task);
         if (idle) run(idle, task);
         else if (slots.length < threads) spawn(task);
