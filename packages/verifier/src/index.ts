@@ -14,7 +14,7 @@ export { cachedRegistry, type CachedRegistry, type CachedRegistryOptions } from 
 export { createVerificationCache, verificationCacheKey, type VerificationCache, type VerificationCacheOptions } from './cache.ts';
 export { readPdfQrCodes } from './pdf-qr.ts';
 export { parsePdfParts, type PdfParts } from './pdf-parts.ts';
-export { PDF_PARSE_LIMITS, PdfParserBusy, PdfTooComplex, assertPdfWithinLimits, measurePdf, type PdfComplexity, type PdfLimitReason } from './pdf-limits.ts';
+export { PDF_PARSE_LIMITS, PdfParserBusy, PdfTooComplex, assertPdfWithinLimits, measurePdf, type PdfComplexity, type PdfLimitReason, type PdfParseLimits } from './pdf-limits.ts';
 export { createPdfParsePool, type PdfParsePool, type PdfParsePoolOptions, type PdfParsePoolStats } from './pdf-parse-pool.ts';
 export { CHECK_CODES } from './types.ts';
 export type {

@@ -23,6 +23,8 @@ export const PDF_PARSE_LIMITS = {
   maxYoungGenerationSizeMb: 16,
 } as const;
 
+export type PdfParseLimits = { [K in keyof typeof PDF_PARSE_LIMITS]: number };
+
 export type PdfLimitReason = 'objects' | 'xref_entries' | 'decoded_bytes' | 'attachment_bytes' | 'timeout' | 'memory' | 'crashed';
 
 /** The document was refused, or its parsing stopped, at one of the limits. */

@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PDF_PARSE_LIMITS, PdfParserBusy, PdfTooComplex, type PdfLimitReason } from './pdf-limits.ts';
+import { PDF_PARSE_LIMITS, PdfParserBusy, PdfTooComplex, type PdfLimitReason, type PdfParseLimits } from './pdf-limits.ts';
 import type { ParseAnswer, ParseRequest } from './pdf-parse-worker.ts';
 import type { PdfParts } from './pdf-parts.ts';
 
@@ -24,7 +24,7 @@ export interface PdfParsePoolOptions {
   idleMs?: number;
   /** Longest wait for a new thread to load its modules (default 60 s; not counted in timeoutMs). */
   startupMs?: number;
-  limits?: Partial<typeof PDF_PARSE_LIMITS>;
+  limits?: Partial<PdfParseLimits>;
 }
 
 export interface PdfParsePoolStats {
@@ -71,7 +71,7 @@ interface Slot {
 }
 
 export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParsePool {
-  const limits = { ...PDF_PARSE_LIMITS, ...options.limits };
+  const limits: PdfParseLimits = { ...PDF_PARSE_LIMITS, ...options.limits };
   const threads = Math.max(1, options.threads ?? 1);
   const maxQueue = options.maxQueue ?? 8;
   const idleMs = options.idleMs ?? 60_000;
