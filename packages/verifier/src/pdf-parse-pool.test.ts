@@ -105,6 +105,18 @@ describe('the PDF parser threads', () => {
     }
   }, 120_000);
 
+  it('stop a thread left idle, and start one again for the next document', async () => {
+    const brief = createPdfParsePool({ idleMs: 50 });
+    try {
+      expect((await brief.parse(foreign, 'credential.json')).codes).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(brief.stats().threads).toBe(0);
+      expect((await brief.parse(foreign, 'credential.json')).codes).toHaveLength(2);
+    } finally {
+      await brief.close();
+    }
+  }, 60_000);
+
   it('refuse with PdfParserBusy when every thread is busy and the queue is full', async () => {
     const tiny = createPdfParsePool({ maxQueue: 1 });
     try {

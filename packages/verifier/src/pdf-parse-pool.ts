@@ -68,6 +68,8 @@ interface Slot {
   startup: NodeJS.Timeout | null;
   /** A document waiting for this thread to finish loading. */
   pending: Task | null;
+  /** Stopped for being idle: given no more documents while it exits. */
+  retiring: boolean;
 }
 
 export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParsePool {
@@ -93,7 +95,7 @@ export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParseP
       name: 'sceau-pdf-parse',
       resourceLimits: { maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb, maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb },
     });
-    const slot: Slot = { worker, ready: false, task: null, stoppedFor: null, error: null, idle: null, startup: null, pending: first };
+    const slot: Slot = { worker, ready: false, task: null, stoppedFor: null, error: null, idle: null, startup: null, pending: first, retiring: false };
     slots.push(slot);
     slot.startup = setTimeout(() => stop(slot, 'crashed'), startupMs);
     worker.on('message', (message: ParseAnswer | { ready: true }) => {
@@ -148,7 +150,10 @@ export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParseP
     if (task) return run(slot, task);
     // An idle thread does not keep the process alive, and is stopped after a while.
     slot.worker.unref();
-    slot.idle = setTimeout(() => void slot.worker.terminate(), idleMs);
+    slot.idle = setTimeout(() => {
+      slot.retiring = true;
+      void slot.worker.terminate();
+    }, idleMs);
     slot.idle.unref();
   }
 
@@ -158,7 +163,7 @@ export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParseP
       return new Promise<PdfParts>((resolve, reject) => {
         // A copy of its own, transferred to the thread: the caller's bytes stay as they are.
         const task: Task = { pdf: Uint8Array.prototype.slice.call(pdf), attachmentName, resolve, reject };
-        const idle = slots.find((s) => s.ready && !s.task);
+        const idle = slots.find((s) => s.ready && !s.task && !s.retiring);
         if (idle) run(idle, task);
         else if (slots.length < threads) spawn(task);
         else if (queue.length < maxQueue) queue.push(task);
