@@ -111,7 +111,7 @@ describe('account policy', () => {
     expect(userPolicy.grant(admin, role('backoffice_manager'))).toEqual({ field: 'roles', message: 'field.role_not_grantable' });
     expect(userPolicy.grant(admin, role('root'))).toEqual({ field: 'roles', message: 'field.role_not_grantable' });
     expect(userPolicy.grant(actor('root'), role('root'))).toBe(true);
-    expect(userPolicy.edit(admin, account(9, NATIONAL, ['root']))).toBe('forbidden');
+    expect(userPolicy.edit(admin, account(9, NATIONAL, ['root']))).toBe('role');
   });
 
   it('places accounts only inside the actor scope', () => {

@@ -5,12 +5,13 @@ import { AppError, fieldError, type FieldMessage } from '../lib/errors.ts';
  * A policy's answer about one object: allowed, or why not. Denials map to what the caller sees:
  * - 'hidden': the object lies outside the actor's scope, answered as if it did not exist (404);
  * - 'forbidden': in scope, but the actor lacks the permission (403);
+ * - 'role': in scope, but the object needs a higher role (403 'Rôle insuffisant', e.g. a root account);
  * - 'state': the object's state does not allow it now (409);
  * - a field message: the request asks for something the actor may not grant (422 on that field).
  */
-export type Decision = true | 'hidden' | 'forbidden' | 'state' | { field: string; message: FieldMessage };
+export type Decision = true | 'hidden' | 'forbidden' | 'role' | 'state' | { field: string; message: FieldMessage };
 
-const CODE: Record<'hidden' | 'forbidden' | 'state', ErrorCode> = { hidden: 'not_found', forbidden: 'forbidden_permission', state: 'conflict' };
+const CODE: Record<'hidden' | 'forbidden' | 'role' | 'state', ErrorCode> = { hidden: 'not_found', forbidden: 'forbidden_permission', role: 'forbidden_role', state: 'conflict' };
 
 /** Throws the denial as the API answers it; returns nothing when allowed. */
 export function authorize(decision: Decision): void {

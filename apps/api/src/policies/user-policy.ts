@@ -22,7 +22,7 @@ export interface RoleFacts {
 const inScope = (actor: Actor, target: AccountFacts) => (): Decision => (isWithin(actor.scope, target.scope) ? true : 'hidden');
 const needs = (actor: Actor, permission: Permission) => (): Decision => (holds(actor, permission) ? true : 'forbidden');
 /** A root account is changed by root only. */
-const rootByRoot = (actor: Actor, target: AccountFacts) => (): Decision => (target.roles.includes('root') && !isRoot(actor) ? 'forbidden' : true);
+const rootByRoot = (actor: Actor, target: AccountFacts) => (): Decision => (target.roles.includes('root') && !isRoot(actor) ? 'role' : true);
 /** Managing an account is done to others: one's own account changes through /me and /reset-password. */
 const notSelf = (actor: Actor, target: AccountFacts) => (): Decision => (target.id === actor.id ? 'forbidden' : true);
 const active = (target: AccountFacts) => (): Decision => (target.archived ? 'state' : true);

@@ -237,6 +237,31 @@ describe('the official signatures chosen at launch', () => {
     expect(text).not.toContain('Béatrice Mwamba Kasongo');
   });
 
+  it('prints the signatures as they stood at launch, whatever /settings holds afterwards', async () => {
+    const id = await readyBatch();
+    await verifiedCode(id);
+    expect((await launch(id, ['ministry'])).statusCode).toBe(200);
+    const [launched] = await ctx.db.select({ snapshot: generations.signatureSnapshot }).from(generations).where(eq(generations.id, id));
+    const [ministry] = await ctx.db.select().from(officialSignatures).where(eq(officialSignatures.kind, 'ministry'));
+    expect(launched!.snapshot).toEqual([{ kind: 'ministry', signerName: ministry!.signerName, signerTitle: ministry!.signerTitle, imageKey: ministry!.imageKey, imageSha256: ministry!.imageSha256 }]);
+    await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+
+    // Replaced on /settings after a batch was launched: a relaunch of that batch (nothing printed
+    // yet) still prints the launch's snapshot, not the new signer.
+    await ctx.db.update(diplomas).set({ pdfKey: null }).where(eq(diplomas.generationId, id));
+    await ctx.db.update(generations).set({ status: 'in_progress', progressDone: 0 }).where(eq(generations.id, id));
+    await ctx.db.update(officialSignatures).set({ signerName: 'Signataire Remplacé' }).where(eq(officialSignatures.kind, 'ministry'));
+    try {
+      await queue.send(services.jobs!.generate, { generationId: id }, { singletonKey: `generate-again:${id}` });
+      await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
+      const text = await pdfText(id);
+      expect(text).toContain(ministry!.signerName);
+      expect(text).not.toContain('Signataire Remplacé');
+    } finally {
+      await ctx.db.update(officialSignatures).set({ signerName: ministry!.signerName }).where(eq(officialSignatures.kind, 'ministry'));
+    }
+  });
+
   it('is refused to roles that may not launch and outside the scope', async () => {
     const id = await readyBatch();
     const validateur = { authorization: `Bearer ${await signIn(ctx, 'validateur@sceau.example')}` };

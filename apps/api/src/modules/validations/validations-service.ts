@@ -159,7 +159,7 @@ export class ValidationsService {
 
   /** Rejects a candidate for its photo or its data: it leaves the batch's count of diplomas to make. */
   async reject(actor: Actor, aspect: Aspect, target: Target & { item: number }, reason: string) {
-    return this.change(actor, RULE.photo, target, async (tx, [item]) => {
+    return this.change(actor, RULE[aspect], target, async (tx, [item]) => {
       await tx
         .update(generationItems)
         .set({ [STATUS_COLUMN[aspect]]: 'rejected', rejected: true, rejectionReason: reason, rejectedBy: actor.id, rejectedAt: new Date(), updatedAt: new Date() })
@@ -171,7 +171,7 @@ export class ValidationsService {
 
   /** Puts a candidate's photo or data back to pending; no longer rejected unless the other is. */
   async reopen(actor: Actor, aspect: Aspect, target: Target & { item: number }) {
-    return this.change(actor, RULE.photo, target, async (tx, [item]) => {
+    return this.change(actor, RULE[aspect], target, async (tx, [item]) => {
       const other = aspect === 'photo' ? item!.dataStatus : item!.photoStatus;
       const stillRejected = other === 'rejected';
       await tx
