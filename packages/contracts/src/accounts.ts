@@ -164,7 +164,10 @@ export const usersQuery = pageQuery.extend({
 
 export const usersResponse = paged(userView);
 export const userResponse = envelope(userView);
-export const rolesResponse = envelope(z.array(roleView));
+/** Every role, and whether the signed-in user may give (or take away) it: the server's grant rule. */
+export const grantableRoleView = roleView.extend({ grantable: z.boolean() });
+export type GrantableRoleView = z.infer<typeof grantableRoleView>;
+export const rolesResponse = envelope(z.array(grantableRoleView));
 
 const nullableId = z.number().int().positive().nullable().optional();
 

@@ -141,6 +141,9 @@ describe('user management stays inside the scope', () => {
     expect(manager.statusCode).toBe(422);
     expect(manager.json().errors.roles).toEqual(['Vous ne pouvez pas attribuer ce rôle']);
     expect((await call('PUT', `/api/users/${target}`, as.root, { roles: [roleId.backoffice_manager] })).statusCode).toBe(200);
+    // The roles list says which the caller may give, from the same rule.
+    const listed = (await call('GET', '/api/roles', as.admin)).json().data as { name: string; grantable: boolean }[];
+    expect(Object.fromEntries(listed.map((r) => [r.name, r.grantable]))).toMatchObject({ root: false, admin: true, validateur: true, backoffice_manager: false });
   });
 
   it('places new and edited accounts only inside its scope; an account added without a place works at its school', async () => {

@@ -1,6 +1,6 @@
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type pg from 'pg';
-import { AppError } from '../../lib/errors.ts';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 
 /**
  * Counts sign-in attempts per account and per address in the database, so every API process sees
@@ -18,10 +18,10 @@ export class LoginThrottle {
   private readonly byAddress: RateLimiterPostgres;
 
   constructor(pool: pg.Pool, limits: { maxFailures: number; windowMinutes: number }) {
-    const common = { storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, duration: limits.windowMinutes * 60 };
+    const durationSeconds = limits.windowMinutes * 60;
     // New prefixes: the keys are accounts now, no longer the typed login names of 'login'.
-    this.byAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'signin', points: limits.maxFailures });
-    this.byAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'signin_ip', points: limits.maxFailures * 4 });
+    this.byAccount = pgRateLimiter(pool, { keyPrefix: 'signin', points: limits.maxFailures, durationSeconds });
+    this.byAddress = pgRateLimiter(pool, { keyPrefix: 'signin_ip', points: limits.maxFailures * 4, durationSeconds });
   }
 
   /**
@@ -29,16 +29,7 @@ export class LoginThrottle {
    * Retry-After) when any counter is past its limit, before any password is looked at.
    */
   async reserve(accountKeys: string[], ip: string): Promise<void> {
-    const outcomes = await Promise.allSettled([this.byAddress.consume(ip), ...accountKeys.map((key) => this.byAccount.consume(key))]);
-    const waits: number[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.status === 'fulfilled') continue;
-      if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
-      waits.push(outcome.reason.msBeforeNext);
-    }
-    if (waits.length === 0) return;
-    const seconds = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
-    throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+    await consumeAll([[this.byAddress, ip], ...accountKeys.map((key) => [this.byAccount, key] as const)]);
   }
 
   /** The attempt was right: the account's failures are forgotten and the address gets its point back. */

@@ -2,7 +2,8 @@ import type { Locale, OtpPurpose, Profile } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { oneTimeCodes, users } from '../../db/schema.ts';
@@ -53,9 +54,8 @@ export class RegistrationService {
   ) {
     // The same counters as sign-in: a wrong current password is a wrong password.
     this.throttle = new LoginThrottle(db.$client, config.login);
-    const common = { storeClient: db.$client, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, duration: 3600 };
-    this.registerByAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'register_ip', points: REGISTER_PER_ADDRESS });
-    this.registerByContact = new RateLimiterPostgres({ ...common, keyPrefix: 'register_contact', points: REGISTER_PER_CONTACT });
+    this.registerByAddress = pgRateLimiter(db.$client, { keyPrefix: 'register_ip', points: REGISTER_PER_ADDRESS, durationSeconds: 3600 });
+    this.registerByContact = pgRateLimiter(db.$client, { keyPrefix: 'register_contact', points: REGISTER_PER_CONTACT, durationSeconds: 3600 });
   }
 
   /**
@@ -108,15 +108,10 @@ export class RegistrationService {
 
   /** /register answers 429 past REGISTER_PER_CONTACT attempts for a contact or REGISTER_PER_ADDRESS from an address, per hour. */
   private async assertRegistrationAllowed(contact: string, ip: string): Promise<void> {
-    const outcomes = await Promise.allSettled([this.registerByAddress.consume(ip), this.registerByContact.consume(contact)]);
-    const waits = outcomes.flatMap((o) => {
-      if (o.status === 'fulfilled') return [];
-      if (!(o.reason instanceof RateLimiterRes)) throw o.reason;
-      return [o.reason.msBeforeNext];
-    });
-    if (waits.length === 0) return;
-    const seconds = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
-    throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+    await consumeAll([
+      [this.registerByAddress, ip],
+      [this.registerByContact, contact],
+    ]);
   }
 
   /** The live registration attempt a secret names for this contact, or a 422 on `registration`. */

@@ -1,10 +1,9 @@
 import { comparableName, type CandidateCheckRequest, type CandidateCheckResult } from '@sceau/contracts';
 import { and, desc, eq, ne } from 'drizzle-orm';
-import type pg from 'pg';
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { pgRateLimiter, rateLimited } from '../../lib/rate-limits.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, examSessions, generations, nationalResults } from '../../db/schema.ts';
-import { AppError } from '../../lib/errors.ts';
 
 type NameParts = { lastName: string; middleName: string | null; firstName: string | null };
 
@@ -25,23 +24,14 @@ export class CandidateCheckService {
     private readonly db: Db,
     limits: { maxFailures: number; windowMinutes: number },
   ) {
-    this.failures = new RateLimiterPostgres({
-      storeClient: db.$client as pg.Pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      keyPrefix: 'candidate_check',
-      points: limits.maxFailures,
-      duration: limits.windowMinutes * 60,
-    });
+    this.failures = pgRateLimiter(db.$client, { keyPrefix: 'candidate_check', points: limits.maxFailures, durationSeconds: limits.windowMinutes * 60 });
   }
 
   /** 429 once an address has had too many unrecognised checks in the window (a read, no write). */
   async assertAllowed(address: string): Promise<void> {
     const res: RateLimiterRes | null = await this.failures.get(address);
     if (!res || res.consumedPoints < this.failures.points) return;
-    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+    throw rateLimited(res.msBeforeNext);
   }
 
   async check(input: CandidateCheckRequest, address: string): Promise<CandidateCheckResult> {

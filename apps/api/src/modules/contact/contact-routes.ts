@@ -1,9 +1,7 @@
 import { contactRequest, contactResponse } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type pg from 'pg';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AppContext } from '../../app.ts';
-import { AppError } from '../../lib/errors.ts';
+import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import { ContactService } from './contact-service.ts';
 
 /** Messages per address and hour: enough for a person, too few for a spammer. */
@@ -12,15 +10,7 @@ export const CONTACT_MESSAGES_PER_HOUR = 5;
 /** `POST /contact`: the public contact form (spec sections 1 and 8: 'Form submitted successfully!'). */
 export const contactRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config, services }) => {
   const service = new ContactService(db, services.messenger, config.contactEmail, app.log);
-  const limiter = new RateLimiterPostgres({
-    storeClient: db.$client as pg.Pool,
-    storeType: 'pool',
-    tableName: 'rate_limits',
-    tableCreated: true,
-    keyPrefix: 'contact',
-    points: CONTACT_MESSAGES_PER_HOUR,
-    duration: 3600,
-  });
+  const limiter = pgRateLimiter(db.$client, { keyPrefix: 'contact', points: CONTACT_MESSAGES_PER_HOUR, durationSeconds: 3600 });
 
   app.post(
     '/contact',
@@ -34,14 +24,7 @@ export const contactRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       },
     },
     async (request, reply) => {
-      try {
-        await limiter.consume(request.ip);
-      } catch (rejection) {
-        const ms = (rejection as { msBeforeNext?: number }).msBeforeNext;
-        if (ms === undefined) throw rejection;
-        const seconds = Math.max(1, Math.ceil(ms / 1000));
-        throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
-      }
+      await consumeAll([[limiter, request.ip]]);
       await service.receive(request.body, { locale: request.locale, ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
       return reply.code(201).send({ data: { received: true as const, message: request.t('web:contactPage.success') } });
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IMPORT_COLUMNS } from '@sceau/contracts';
-import type pg from 'pg';
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import { and, asc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -52,15 +52,7 @@ export class ResultsRegistryService {
     private readonly imports: ImportsService,
     private readonly log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
   ) {
-    this.lookups = new RateLimiterPostgres({
-      storeClient: db.$client as pg.Pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      keyPrefix: 'results_lookup',
-      points: RESULTS_LOOKUPS.perHour,
-      duration: 3600,
-    });
+    this.lookups = pgRateLimiter(db.$client, { keyPrefix: 'results_lookup', points: RESULTS_LOOKUPS.perHour, durationSeconds: 3600 });
     this.job = defineJob({
       name: 'results.import',
       payload: z.object({ fileKey: z.string(), sessionId: z.number().int().positive() }),
@@ -194,13 +186,7 @@ export class ResultsRegistryService {
   }
 
   private async consumeLookup(actor: Actor): Promise<void> {
-    try {
-      await this.lookups.consume(String(actor.id));
-    } catch (rejection) {
-      if (rejection instanceof Error) throw rejection;
-      const seconds = Math.max(1, Math.ceil((rejection as RateLimiterRes).msBeforeNext / 1000));
-      throw new AppError('rate_limited', { params: { seconds }, headers: { 'retry-after': String(seconds) } });
-    }
+    await consumeAll([[this.lookups, String(actor.id)]]);
   }
 
   private async resolveSession(ref: number | string) {

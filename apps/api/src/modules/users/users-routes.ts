@@ -15,6 +15,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { actorOf } from '../../policies/actor.ts';
+import { allowed } from '../../policies/policy.ts';
+import { userPolicy } from '../../policies/user-policy.ts';
 import { loadAllRoles } from './user-repository.ts';
 
 const tags = ['users'];
@@ -31,7 +33,11 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
   app.get(
     '/roles',
     { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'Roles and their permissions', response: { 200: rolesResponse } } },
-    async () => ({ data: await loadAllRoles(db) }),
+    async (request) => {
+      const actor = actorOf(request);
+      const roles = await loadAllRoles(db);
+      return { data: roles.map((role) => ({ ...role, grantable: allowed(userPolicy.grant(actor, { name: role.name, permissions: role.permissions.map((p) => p.name) })) })) };
+    },
   );
 
   app.get(

@@ -28,9 +28,9 @@ function userView(overrides: Partial<UserView> = {}): UserView {
 }
 
 const ROLES = [
-  { id: 1, name: 'root', permissions: [] },
-  { id: 2, name: 'admin', permissions: [] },
-  { id: 3, name: 'validateur', permissions: [] },
+  { id: 1, name: 'root', permissions: [], grantable: false },
+  { id: 2, name: 'admin', permissions: [], grantable: true },
+  { id: 3, name: 'validateur', permissions: [], grantable: true },
 ];
 
 function routes(list: UserView[] = [userView(), userView({ id: 12, name: 'Tshala', first_name: 'Marie', email: null, phone: '+243812345678', roles: [], verified: false })]) {
@@ -98,8 +98,9 @@ describe('users and roles page', () => {
     await user.click(screen.getByRole('button', { name: 'Ajouter un utilisateur' }));
     const dialog = screen.getByRole('dialog', { name: 'Ajouter un utilisateur' });
     expect(within(dialog).getByLabelText('Nom')).toHaveFocus();
-    // Only root may grant root.
+    // Only the roles the server says are grantable are offered (root is not, here).
     expect(within(dialog).queryByLabelText('Super-administrateur')).toBeNull();
+    expect(within(dialog).getByLabelText('Administrateur')).toBeEnabled();
 
     await user.click(within(dialog).getByRole('button', { name: 'Créer le compte' }));
     expect(await within(dialog).findByText('Un téléphone ou une adresse e-mail est requis')).toBeInTheDocument();
@@ -275,6 +276,22 @@ describe("the actions offered on an account are its abilities (the server's poli
     expect(within(marie).getByRole('button', { name: 'Modifier Marie Tshala' })).toBeInTheDocument();
     expect(within(marie).queryByRole('button', { name: 'Réinitialiser le mot de passe de Marie Tshala' })).toBeNull();
     expect(within(marie).getByRole('button', { name: 'Envoyer un lien de connexion à Marie Tshala' })).toBeInTheDocument();
+  });
+
+  it('shows a role the server says is not grantable checked and fixed on an account that holds it', async () => {
+    const holder = userView({ id: 12, name: 'Tshala', first_name: 'Marie', roles: [{ id: 1, name: 'root' }], abilities: abilities({ edit: true, change_access: true }) });
+    renderApp({
+      path: '/role-access',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...routes([holder]), 'GET /api/users/12': () => jsonResponse({ data: holder }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Modifier Marie Tshala' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'utilisateur" });
+    const root = await within(dialog).findByLabelText('Super-administrateur');
+    expect(root).toBeChecked();
+    expect(root).toBeDisabled();
+    expect(within(dialog).getByLabelText('Administrateur')).toBeEnabled();
   });
 
   it('shows roles and scope disabled and does not send them when change_access is false (one’s own account)', async () => {

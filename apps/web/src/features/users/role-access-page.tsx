@@ -1,4 +1,4 @@
-import { DISTRIBUTION_LIMITS, type RoleView, type UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type GrantableRoleView, type UserView } from '@sceau/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +31,7 @@ function messageOf(error: unknown, fallback: string): string {
 }
 
 /** The form, once the user to edit has been read again (GET /users/{id}). */
-function EditUser({ id, roles, onDone, onCancel }: { id: number; roles: RoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
+function EditUser({ id, roles, onDone, onCancel }: { id: number; roles: GrantableRoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const user = useUser(id);
   if (user.isError) return <ErrorAlert error={user.error} onRetry={() => void user.refetch()} />;
@@ -160,7 +160,7 @@ export function RoleAccessPage() {
           </label>
           <select id="users-role" value={filter.role} onChange={(event) => update({ role: event.target.value })}>
             <option value="">{t('users.allRoles')}</option>
-            {(roles.data ?? []).map((role: RoleView) => (
+            {(roles.data ?? []).map((role: GrantableRoleView) => (
               <option key={role.id} value={role.name}>
                 {t(`roles.${role.name}`, { defaultValue: role.name })}
               </option>

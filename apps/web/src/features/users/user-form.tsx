@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { hasRole, NAME_MIN_LENGTH, type RoleView, type UserView } from '@sceau/contracts';
+import { NAME_MIN_LENGTH, type GrantableRoleView, type UserView } from '@sceau/contracts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,6 @@ import { PhoneInput } from '@/components/phone-input';
 import { applyServerErrors } from '@/components/server-errors';
 import { ScopeFields } from '@/features/users/scope-fields';
 import { useSaveUser, type UserInput } from '@/features/users/users-api';
-import { useGrants } from '@/lib/session-context';
 
 const EMAIL = z.email();
 
@@ -49,15 +48,16 @@ function defaultsOf(user: UserView | null): UserFormValues {
  * where the account's abilities say `change_access` (never one's own account, e.g.): otherwise they
  * are shown disabled and not sent.
  */
-export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | null; roles: RoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
+export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | null; roles: GrantableRoleView[]; onDone: (saved: UserView) => void; onCancel: () => void }) {
   const { t } = useTranslation();
-  const grants = useGrants();
   const errorText = useFieldErrorText();
   const save = useSaveUser();
   const [formError, setFormError] = useState<string | null>(null);
   const mayChangeAccess = user === null || user.abilities.change_access;
-  // Only root may grant the root role (the server refuses it to others).
-  const grantable = roles.filter((role) => role.name !== 'root' || hasRole(grants, 'root'));
+  // Offered: the roles the server says this user may give or take away (its grant rule), and those
+  // the account already holds, shown but fixed (the server refuses to remove what one may not grant).
+  const held = new Set(user?.roles.map((role) => role.id) ?? []);
+  const offered = roles.filter((role) => role.grantable || held.has(role.id));
 
   const {
     register,
@@ -177,13 +177,14 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
           >
             <legend className="field__label">{t('users.form.roles')}</legend>
             <ul className="check-list">
-              {grantable.map((role) => (
+              {offered.map((role) => (
                 <li key={role.id}>
                   <label className="checkbox" htmlFor={`${prefix}-role-${role.id}`}>
                     <input
                       id={`${prefix}-role-${role.id}`}
                       type="checkbox"
                       checked={field.value.includes(role.id)}
+                      disabled={!role.grantable}
                       onChange={(event) =>
                         field.onChange(event.target.checked ? [...field.value, role.id] : field.value.filter((id) => id !== role.id))
                       }

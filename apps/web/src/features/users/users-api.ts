@@ -1,4 +1,4 @@
-import type { PageMeta, RoleView, UserView } from '@sceau/contracts';
+import type { GrantableRoleView, PageMeta, UserView } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
@@ -50,7 +50,7 @@ export function useUsers(filter: UsersFilter) {
 export function useRoles() {
   return useApiQuery({
     queryKey: ['users', 'roles'],
-    queryFn: async () => (await http.get<{ data: RoleView[] }>('/roles')).data,
+    queryFn: async () => (await http.get<{ data: GrantableRoleView[] }>('/roles')).data,
   });
 }
 
