@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
-import { GENERATION_STATUSES, ITEM_VALIDATION_STATES } from './generations.ts';
+import { GENERATION_STATUSES, generationAbilities, ITEM_VALIDATION_STATES } from './generations.ts';
 
 /**
  * Photo and data validation of a batch's candidates (spec section 7 "Validation", ADR 0070).
@@ -85,6 +85,8 @@ export const validationBatchView = z.object({
   }),
   /** Whether the batch's status accepts validation changes. */
   open: z.boolean(),
+  /** What the signed-in user may do on this batch now (the server's policy). */
+  abilities: generationAbilities,
 });
 export type ValidationBatchView = z.infer<typeof validationBatchView>;
 

@@ -5,6 +5,8 @@ import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 import { candidateMatches, selectBatchHeaders } from '../generations/generations-repository.ts';
 import { centres, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { generationPolicy } from '../../policies/generation-policy.ts';
 
 type Reader = Pick<Db, 'select'>;
 type Item = typeof generationItems.$inferSelect;
@@ -147,7 +149,7 @@ const state = (column: typeof generationItems.photoStatus | typeof generationIte
     : sql<number>`count(*) filter (where not ${generationItems.rejected} and ${column} = ${value})`.mapWith(Number);
 
 /** The batches with their validation counters, in the order of `ids`. */
-export async function presentBatches(db: Reader, ids: number[]): Promise<ValidationBatchView[]> {
+export async function presentBatches(db: Reader, ids: number[], actor: Actor): Promise<ValidationBatchView[]> {
   if (ids.length === 0) return [];
   const rows = await selectBatchHeaders(db, ids);
   const counts = await db
@@ -188,6 +190,7 @@ export async function presentBatches(db: Reader, ids: number[]): Promise<Validat
           candidates: { pending, validated: items - rejected - pending, rejected },
         },
         open: (VALIDATION_OPEN_STATUSES as readonly string[]).includes(g.status),
+        abilities: generationPolicy.abilities(actor, g),
       };
       return [g.id, view] as const;
     }),
@@ -198,10 +201,10 @@ export async function presentBatches(db: Reader, ids: number[]): Promise<Validat
 /** Batches in validation (or just validated) within `scope`, newest first. */
 export async function listValidationBatches(
   db: Reader,
-  scope: SQL | undefined,
+  actor: Actor,
   filter: { page: number; perPage: number; search?: string; status?: (typeof VALIDATION_OPEN_STATUSES)[number] },
 ) {
-  const conditions: (SQL | undefined)[] = [scope, inArray(generations.status, filter.status ? [filter.status] : [...VALIDATION_OPEN_STATUSES])];
+  const conditions: (SQL | undefined)[] = [generationPolicy.visibleCondition(actor), inArray(generations.status, filter.status ? [filter.status] : [...VALIDATION_OPEN_STATUSES])];
   if (filter.search) {
     const pattern = containsPattern(filter.search);
     conditions.push(or(ilike(generations.title, pattern), sql`${generations.id}::text = ${filter.search}`));
@@ -215,5 +218,5 @@ export async function listValidationBatches(
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
-  return { views: await presentBatches(db, rows.map((r) => r.id)), total };
+  return { views: await presentBatches(db, rows.map((r) => r.id), actor), total };
 }

@@ -52,7 +52,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
 
   async function itemsPage(request: FastifyRequest, generationId: number, filter: ItemFilter, rule = generationPolicy.viewCandidates) {
     const batch = await validations.batch(actorOf(request), generationId, rule);
-    const [{ items, total }, [generation]] = await Promise.all([listValidationItems(db, batch.id, filter), presentBatches(db, [batch.id])]);
+    const [{ items, total }, [generation]] = await Promise.all([listValidationItems(db, batch.id, filter), presentBatches(db, [batch.id], actorOf(request))]);
     return { data: items, meta: meta(filter.page, filter.perPage, total), generation: generation! };
   }
 
@@ -271,8 +271,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     },
     async (request) => {
       const { page, per_page: perPage = 20, search, status } = request.query;
-      const scope = generationPolicy.visibleCondition(actorOf(request));
-      const { views, total } = await listValidationBatches(db, scope, { page, perPage, search, status });
+      const { views, total } = await listValidationBatches(db, actorOf(request), { page, perPage, search, status });
       return { data: views, meta: meta(page, perPage, total) };
     },
   );

@@ -214,7 +214,7 @@ export class ValidationsService {
       await this.settleBatch(tx, actor, generationId, batch.status as GenerationStatus);
       return result;
     });
-    const [items, [generation]] = await Promise.all([presentItems(this.db, ids), presentBatches(this.db, [generationId])]);
+    const [items, [generation]] = await Promise.all([presentItems(this.db, ids), presentBatches(this.db, [generationId], actor)]);
     return { ...outcome, items, generation: generation! };
   }
 

@@ -75,20 +75,6 @@ export function useGeneration(id: number, filter: GenerationItemsFilter) {
   });
 }
 
-/**
- * What the signed-in user may do on a batch (its abilities, the server's policy), for pages that
- * show the batch through another view (the validation screens). Undefined until read, and where the
- * batch cannot be read (then nothing is offered).
- */
-export function useGenerationAbilities(id: number): GenerationAbilities | undefined {
-  const query = useApiQuery<GenerationAbilities>({
-    queryKey: ['generations', 'one', id, 'abilities'],
-    enabled: Number.isInteger(id) && id > 0,
-    queryFn: async ({ signal }) => (await http.get<GenerationDetail>(`/generations/${id}`, { signal, query: { page: 1, per_page: 1 } })).data.abilities,
-  });
-  return query.data;
-}
-
 function useInvalidateGenerations() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: ['generations'] });

@@ -6,7 +6,6 @@ import { Pagination } from '@/components/pagination';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
-import { useGenerationAbilities } from '@/features/generations/generations-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchNotFound, ReadyNotice, ValidationFilters, ValidationHeader, ValidationStateBadge, candidateName, useChangeOutcome, useValidationFilter } from '@/features/validations/validation-parts';
 import { useValidationChange, useValidationItems } from '@/features/validations/validations-api';
@@ -18,12 +17,13 @@ export function StudentRejectPage() {
   const id = Number(useParams().id);
   const controls = useValidationFilter();
   const list = useValidationItems('rejected', id, controls.filter);
-  const abilities = useGenerationAbilities(id);
   const change = useValidationChange();
   const outcome = useChangeOutcome();
   useDocumentTitle(t('pages.studentReject.title'));
   if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey="pages.studentReject.title" />;
   const page = list.data;
+  // What the user may do on the batch comes with it (the server's policy).
+  const abilities = page?.generation.abilities;
 
   /** The rejected sides of a candidate that the batch's abilities let the user reopen (validating them again). */
   function reopenSides(item: ValidationItemView): ('photo' | 'data')[] {

@@ -47,7 +47,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
         {t('validations.data.title')}
       </h2>
       <ReadyNotice generationId={outcome.ready} />
-      {batch.open && selectable.length > 0 ? (
+      {batch.abilities.validate_data && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
             <input
@@ -82,7 +82,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
             <caption className="visually-hidden">{t('validations.data.caption')}</caption>
             <thead>
               <tr>
-                {batch.open ? (
+                {batch.abilities.validate_data ? (
                   <th scope="col" className="table__check">
                     <span className="visually-hidden">{t('validations.selection.select')}</span>
                   </th>
@@ -100,10 +100,10 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
             <tbody>
               {items.map((item) => {
                 const name = candidateName(item);
-                const canAct = batch.open && !item.rejected;
+                const canAct = batch.abilities.validate_data && !item.rejected;
                 return (
                   <tr key={item.id} data-testid={`data-row-${item.id}`}>
-                    {batch.open ? (
+                    {batch.abilities.validate_data ? (
                       <td className="table__check">
                         {canAct ? (
                           <input type="checkbox" checked={selection.isSelected(item.id)} onChange={(e) => selection.toggle(item.id, e.target.checked)} aria-label={t('validations.selection.one', { name })} />

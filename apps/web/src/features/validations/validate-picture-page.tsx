@@ -49,7 +49,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
         {t('validations.photos.title')}
       </h2>
       <ReadyNotice generationId={outcome.ready} />
-      {batch.open && selectable.length > 0 ? (
+      {batch.abilities.validate_photos && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
             <input type="checkbox" checked={selection.allChosen} onChange={(e) => selection.selectAll(e.target.checked)} />
@@ -81,7 +81,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
             <PhotoCard
               key={item.id}
               item={item}
-              open={batch.open}
+              open={batch.abilities.validate_photos}
               busy={change.isPending}
               selected={selection.isSelected(item.id)}
               onSelect={(on) => selection.toggle(item.id, on)}

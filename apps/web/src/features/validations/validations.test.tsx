@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import { makeAbilities, makeGeneration, pageMeta } from '@/test/generations';
+import { makeAbilities, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
 function makeBatch(overrides: Partial<ValidationBatchView> = {}): ValidationBatchView {
@@ -23,6 +23,7 @@ function makeBatch(overrides: Partial<ValidationBatchView> = {}): ValidationBatc
       candidates: { pending: 3, validated: 0, rejected: 0 },
     },
     open: true,
+    abilities: makeAbilities({ view: true, view_rejected: true, validate_photos: true, validate_data: true }),
     ...overrides,
   };
 }
@@ -280,9 +281,19 @@ describe('/validate-picture', () => {
     renderApp({
       path: '/validate-picture/12',
       signedIn: validator,
-      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ status: 'in_progress', open: false }) }) }),
+      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ status: 'in_progress', open: false, abilities: makeAbilities({ view: true }) }) }) }),
     });
     expect(await screen.findByTestId('validation-closed')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Valider|Rejeter|Modifier/ })).not.toBeInTheDocument();
+  });
+
+  it('offers no photo action on an open batch whose abilities say validate_photos: false', async () => {
+    renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ abilities: makeAbilities({ view: true, validate_data: true }) }) }) }),
+    });
+    expect(await screen.findByTestId('photo-card-501')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Valider|Rejeter|Modifier/ })).not.toBeInTheDocument();
   });
 });
@@ -341,10 +352,9 @@ describe('/validate-data', () => {
   });
 });
 
-/** The batch as GET /generations/12 answers it: the reopen buttons read its abilities. */
-function batchAbilities(abilities: Parameters<typeof makeAbilities>[0]) {
-  const batch = makeGeneration({ status: 'pending_validation', abilities: makeAbilities({ view: true, view_rejected: true, ...abilities }) });
-  return { 'GET /api/generations/12': () => jsonResponse({ data: { ...batch, items: [] }, meta: pageMeta(0) }) };
+/** The rejected list's batch, with the abilities its reopen buttons read. */
+function batchWith(abilities: Parameters<typeof makeAbilities>[0]) {
+  return makeBatch({ abilities: makeAbilities({ view: true, view_rejected: true, ...abilities }) });
 }
 
 describe('/student-reject', () => {
@@ -364,8 +374,7 @@ describe('/student-reject', () => {
       path: '/student-reject/12',
       signedIn: validator,
       routes: {
-        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: makeBatch() }),
-        ...batchAbilities({ validate_photos: true, validate_data: true }),
+        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: true, validate_data: true }) }),
         'POST /api/validations/photos/reopen': changed(),
       },
     });
@@ -383,8 +392,7 @@ describe('/student-reject', () => {
       path: '/student-reject/12',
       signedIn: validator,
       routes: {
-        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: makeBatch() }),
-        ...batchAbilities({ validate_photos: false, validate_data: true }),
+        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: false, validate_data: true }) }),
       },
     });
     const row = await screen.findByTestId('rejected-row-505');
