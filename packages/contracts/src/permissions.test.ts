@@ -19,9 +19,10 @@ import { APP_ROUTES, type AppRoute } from './routes.ts';
 const grantsOf = (role: keyof typeof DEFAULT_ROLE_PERMISSIONS): Grants => ({ roles: [role], permissions: DEFAULT_ROLE_PERMISSIONS[role] });
 
 describe('the catalogue of spec section 6', () => {
-  it('has the 18 permissions', () => {
-    expect(PERMISSIONS).toHaveLength(18);
-    expect(new Set(PERMISSIONS).size).toBe(18);
+  it('has the 18 permissions of the spec, and diplomas.revoke (ADR 0120)', () => {
+    expect(PERMISSIONS).toHaveLength(19);
+    expect(new Set(PERMISSIONS).size).toBe(19);
+    expect(PERMISSIONS).toContain('diplomas.revoke');
   });
 
   it('gives root everything and admin exactly its list', () => {
@@ -30,7 +31,9 @@ describe('the catalogue of spec section 6', () => {
     for (const p of ['users.delete', 'signatures.delete', 'broadcast.send', 'generation.download.one', 'generation.download.many', 'generation.share.email', 'generation.view.rejected'] as const) {
       expect(hasPermission(admin, p)).toBe(false);
     }
-    expect(DEFAULT_ROLE_PERMISSIONS.admin).toHaveLength(11);
+    // The spec's eleven, and revocation (ADR 0120).
+    expect(DEFAULT_ROLE_PERMISSIONS.admin).toHaveLength(12);
+    expect(hasPermission(admin, 'diplomas.revoke')).toBe(true);
     expect([...DEFAULT_ROLE_PERMISSIONS.validateur].sort()).toEqual(['generation.view', 'validation.data', 'validation.photo']);
     expect([...DEFAULT_ROLE_PERMISSIONS.controleur].sort()).toEqual(['generation.view', 'validation.data']);
   });
