@@ -36,6 +36,7 @@ import { localePlugin } from './plugins/locale.ts';
 import { passwordChangePlugin } from './plugins/password-change.ts';
 import { textSafetyPlugin } from './plugins/text-safety.ts';
 import { webPlugin } from './plugins/web.ts';
+import { httpMetricsPlugin } from './prometheus/http-metrics.ts';
 
 /** What every module receives: the database, the configuration and the services. */
 export interface AppContext {
@@ -84,6 +85,7 @@ export async function buildApp(
     // Google's sign-in pop-up talks back to the page that opened it.
     crossOriginOpenerPolicy: google.length ? { policy: 'same-origin-allow-popups' } : { policy: 'same-origin' },
   });
+  await app.register(httpMetricsPlugin);
   await app.register(localePlugin);
   await app.register(errorsPlugin);
   await app.register(accessPlugin, { db: context.db });

@@ -104,6 +104,10 @@ const envSchema = z.object({
   IMPORT_DRAFT_TTL_HOURS: z.coerce.number().positive().default(24),
   /** Behind reverse proxies: their addresses or CIDRs, whose X-Forwarded-For is believed (see trustProxySetting). */
   TRUST_PROXY: z.string().default('false').transform(trustProxySetting),
+  /** Prometheus metrics on a port of their own (ADR 0122); unset or 0: not served. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Where the metrics port listens: loopback unless the operators open it to their network. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app is; empty to serve the API only. */
   WEB_DIST: z.string().optional(),
@@ -248,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     importDraftTtlHours: e.IMPORT_DRAFT_TTL_HOURS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    metrics: { port: e.METRICS_PORT || null, host: e.METRICS_HOST },
     webDist: e.WEB_DIST === undefined ? path.resolve(import.meta.dirname, '../../web/dist') : e.WEB_DIST || null,
   };
 }

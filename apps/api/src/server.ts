@@ -1,8 +1,11 @@
+import type { Server } from 'node:http';
 import type { RestartPolicy } from '@sceau/chain';
-import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { apiProcessCount, forkHttpProcesses, isHttpProcess } from './cluster.ts';
 import { loadConfig } from './config.ts';
+import { createLogger } from './lib/logger.ts';
+import { startMetricsServer, answerMetricsRequests } from './prometheus/metrics-server.ts';
+import { trackPlatform } from './prometheus/platform-gauges.ts';
 import { productionRefusal } from './safe-defaults.ts';
 import { createDb } from './db/client.ts';
 import { openDatabase } from './db/open-database.ts';
@@ -19,7 +22,7 @@ import { createServices, type Services } from './services.ts';
 import type { Db } from './db/client.ts';
 
 const config = loadConfig();
-const log = pino({ level: config.logLevel });
+const log = createLogger(config);
 
 // Safe by default (ADR 0112): production never starts on development settings. Plain text on
 // stderr, every problem at once; 78 is EX_CONFIG (sysexits.h): a configuration error.
@@ -110,6 +113,8 @@ async function runHttpProcess(): Promise<void> {
   services.queue = jobs;
   const bus = await shareInvalidations(services, db, connectionString);
   const stopWatching = watchRevocations(services);
+  // The primary serves the metrics of the whole cluster: this process answers it (ADR 0122).
+  answerMetricsRequests();
   const app = await buildApp({ db, config, services }, { loggerInstance: log });
   onShutdown(
     async () => {
@@ -171,6 +176,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     log.info('demo batch issued and anchored: its diplomas verify right away');
   }
   const bus = await shareInvalidations(services, database.db, database.connectionString);
+  trackPlatform(database.db, jobs, log);
 
   if (httpProcesses > 1) {
     // The HTTP processes reach this process's database and chain (embedded or not) by their addresses.
@@ -184,7 +190,9 @@ async function runMain(httpProcesses: number): Promise<void> {
       },
       log,
     );
+    const metrics = await serveMetrics();
     onShutdown(async () => {
+      await closeServer(metrics);
       await cluster.stop();
       await bus?.stop();
       await jobs.stop();
@@ -198,7 +206,9 @@ async function runMain(httpProcesses: number): Promise<void> {
 
   const stopWatching = watchRevocations(services);
   const app = await buildApp({ db: database.db, config, services }, { loggerInstance: log });
+  let metrics: Server | null = null;
   onShutdown(async () => {
+    await closeServer(metrics);
     await app.close();
     stopWatching();
     await bus?.stop();
@@ -209,6 +219,7 @@ async function runMain(httpProcesses: number): Promise<void> {
   });
   try {
     await app.listen({ host: config.host, port: config.port });
+    metrics = await serveMetrics();
     log.info(`Sceau is running on ${config.publicUrl}`);
   } catch (error) {
     log.error({ err: error }, 'could not start the server');
@@ -218,23 +229,52 @@ async function runMain(httpProcesses: number): Promise<void> {
   }
 }
 
+/** The metrics port (ADR 0122) when METRICS_PORT is set; a port in use stops the start like PORT would. */
+async function serveMetrics(): Promise<Server | null> {
+  if (!config.metrics.port) return null;
+  const server = await startMetricsServer(config.metrics.host, config.metrics.port);
+  log.info(`metrics on http://${config.metrics.host}:${config.metrics.port}/metrics`);
+  return server;
+}
+
+async function closeServer(server: Server | null): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 /**
- * Stops cleanly on SIGINT/SIGTERM. An HTTP process of a cluster ignores SIGINT (Ctrl-C reaches the
- * whole process group): its primary disconnects it, after which it finishes and exits.
+ * Stops in order on SIGINT/SIGTERM (HTTP, then the jobs, the pools, Anvil and PostgreSQL last:
+ * they run in process groups of their own, so Ctrl-C reaches them only through us) and says so in
+ * one line; nothing is wrong, so no stack trace. A second Ctrl-C forces the exit. An HTTP process
+ * of a cluster ignores SIGINT (Ctrl-C reaches the whole process group): its primary disconnects
+ * it, after which it finishes and exits.
  */
 function onShutdown(close: () => Promise<void>, options: { stoppedByPrimary?: boolean } = {}): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      if (signal === 'disconnect') return;
+      log.warn({ signal }, 'stop forced: work in progress is left for the next start');
+      process.exit(130);
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    // Running jobs get up to 20 s to finish: say why nothing seems to happen, and how to skip it.
+    const slow = setTimeout(() => log.info('stopping: waiting for running jobs to finish (Ctrl-C again to force)'), 2_000);
+    const force = setTimeout(() => {
+      log.error('did not stop within 30 s: forcing the exit');
+      process.exit(1);
+    }, 30_000);
+    slow.unref();
     force.unref();
     try {
       await close();
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'stopping failed');
+      process.exit(1);
     }
+    if (!options.stoppedByPrimary) log.info('Sceau stopped.');
+    process.exit(0);
   };
   process.on('SIGINT', () => void (options.stoppedByPrimary ? undefined : shutdown('SIGINT')));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

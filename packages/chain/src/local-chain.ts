@@ -374,7 +374,9 @@ async function launch(s: { binary: string; paths: Paths; port: number; chainId: 
       '--no-cors', // no web page the operator visits may drive the node
       '--color', 'never',
     ];
-    child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: Ctrl-C in a terminal signals the whole foreground group, and
+    // Anvil must outlive the work still finishing; its owner stops it (or the 'exit' listener).
+    child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const spawned = child;
     const recent: string[] = [];
     const onOutput = (chunk: Buffer) => {
@@ -553,7 +555,7 @@ function makeHandle(s: {
           }
           const content = await readIfExists(paths.state);
           if (content !== null && savedBlock(content) !== null) await writeFileAtomic(paths.backup, content);
-          log.info({ pid }, 'local chain (Anvil) stopped');
+          log.debug?.({ pid }, 'local chain (Anvil) stopped');
         } finally {
           running = false;
           process.removeListener('exit', onExit);

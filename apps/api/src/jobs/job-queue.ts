@@ -1,6 +1,7 @@
 import { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { jobsRun } from '../prometheus/metrics.ts';
 
 /**
  * A background job: a name, a zod payload and a handler. Handlers must be idempotent: after a
@@ -77,13 +78,14 @@ export class JobQueue {
       const work = { batchSize: 1, pollingIntervalSeconds: every, notifyPollingIntervalSeconds: every, localConcurrency: Math.max(1, d.concurrency ?? 1) };
       await boss.work(d.name, work, async ([job]) => {
         if (!job) return;
-        const payload = d.payload.parse(job.data);
         try {
-          await d.handle(payload, { id: job.id, queue: this });
+          await d.handle(d.payload.parse(job.data), { id: job.id, queue: this });
         } catch (error) {
+          jobsRun.inc({ job: d.name, outcome: 'failed' });
           this.log.warn({ err: error, job: d.name, id: job.id }, 'job failed; it will be retried if retries remain');
           throw error;
         }
+        jobsRun.inc({ job: d.name, outcome: 'completed' });
       });
     }
   }
@@ -106,6 +108,13 @@ export class JobQueue {
       definition.name,
       jobs.map((j) => ({ data: definition.payload.parse(j.payload) as object, ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
     );
+  }
+
+  /** Jobs waiting and running per queue of this platform, as pg-boss last counted them (metrics). */
+  async depths(): Promise<{ name: string; ready: number; deferred: number; active: number }[]> {
+    if (!this.boss) return [];
+    const queues = await this.boss.getQueues([...this.definitions.keys()]);
+    return queues.map((q) => ({ name: q.name, ready: q.readyCount, deferred: q.deferredCount, active: q.activeCount }));
   }
 
   /** Fails unless the queue is started and its database answers (readiness, ADR 0112). */

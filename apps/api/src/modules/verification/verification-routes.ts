@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app.ts';
 import { apiProcessCount } from '../../cluster.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
+import { countVerification } from '../../prometheus/metrics.ts';
 import { presentResult, type Translate, type VerificationInput, type VerificationService } from './verification-service.ts';
 
 const tags = ['verification'];
@@ -179,6 +180,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       if (error instanceof PdfParserBusy) throw new AppError('service_unavailable', { headers: { 'retry-after': String(PARSER_BUSY_RETRY_SECONDS) } });
       throw error;
     }
+    countVerification(result.verdict, 'pdf' in input ? 'pdf' : 'credential' in input ? 'credential' : 'qr' in input ? 'qr' : 'id');
     return send(reply, serialise(result, request));
   };
 
@@ -203,9 +205,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       const { id } = request.params;
       const key = `${request.locale}|${id}`;
       const kept = bodies.get(key);
-      if (kept && verification.isCurrent({ diplomaId: id }, kept.result)) return send(reply, kept.body);
+      if (kept && verification.isCurrent({ diplomaId: id }, kept.result)) {
+        countVerification(kept.result.verdict, 'id');
+        return send(reply, kept.body);
+      }
       if (!verification.isCached({ diplomaId: id })) await consume(request, reply);
       const { result, credential } = await verification.verifyById(id);
+      countVerification(result.verdict, 'id');
       const body = serialise(result, request, credential);
       if (verification.isCurrent({ diplomaId: id }, result)) bodies.set(key, { result, body });
       return send(reply, body);

@@ -1,0 +1,44 @@
+// The platform's Prometheus metrics (ADR 0122): one registry per process, filled by the HTTP hook,
+// the job queue and the verification routes; the scrape-time gauges (queue depth, issuing progress)
+// are added by the process that runs the start-up work (platform-gauges.ts). Exposed on their own
+// port by metrics-server.ts, which in a cluster adds up every process's registry.
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'sceau_http_requests_total',
+  help: 'HTTP requests answered, by method, route pattern (never the raw URL) and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'sceau_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  // From a cached verification (sub-millisecond) to a PDF upload or a zip (seconds).
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+export const jobsRun = new Counter({
+  name: 'sceau_jobs_total',
+  help: 'Background jobs run by this platform, by job name and outcome (completed, failed: retried while retries remain)',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [registry],
+});
+
+export type VerificationPath = 'id' | 'pdf' | 'qr' | 'credential';
+
+export const verifications = new Counter({
+  name: 'sceau_verifications_total',
+  help: 'Verification answers, by verdict and what was verified (id: a link or id; pdf; qr: the QR text; credential: the JSON)',
+  labelNames: ['verdict', 'path'] as const,
+  registers: [registry],
+});
+
+export function countVerification(verdict: string, path: VerificationPath): void {
+  verifications.inc({ verdict, path });
+}
