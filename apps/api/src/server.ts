@@ -179,6 +179,8 @@ async function runMain(httpProcesses: number): Promise<void> {
   trackPlatform(database.db, jobs, log);
 
   if (httpProcesses > 1) {
+    // Listening before the API does: once it answers, so do its metrics.
+    const metrics = await serveMetrics();
     // The HTTP processes reach this process's database and chain (embedded or not) by their addresses.
     const cluster = await forkHttpProcesses(
       httpProcesses,
@@ -190,7 +192,6 @@ async function runMain(httpProcesses: number): Promise<void> {
       },
       log,
     );
-    const metrics = await serveMetrics();
     onShutdown(async () => {
       await closeServer(metrics);
       await cluster.stop();
@@ -218,8 +219,8 @@ async function runMain(httpProcesses: number): Promise<void> {
     await database.close();
   });
   try {
-    await app.listen({ host: config.host, port: config.port });
     metrics = await serveMetrics();
+    await app.listen({ host: config.host, port: config.port });
     log.info(`Sceau is running on ${config.publicUrl}`);
   } catch (error) {
     log.error({ err: error }, 'could not start the server');
