@@ -12,7 +12,7 @@ import { openDatabase } from './db/open-database.ts';
 import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
 import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
-import { seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
+import { demoDiplomaId, seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
 import { Invalidations } from './jobs/invalidations.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { Sweeper } from './jobs/sweeps.ts';
@@ -175,6 +175,13 @@ async function runMain(httpProcesses: number): Promise<void> {
     await seedDemoBatch(database.db, services.storage, services.issuing!);
     log.info('demo batch issued and anchored: its diplomas verify right away');
   }
+  // Where to start, printed once the platform answers: the back office and a diploma to verify.
+  const demoLinks = async () => {
+    if (!config.demoData) return;
+    const diploma = await demoDiplomaId(database.db);
+    const base = config.publicUrl.replace(/\/$/, '');
+    log.info(`try it: sign in at ${base}/login as admin@sceau.example (password Sceau-Demo-2026); verify a demo diploma at ${base}/verify/${diploma ?? ''}`);
+  };
   const bus = await shareInvalidations(services, database.db, database.connectionString);
   trackPlatform(database.db, jobs, log);
 
@@ -202,6 +209,7 @@ async function runMain(httpProcesses: number): Promise<void> {
       await database.close();
     });
     log.info({ processes: httpProcesses }, `Sceau is running on ${config.publicUrl} (${httpProcesses} API processes)`);
+    await demoLinks();
     return;
   }
 
@@ -222,6 +230,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     metrics = await serveMetrics();
     await app.listen({ host: config.host, port: config.port });
     log.info(`Sceau is running on ${config.publicUrl}`);
+    await demoLinks();
   } catch (error) {
     log.error({ err: error }, 'could not start the server');
     await chain.close();

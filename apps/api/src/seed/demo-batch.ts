@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Db } from '../db/client.ts';
 import {
   countries,
+  diplomas,
   educProvinces,
   examSessions,
   generationItems,
@@ -151,4 +152,16 @@ export async function seedDemoBatch(db: Db, storage: FileStorage, issuing: Issui
   if (generated!.signatureStatus === 'not_started') await db.transaction((tx) => moveSignature(tx, id, 'in_progress'));
   await issuing.anchor(id);
   return id;
+}
+
+/** A diploma of the demo batch, for the link printed at start (null before the batch is issued). */
+export async function demoDiplomaId(db: Db): Promise<string | null> {
+  const [row] = await db
+    .select({ id: diplomas.id })
+    .from(diplomas)
+    .innerJoin(generations, eq(generations.id, diplomas.generationId))
+    .where(eq(generations.title, DEMO_BATCH_TITLE))
+    .orderBy(diplomas.itemId)
+    .limit(1);
+  return row?.id ?? null;
 }
