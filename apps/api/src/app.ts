@@ -34,6 +34,7 @@ import { accessPlugin } from './plugins/access.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { localePlugin } from './plugins/locale.ts';
 import { passwordChangePlugin } from './plugins/password-change.ts';
+import { openApiPlugin, openApiTransformObject } from './plugins/openapi.ts';
 import { textSafetyPlugin } from './plugins/text-safety.ts';
 import { webPlugin } from './plugins/web.ts';
 import { httpMetricsPlugin } from './prometheus/http-metrics.ts';
@@ -91,13 +92,18 @@ export async function buildApp(
   await app.register(accessPlugin, { db: context.db });
   await app.register(passwordChangePlugin, { db: context.db });
   await app.register(textSafetyPlugin);
+  // Before the routes: completes their error responses and security requirements from `config.access`.
+  await app.register(openApiPlugin);
 
   await app.register(swagger, {
     openapi: {
       info: { title: 'Sceau API', version: APP_VERSION, description: 'National diploma issuing and verification platform' },
+      // Paths are absolute (`/api/…`): the API answers on the origin that serves the document.
+      servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
