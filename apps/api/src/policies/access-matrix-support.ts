@@ -349,14 +349,5 @@ export function uploadablePhoto(): Promise<Buffer> {
   return photoJpeg;
 }
 
-export function multipart(fields: Record<string, string | number>, files: { name: string; filename: string; type: string; data: Buffer }[] = []) {
-  const boundary = '----sceau-matrix-boundary';
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const file of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    chunks.push(file.data, Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+/** Multipart bodies as the import tests build them. */
+export { multipart } from '../modules/imports/imports-test-support.ts';

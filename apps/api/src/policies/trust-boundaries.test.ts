@@ -13,6 +13,7 @@ import { RevocationService } from '../modules/diplomas/revocation-service.ts';
 import { hashPassword } from '../modules/auth/auth-service.ts';
 import { insertDiplomaFixture } from '../modules/candidate-check/public-diploma-fixtures.ts';
 import { RESULTS_LOOKUPS } from '../modules/imports/results-registry-service.ts';
+import { multipart } from '../modules/imports/imports-test-support.ts';
 import { seedDemoSignatures } from '../seed/demo-batch.ts';
 import { createServices, type Services } from '../services.ts';
 import { createTestApp, DEMO_PASSWORD, signIn, type TestContext } from '../../test/helpers.ts';
@@ -199,17 +200,7 @@ describe('official signatures are national', () => {
       .composite([{ input: Buffer.from('<svg width="300" height="100"><path d="M10 80 Q 150 0 290 80" stroke="black" stroke-width="6" fill="none"/></svg>') }])
       .png()
       .toBuffer();
-    const form = (name: string) => {
-      const boundary = '----sceau-test';
-      const field = (k: string, v: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-      const body = Buffer.concat([
-        Buffer.from(field('kind', 'ministry') + field('name', name) + field('title', 'La Ministre')),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="s.png"\r\nContent-Type: image/png\r\n\r\n`),
-        png,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-    };
+    const form = (name: string) => multipart({ kind: 'ministry', name, title: 'La Ministre' }, [{ name: 'image', filename: 's.png', type: 'image/png', data: png }]);
     const forged = form('Faussaire');
     const scoped = await app.inject({ method: 'POST', url: '/api/signatures', payload: forged.payload, headers: { ...as.schoolAdmin, ...forged.headers } });
     expect(scoped.statusCode).toBe(403);
