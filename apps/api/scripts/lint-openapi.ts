@@ -15,7 +15,7 @@ const dir = await mkdtemp(path.join(os.tmpdir(), 'sceau-openapi-lint-'));
 let status = 1;
 try {
   const file = path.join(dir, 'openapi.json');
-  await writeFile(file, JSON.stringify(await openApiDocument(), null, 2));
+  await writeFile(file, JSON.stringify((await openApiDocument()).document, null, 2));
   // The CLI's own entry point, run by this Node: no npx look-up, no download.
   const cli = createRequire(path.join(root, 'package.json')).resolve('@redocly/cli/bin/cli.js');
   const result = spawnSync(process.execPath, [cli, 'lint', file, '--config', path.join(root, 'redocly.yaml')], {

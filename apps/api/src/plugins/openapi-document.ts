@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
+import type { DeclaredRoute } from './access.ts';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import type { VerificationService } from '../modules/verification/verification-service.ts';
@@ -13,7 +14,7 @@ import { createServices, type Identity } from '../services.ts';
  * verification service and the identity are stand-ins so that their routes are registered and
  * documented (nothing calls them: no request is made).
  */
-export async function openApiDocument(): Promise<Record<string, unknown>> {
+export async function openApiDocument(): Promise<{ document: Record<string, unknown>; declaredRoutes: DeclaredRoute[] }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-openapi-'));
   // Nothing listens on port 1: a query made by mistake fails at once instead of reaching a real database.
   const db = createDb('postgres://openapi@127.0.0.1:1/none', 1);
@@ -24,7 +25,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     const app = await buildApp({ db, config, services: { ...createServices(db, config), verification, identity } });
     try {
       await app.ready();
-      return app.swagger() as unknown as Record<string, unknown>;
+      return { document: app.swagger() as unknown as Record<string, unknown>, declaredRoutes: app.declaredRoutes };
     } finally {
       await app.close();
     }
