@@ -2,10 +2,10 @@ import { checkRequirement, flattenGrants, type Requirement } from '@sceau/contra
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
+import { findTokenOwner } from '../lib/access-tokens.ts';
 import { AppError } from '../lib/errors.ts';
-import { findTokenOwner } from '../modules/auth/token-service.ts';
-import { loadRolesOf } from '../modules/users/user-repository.ts';
 import type { Actor } from '../policies/actor.ts';
+import { loadRolesOf } from '../policies/grants.ts';
 import { loadScopes, NATIONAL } from '../policies/scope.ts';
 
 /**

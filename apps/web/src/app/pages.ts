@@ -18,7 +18,7 @@ export const ROUTE_PAGES = {
   '/verify/:id': () => import('@/features/verification/verify-page').then((m) => m.VerifyPage),
   '/student-check': () => import('@/features/verification/student-check-page').then((m) => m.StudentCheckPage),
   '/mon-:product': () => import('@/features/verification/student-check-page').then((m) => m.StudentCheckPage),
-  '/view-certificate': () => import('@/features/diplomas/view-certificate-page').then((m) => m.ViewCertificatePage),
+  '/view-certificate': () => import('@/features/verification/view-certificate-page').then((m) => m.ViewCertificatePage),
   '/direct-auth': () => import('@/features/auth/direct-auth-page').then((m) => m.DirectAuthPage),
   '/phone-test': () => import('@/features/phone-input/phone-test-page').then((m) => m.PhoneTestPage),
   '/permission-test': () => import('@/features/users/permission-test-page').then((m) => m.PermissionTestPage),

@@ -1,4 +1,4 @@
-import { APP_ROUTES, checkRequirement, HEADERLESS_ROUTE_NAMES, STICKY_HEADER_PATHS, STICKY_HEADER_THRESHOLD_PX, type AppRoute, type Grants } from '@sceau/contracts';
+import { HEADERLESS_ROUTE_NAMES, STICKY_HEADER_PATHS, STICKY_HEADER_THRESHOLD_PX, type AppRoute } from '@sceau/contracts';
 
 /**
  * Which part of the site a route belongs to; the layout rules of spec section 2 hang on it.
@@ -59,24 +59,7 @@ export function shouldStickHeader(pathname: string, scrollY: number): boolean {
   return isStickyHeaderPath(pathname) && scrollY > STICKY_HEADER_THRESHOLD_PX;
 }
 
-/** The APP_ROUTES entry for a path of the table (e.g. '/certificates'), for links and gates. */
-export function appRoute(path: (typeof APP_ROUTES)[number]['path']): AppRoute {
-  const route = APP_ROUTES.find((candidate) => candidate.path === path);
-  if (!route) throw new Error(`Unknown route ${path}`);
-  return route;
-}
-
 /** `/mon-:product` cannot be matched by a partial segment: the configured product is put in. */
 export function resolveRoutePath(path: string, product: string): string {
   return path.replace(':product', encodeURIComponent(product));
-}
-
-/**
- * Whether the route guard of a page of the table lets these grants in (the spec's guard, the same one
- * the router applies). Links to a page also need what the object allows (its abilities): this only
- * avoids offering a link the router would refuse.
- */
-export function mayOpen(grants: Grants, path: (typeof APP_ROUTES)[number]['path']): boolean {
-  const { requirement } = appRoute(path);
-  return !requirement || checkRequirement(grants, requirement) === null;
 }

@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.ts';
 import type { AppContext } from '../../app.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
-import { loadProfile } from '../users/user-repository.ts';
 import { findSignInAccount, passwordMatches, signInThrottleKeys } from './auth-service.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { loadProfile } from './profile.ts';
 import { issueAccessToken, revokeToken } from './token-service.ts';
 
 function sameSecret(a: string, b: string): boolean {

@@ -11,9 +11,9 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
 import type { OtpService, SentCode } from '../otp/otp-service.ts';
-import { loadProfile } from '../users/user-repository.ts';
 import { findUserByContact, hashPassword, normaliseContact, passwordMatches } from './auth-service.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { loadProfile } from './profile.ts';
 import type { GoogleIdentityVerifier } from './google-identity.ts';
 import { issueAccessToken, revokeUserTokens } from './token-service.ts';
 

@@ -1,11 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accessTokens, users } from '../../db/schema.ts';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+import { accessTokens } from '../../db/schema.ts';
+import { hashToken } from '../../lib/access-tokens.ts';
 
 /** Issues an opaque bearer token; only its hash is kept. */
 export async function issueAccessToken(
@@ -24,24 +21,6 @@ export async function issueAccessToken(
     expiresAt: new Date(Date.now() + expiresIn * 1000),
   }).returning({ id: accessTokens.id });
   return { token, expiresIn, tokenId: row!.id };
-}
-
-/** The active account a token belongs to, or null when the token is unknown, expired, revoked or its user archived. */
-export async function findTokenOwner(db: Db, token: string): Promise<{ userId: number; tokenId: number } | null> {
-  const [row] = await db
-    .select({ userId: accessTokens.userId, tokenId: accessTokens.id })
-    .from(accessTokens)
-    .innerJoin(users, eq(users.id, accessTokens.userId))
-    .where(
-      and(
-        eq(accessTokens.tokenHash, hashToken(token)),
-        isNull(accessTokens.revokedAt),
-        gt(accessTokens.expiresAt, new Date()),
-        isNull(users.archivedAt),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
 }
 
 export async function revokeToken(db: Db, tokenId: number): Promise<void> {

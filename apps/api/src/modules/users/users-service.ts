@@ -12,9 +12,10 @@ import type { DistributionService } from '../distribution/distribution-service.t
 import { containsPattern } from '../../lib/sql-search.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { authorize, type Decision } from '../../policies/policy.ts';
+import { loadRolesOf } from '../../policies/grants.ts';
 import { isNational, loadScopes, NATIONAL, resolveScope, type Scope } from '../../policies/scope.ts';
 import { userPolicy, type AccountFacts } from '../../policies/user-policy.ts';
-import { loadRolesOf, loadRolesWithPermissions } from './user-repository.ts';
+import { loadRolesWithPermissions } from './user-repository.ts';
 
 type UserRow = typeof users.$inferSelect;
 

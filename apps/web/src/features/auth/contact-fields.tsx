@@ -3,7 +3,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describedBy, FormField } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
-import type { ContactMethod, PhoneFieldValue } from '@/features/auth/register-schema';
+import type { ContactMethod, PhoneFieldValue } from '@/lib/contact';
 
 export interface ContactFieldsProps {
   idPrefix: string;

@@ -8,7 +8,8 @@ import { useFieldErrorText } from '@/components/form-field';
 import { applyServerErrors } from '@/components/server-errors';
 import { sendCodeFor } from '@/features/auth/auth-api';
 import { ContactFields } from '@/features/auth/contact-fields';
-import { contactOf, EMPTY_PHONE, forgotSchema, type ForgotValues } from '@/features/auth/register-schema';
+import { forgotSchema, type ForgotValues } from '@/features/auth/register-schema';
+import { contactOf, EMPTY_PHONE } from '@/lib/contact';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** Password recovery, step 1: a code to the account's e-mail or phone. */

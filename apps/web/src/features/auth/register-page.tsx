@@ -10,7 +10,8 @@ import { PasswordField } from '@/components/password-field';
 import { applyServerErrors } from '@/components/server-errors';
 import { registerAccount, sendCodeFor } from '@/features/auth/auth-api';
 import { ContactFields } from '@/features/auth/contact-fields';
-import { contactOf, EMPTY_PHONE, registerSchema, type RegisterValues } from '@/features/auth/register-schema';
+import { registerSchema, type RegisterValues } from '@/features/auth/register-schema';
+import { contactOf, EMPTY_PHONE } from '@/lib/contact';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** Registration (spec sections 3 and 5): the account is confirmed by a code sent to the contact. */

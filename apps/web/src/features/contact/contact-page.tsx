@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
 import { applyServerErrors } from '@/components/server-errors';
-import { contactOf, EMPTY_PHONE } from '@/features/auth/register-schema';
+import { contactOf, EMPTY_PHONE } from '@/lib/contact';
 import { useSendContactMessage } from '@/features/contact/contact-api';
 import { contactSchema, type ContactValues } from '@/features/contact/contact-schema';
 import { appConfig } from '@/lib/config';

@@ -1,21 +1,7 @@
 import { CONTACT_LIMITS, NAME_MIN_LENGTH } from '@sceau/contracts';
 import { z } from 'zod';
-import { checkContact, CONTACT_METHODS, phoneField } from '@/features/auth/register-schema';
-
-/**
- * A required text with its rules, one message at a time ("required" for an empty box, else the
- * first rule broken). The checks do not abort, so the form-wide check (the contact) runs too.
- */
-export function requiredText(rules: [(value: string) => boolean, string][]) {
-  return z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      if (value === '') return void ctx.addIssue({ code: 'custom', message: 'validation.required' });
-      const broken = rules.find(([ok]) => !ok(value));
-      if (broken) ctx.addIssue({ code: 'custom', message: broken[1] });
-    });
-}
+import { checkContact, CONTACT_METHODS, phoneField } from '@/lib/contact';
+import { requiredText } from '@/lib/required-text';
 
 /** The contact form (spec sections 1 and 5): messages are keys of the `web` namespace. */
 export const contactSchema = z

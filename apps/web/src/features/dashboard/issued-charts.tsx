@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/error-alert';
 import { useGenerationStats } from '@/features/dashboard/dashboard-api';
-import { useExamSessions } from '@/features/reference-data/queries';
+import { useExamSessions } from '@/features/reference-data/reference-data-api';
 import { currentLocale } from '@/lib/i18n';
 import './issued-charts.css';
 

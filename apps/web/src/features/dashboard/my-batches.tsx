@@ -7,7 +7,7 @@ import { Pagination } from '@/components/pagination';
 import { Can } from '@/components/permission-gate';
 import { useMyGenerations, useMyGenerationsSummary, type MyGenerationsFilter } from '@/features/generations/generations-api';
 import { useMyImportations } from '@/features/generations/importations-api';
-import { useExamSessions } from '@/features/reference-data/queries';
+import { useExamSessions } from '@/features/reference-data/reference-data-api';
 import { formatDateTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { useDebouncedValue } from '@/lib/use-debounced-value';

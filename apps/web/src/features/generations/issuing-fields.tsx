@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { describedBy, FormField } from '@/components/form-field';
-import { useEducProvinces, useExamSessions } from '@/features/reference-data/queries';
+import { useEducProvinces, useExamSessions } from '@/features/reference-data/reference-data-api';
 
 /** Reference-data selects of the issuing forms (session and educational province). */
 export function SessionSelect({ id, value, onChange, error, required = true }: { id: string; value: string; onChange: (value: string) => void; error?: string; required?: boolean }) {

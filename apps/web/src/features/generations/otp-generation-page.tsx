@@ -2,11 +2,11 @@ import { SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type Signa
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { mayOpen } from '@/app/route-meta';
+import { mayOpen } from '@/lib/app-routes';
 import { ErrorAlert } from '@/components/error-alert';
 import { describedBy, FormField } from '@/components/form-field';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
-import { maskContact } from '@/features/auth/pending-otp';
+import { maskContact } from '@/lib/contact';
 import { useGeneration } from '@/features/generations/generations-api';
 import { isMoving, sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
 import { useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';

@@ -3,11 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { mayOpen } from '@/app/route-meta';
+import { mayOpen } from '@/lib/app-routes';
 import { ErrorAlert } from '@/components/error-alert';
 import { GenerationProgress, GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';
-import { CopyButton, shortenHash } from '@/features/generations/copy-button';
+import { CopyButton, shortenHash } from '@/components/copy-button';
 import {
   downloadBatchZip,
   downloadDiplomaPdf,
@@ -23,7 +23,7 @@ import { BroadcastPanel } from '@/features/generations/broadcast-panel';
 import { sendArchiveByMail, sendDiplomaByMail } from '@/features/generations/distribution-api';
 import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
 import { Dialog } from '@/components/dialog';
-import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/reference-data/queries';
+import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/reference-data/reference-data-api';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';

@@ -2,7 +2,7 @@ import type { Institution } from '@sceau/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '@/components/form-field';
-import { useCentresOfProvince, useCountries, useEducProvinces, useInstitutionsOfCountry } from '@/features/reference-data/queries';
+import { useCentresOfProvince, useCountries, useEducProvinces, useInstitutionsOfCountry } from '@/features/reference-data/reference-data-api';
 
 export interface Scope {
   province_id: number | null;

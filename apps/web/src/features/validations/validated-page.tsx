@@ -2,7 +2,7 @@ import type { ValidationBatchView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { mayOpen } from '@/app/route-meta';
+import { mayOpen } from '@/lib/app-routes';
 import { ErrorAlert } from '@/components/error-alert';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';

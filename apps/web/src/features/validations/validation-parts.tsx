@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { mayOpen } from '@/app/route-meta';
+import { mayOpen } from '@/lib/app-routes';
 import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';

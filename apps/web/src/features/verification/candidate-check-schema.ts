@@ -1,7 +1,7 @@
 import { CANDIDATE_CODE_LENGTH, comparableName } from '@sceau/contracts';
 import { z } from 'zod';
-import { phoneField } from '@/features/auth/register-schema';
-import { requiredText } from '@/features/contact/contact-schema';
+import { phoneField } from '@/lib/contact';
+import { requiredText } from '@/lib/required-text';
 
 /** Letters of any alphabet, spaces, apostrophes, hyphens and dots: "N'Sele", "Marie-Élodie", "wa Kalombo". */
 const NAME = /^[\p{L}\p{M}][\p{L}\p{M} '’.-]*$/u;

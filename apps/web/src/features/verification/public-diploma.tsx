@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '@/features/generations/copy-button';
+import { CopyButton } from '@/components/copy-button';
 import type { Verdict } from '@/features/verification/verification-api';
 import './public-diploma.css';
 
