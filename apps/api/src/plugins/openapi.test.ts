@@ -77,6 +77,9 @@ describe('the OpenAPI document', () => {
     const ready = document.paths['/api/health/ready']!.get!;
     expect(ready.responses['503']?.$ref).toBeUndefined();
     expect(ready.responses['503']?.content).toBeDefined();
+    // A rate-limited route says so with the shared error body, and gets the shared response.
+    expect(document.paths['/api/verify/{id}']!.get!.responses['429']?.$ref).toBe('#/components/responses/RateLimited');
+    expect(document.paths['/api/health']!.get!.responses['429']).toBeUndefined();
   });
 
   it('holds the shared schemas once, referenced, and no unused component', () => {

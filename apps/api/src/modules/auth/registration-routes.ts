@@ -1,5 +1,6 @@
 import {
   envelope,
+  errorResponse,
   getOtpRequest,
   googleAuthRequest,
   registerRequest,
@@ -38,7 +39,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
     '/register/getOtp',
     {
       config: { access: 'public' },
-      schema: { tags, summary: 'Send a one-time code (registration or password recovery)', body: getOtpRequest, response: { 200: otpSentResponse } },
+      schema: { tags, summary: 'Send a one-time code (registration or password recovery)', body: getOtpRequest, response: { 200: otpSentResponse, 429: errorResponse } },
     },
     async (request) => {
       const sent = await registration.sendCode(request.body.mail_or_phone, request.body.purpose, request.locale, request.body.registration);

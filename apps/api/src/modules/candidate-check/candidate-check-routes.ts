@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { candidateCheckRequest, candidateCheckResponse } from '@sceau/contracts';
+import { candidateCheckRequest, candidateCheckResponse, errorResponse } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
@@ -46,7 +46,7 @@ export const candidateCheckRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
         tags: ['candidate-check'],
         summary: 'Candidate check against the national results: recognised or not, the result, and the published diploma (multipart)',
         consumes: ['multipart/form-data', 'application/json'],
-        response: { 200: candidateCheckResponse },
+        response: { 200: candidateCheckResponse, 429: errorResponse },
       },
     },
     async (request) => {

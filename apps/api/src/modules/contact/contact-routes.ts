@@ -1,4 +1,4 @@
-import { contactRequest, contactResponse } from '@sceau/contracts';
+import { contactRequest, contactResponse, errorResponse } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app.ts';
 import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
@@ -20,7 +20,7 @@ export const contactRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
         tags: ['contact'],
         summary: "Sends a message to the platform's team (stored, and e-mailed to the provider's address)",
         body: contactRequest,
-        response: { 201: contactResponse },
+        response: { 201: contactResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {

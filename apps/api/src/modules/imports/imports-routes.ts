@@ -15,6 +15,7 @@ import {
   importationTrackingResponse,
   IMPORTATIONS_LISTED,
   IMPORTATIONS_RECENT_DAYS,
+  errorResponse,
   nationalResultResponse,
   startImportRequest,
   startImportResponse,
@@ -194,7 +195,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
     `/generations/find-${config.product}`,
     {
       config: { access: { anyPermission: ['generation.view'], section: 'generation' } },
-      schema: { tags, summary: "A candidate's result in the national results registry", body: findResultRequest, response: { 200: nationalResultResponse } },
+      schema: { tags, summary: "A candidate's result in the national results registry", body: findResultRequest, response: { 200: nationalResultResponse, 429: errorResponse } },
     },
     async (request) => ({ data: await results.find(actorOf(request), request.body.matricule, request.body.session) }),
   );

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { errorResponse } from '@sceau/contracts';
 import { PdfParserBusy, PdfTooComplex, type VerificationResult } from '@sceau/verifier';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -198,7 +199,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
         tags,
         summary: 'Verify a diploma by its id (the /verify/{id} page); also gives its full credential to independent verifiers',
         params: z.object({ id: z.string().regex(DIPLOMA_ID, { error: 'field.diploma_id' }) }),
-        response: { 200: verificationResponse },
+        response: { 200: verificationResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {
@@ -228,7 +229,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
         tags,
         summary: 'Verify a document (multipart: cert_document = our PDF, the credential JSON or the QR text; and/or cert_url = a link)',
         consumes: ['multipart/form-data'],
-        response: { 200: verificationResponse },
+        response: { 200: verificationResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {
