@@ -1,6 +1,7 @@
 // Helpers of bench-session.ts: synthetic candidate lists and photo zips, the memory of a process
 // tree, machine CPU, folder sizes.
 import ExcelJS from 'exceljs';
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -137,7 +138,7 @@ export async function treeMemory(rootPid: number): Promise<{ bytes: number; proc
 export async function folderSizes(root: string): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
   async function walk(dir: string, top: string | null): Promise<void> {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {

@@ -35,7 +35,9 @@ console.log(`node ${process.version}, ${count.toLocaleString('en')} diplomas`);
 
 const leaves = Array.from({ length: count }, (_, i) => sha256(u32be(i)));
 const tree = time(`Merkle tree, ${count} leaves`, count, () => buildMerkleTree(leaves));
-time(`Merkle proofs, all ${count}`, count, () => leaves.forEach((_, i) => tree.proof(i)));
+time(`Merkle proofs, all ${count}`, count, () => {
+  for (let i = 0; i < leaves.length; i++) tree.proof(i);
+});
 
 const records = Array.from({ length: count }, (_, i) => {
   const id = new Uint8Array(16);
@@ -44,7 +46,9 @@ const records = Array.from({ length: count }, (_, i) => {
 });
 const batch = time(`wrapBatch (validate, salt, hash, tree, proofs)`, count, () => wrapBatch(records, { issuer: TEST_ISSUER }));
 const sample = batch.documents.slice(0, 2000);
-time('verifyDocument', sample.length, () => sample.forEach((d) => verifyDocument(d)));
+time('verifyDocument', sample.length, () => {
+  for (const d of sample) verifyDocument(d);
+});
 const json = JSON.stringify(batch.documents[0]);
 console.log(`credential JSON: ${json.length} bytes`);
 

@@ -50,7 +50,9 @@ export function buildMerkleTree(leaves: readonly Uint8Array[]): MerkleTree {
   if (leaves.length === 0) throw new Error('a Merkle tree needs at least one leaf');
   const levels: Uint8Array[] = [];
   let level = new Uint8Array(leaves.length * HASH_BYTES);
-  leaves.forEach((leaf, i) => level.set(hashLeaf(leaf), i * HASH_BYTES));
+  leaves.forEach((leaf, i) => {
+    level.set(hashLeaf(leaf), i * HASH_BYTES);
+  });
   levels.push(level);
   const scratch = new Uint8Array(1 + 2 * HASH_BYTES);
   let count = leaves.length;

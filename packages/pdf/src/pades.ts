@@ -214,7 +214,7 @@ export function verifyPdfSignature(pdf: Uint8Array): PdfSignatureCheck {
   if (!/^[0-9a-fA-F]*$/.test(hexText) || hexText.length % 2) return notIntact('/Contents is not a hex string');
   const coversWholeFile = c + d === pdf.length;
 
-  let cms;
+  let cms: ReturnType<typeof parseCms>;
   try {
     const contents = Buffer.from(hexText, 'hex');
     const outer = readNode(contents, 0);

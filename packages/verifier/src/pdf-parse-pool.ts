@@ -147,7 +147,10 @@ export function createPdfParsePool(options: PdfParsePoolOptions = {}): PdfParseP
 
   function next(slot: Slot): void {
     const task = queue.shift();
-    if (task) return run(slot, task);
+    if (task) {
+      run(slot, task);
+      return;
+    }
     // An idle thread does not keep the process alive, and is stopped after a while.
     slot.worker.unref();
     slot.idle = setTimeout(() => {

@@ -13,6 +13,7 @@
  * server's major version (pg_dump refuses an older one).
  */
 import { execFile, spawn } from 'node:child_process';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,7 +39,7 @@ async function withClient<T>(connectionString: string, fn: (c: pg.Client) => Pro
 }
 
 async function walk(dir: string, rel: string, visit: (rel: string, abs: string, isDir: boolean) => Promise<boolean | void>): Promise<void> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true });
   } catch (err) {

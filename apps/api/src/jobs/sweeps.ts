@@ -1,3 +1,4 @@
+import type { Dir } from 'node:fs';
 import { opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, isNotNull, lt, notExists, sql } from 'drizzle-orm';
@@ -103,7 +104,7 @@ export class Sweeper {
     let removed = 0;
     // Streamed folder by folder: the tree holds every photo and PDF of every batch.
     const walk = async (dir: string): Promise<void> => {
-      let entries;
+      let entries: Dir;
       try {
         entries = await opendir(dir);
       } catch (error) {

@@ -119,7 +119,9 @@ describe.each(Object.entries(subjects))('FileStorage contract: %s', (_name, subj
     const files = Array.from({ length: 100 }, (_, i) => ({ key: `diplomas/42/${i}.pdf`, data: randomBytes(2_000 + i * 37) }));
     await Promise.all(files.map((f) => store.put(f.key, f.data)));
     const back = await Promise.all(files.map((f) => store.get(f.key)));
-    back.forEach((b, i) => expect(sha(b!), files[i]!.key).toBe(sha(files[i]!.data)));
+    back.forEach((b, i) => {
+      expect(sha(b!), files[i]!.key).toBe(sha(files[i]!.data));
+    });
     expect(await list()).toHaveLength(100);
   });
 

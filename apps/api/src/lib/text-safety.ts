@@ -5,7 +5,7 @@
  * 500 deep inside a query (ADR 0113).
  */
 // Without the `u` flag the pattern sees UTF-16 code units, so it can find unpaired surrogates.
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 const UNSTORABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isUnstorableText(value: string): boolean {
@@ -25,7 +25,9 @@ export function unstorableTextFields(value: unknown, limit = 20): string[] {
     if (typeof current === 'string') {
       if (isUnstorableText(current)) found.push(path || '_');
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => stack.push([item, path ? `${path}.${index}` : String(index)]));
+      current.forEach((item, index) => {
+        stack.push([item, path ? `${path}.${index}` : String(index)]);
+      });
     } else if (current && typeof current === 'object' && !Buffer.isBuffer(current) && !ArrayBuffer.isView(current)) {
       for (const [key, item] of Object.entries(current)) {
         // A bad key is named by its parent: the key itself cannot be shown safely.

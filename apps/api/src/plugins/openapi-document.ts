@@ -5,8 +5,7 @@ import { buildApp } from '../app.ts';
 import type { DeclaredRoute } from './access.ts';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import type { VerificationService } from '../modules/verification/verification-service.ts';
-import { createServices, type Identity } from '../services.ts';
+import { createServices, type Identity, type Services } from '../services.ts';
 
 /**
  * The API's OpenAPI document, from the app built in-process with no database, chain or network:
@@ -20,7 +19,7 @@ export async function openApiDocument(): Promise<{ document: Record<string, unkn
   const db = createDb('postgres://openapi@127.0.0.1:1/none', 1);
   try {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '', DATA_DIR: dataDir });
-    const verification = { closeParsers: async () => {} } as unknown as VerificationService;
+    const verification = { closeParsers: async () => {} } as unknown as NonNullable<Services['verification']>;
     const identity = { keys: {}, chain: {} } as Identity;
     const app = await buildApp({ db, config, services: { ...createServices(db, config), verification, identity } });
     try {

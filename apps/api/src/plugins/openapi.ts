@@ -190,7 +190,10 @@ export const openApiTransformObject: SwaggerTransformObject = (input) => {
 function typeNullableReferences(document: Document): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
     if (!value || typeof value !== 'object') return;
     const schema = value as Schema;
     const ref = schema.allOf?.length === 1 ? schema.allOf[0]!.$ref : undefined;
@@ -209,7 +212,10 @@ function pruneUnusedSchemas(document: Document): void {
   if (!schemas) return;
   const used = new Set<string>();
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
     if (!value || typeof value !== 'object') return;
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {

@@ -158,7 +158,6 @@ function accountCase(rule: (actor: Actor, t: AccountFacts) => Decision, request:
 }
 
 const sameScope = (a: Scope, b: Scope) => a.institutionId === b.institutionId && a.centreId === b.centreId && a.educProvinceId === b.educProvinceId;
-const ok = (): Decision => true;
 
 /** Where a new batch goes when created from a list or the registry (imports-service `checkProvince`). */
 const newBatchPlace = (actor: Actor, c: Cell): Scope => ({ institutionId: actor.scope.institutionId, centreId: actor.scope.centreId, educProvinceId: schoolOf(c).scope.educProvinceId });

@@ -13,7 +13,9 @@ export function Toaster() {
   useEffect(() => {
     if (flashes.length === 0) return;
     const timers = flashes.map((flash) => window.setTimeout(() => store.dismiss(flash.id), AUTO_DISMISS_MS));
-    return () => timers.forEach((timer) => window.clearTimeout(timer));
+    return () => {
+      for (const timer of timers) window.clearTimeout(timer);
+    };
   }, [flashes, store]);
 
   return (

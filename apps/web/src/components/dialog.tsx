@@ -65,6 +65,7 @@ export function Dialog({ open, title, onClose, children, size = 'small', descrip
 
   if (!open) return null;
   return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the close button are the keyboard's way.
     <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div
         ref={panelRef}

@@ -50,6 +50,7 @@ export function FileDrop({ id, label, hint, accept, maxBytes, file, error, optio
       <p id={`${id}-hint`} className="field__hint">
         {hint}
       </p>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
       <div
         className={dragging ? 'dropzone dropzone--active' : 'dropzone'}
         onDragOver={(event) => {

@@ -210,6 +210,7 @@ export function PhoneInput({ id, label, hint, defaultValue, error, showError = f
           type="tel"
           inputMode="numeric"
           autoComplete="tel-national"
+          // biome-ignore lint/a11y/noAutofocus: only when the caller asks, for a form whose first task is this field.
           autoFocus={autoFocus}
           disabled={disabled}
           value={typed}

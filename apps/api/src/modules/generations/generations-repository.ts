@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
-import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
+import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, } from '../../db/schema.ts';
 
 const batchInstitution = aliasedTable(institutions, 'batch_institution');
 const batchCentre = aliasedTable(centres, 'batch_centre');

@@ -10,8 +10,7 @@ import {
 } from '@sceau/credential';
 import { nodeZlibCompress } from '@sceau/credential/node-signer';
 import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
-import { createHash } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { reconcile } from '@sceau/chain';
 import type { Logger } from 'pino';
@@ -399,7 +398,7 @@ export class IssuingService {
           const s = performance.now();
           await Promise.all(
             rows.map(({ id }, i) => {
-              if (!keep.has(id)) return;
+              if (!keep.has(id)) return undefined;
               const pdf = rendered[i]!;
               const key = `diplomas/${generationId}/${id}.pdf`;
               updates.push({ id, pdf_key: key, pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes });

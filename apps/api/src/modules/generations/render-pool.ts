@@ -331,10 +331,14 @@ export class RenderPool {
     if (store && (reply.type === 'stored' || reply.type === 'failed')) {
       slot.storing.delete(reply.id);
       this.unrefIfIdle(slot);
-      if (reply.type === 'stored') return store.resolve();
+      if (reply.type === 'stored') {
+        store.resolve();
+        return;
+      }
       const error = new RenderError(reply.message);
       error.stack = reply.stack || error.stack;
-      return store.reject(error);
+      store.reject(error);
+      return;
     }
     const queued = slot.inFlight.get(reply.id);
     if (!queued) return;

@@ -1,5 +1,5 @@
 import type { TemplateOwnerType, TemplateView } from '@sceau/contracts';
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { asc, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { countries, institutions, templates } from '../../db/schema.ts';
 

@@ -30,7 +30,7 @@ import { generationPolicy } from '../../policies/generation-policy.ts';
 import { allowed } from '../../policies/policy.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import { batchFilterValues, listValidationBatches, listValidationItems, presentBatches, type ItemFilter } from './validations-repository.ts';
-import { isOpen, ValidationsService, type Aspect } from './validations-service.ts';
+import { ValidationsService, type Aspect } from './validations-service.ts';
 
 const tags = ['validations'];
 const photos = { anyPermission: ['validation.photo'], section: 'validation' } as const satisfies Requirement;

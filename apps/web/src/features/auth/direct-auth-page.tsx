@@ -42,6 +42,7 @@ export function DirectAuthPage() {
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<State>(() => (token ? { kind: 'working' } : { kind: 'failed', message: t('directAuth.missing'), retry: false }));
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry button's trigger: a new attempt runs the sign-in again.
   useEffect(() => {
     if (!token) return;
     let current = true;

@@ -16,6 +16,7 @@ export const OTP_LENGTH = 6;
 /** The current time, ticking every second while `active`; read afresh when `since` changes. */
 function useNow(active: boolean, since: unknown): number {
   const [now, setNow] = useState(() => Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `since` (a code sent again) restarts the clock at once.
   useEffect(() => {
     if (!active) return;
     setNow(Date.now());
@@ -158,6 +159,7 @@ export function OtpValidationPage() {
             autoComplete="one-time-code"
             pattern="[0-9]*"
             maxLength={OTP_LENGTH}
+            // biome-ignore lint/a11y/noAutofocus: typing the code just received is the page's one task.
             autoFocus
             value={code}
             aria-invalid={codeError ? true : undefined}

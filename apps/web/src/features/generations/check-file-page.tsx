@@ -324,6 +324,7 @@ function CheckResult({
               </thead>
               <tbody>
                 {rows.map((error, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the index only tells apart two identical findings of a list that never reorders.
                   <tr key={`${error.row}-${error.column}-${error.code}-${index}`} data-code={error.code}>
                     <td>{error.row}</td>
                     <td>

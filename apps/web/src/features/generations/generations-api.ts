@@ -1,4 +1,4 @@
-import type { GenerationAbilities, GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
+import type { GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';

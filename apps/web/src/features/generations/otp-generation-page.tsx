@@ -142,7 +142,6 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { profile } = useSession();
-  const grants = useGrants();
   const start = useLaunchGeneration();
   const signatures = useLaunchSignatures(batch.id);
   // The user's choice; until they change it, the batch's earlier one or every active signature.

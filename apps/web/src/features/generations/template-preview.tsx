@@ -140,9 +140,11 @@ export function TemplatePreview({ design, label, testId }: { design: Design; lab
       ))}
       {s.photo ? <rect x={s.photo.x} y={s.photo.y} width={s.photo.w} height={s.photo.h} fill="#e8ebf0" stroke={s.frame} strokeWidth={1} /> : null}
       {s.signatures.map((sig, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the template's fixed list of places; it never reorders.
         <line key={index} x1={sig.x} y1={sig.y + sig.h} x2={sig.x + sig.w} y2={sig.y + sig.h} stroke={ink} strokeWidth={0.8} />
       ))}
       {s.qr.map((q, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the template's fixed list of places; it never reorders.
         <rect key={index} x={q.x} y={q.y} width={q.w} height={q.h} fill="none" stroke="#1b1b1b" strokeWidth={0.8} strokeDasharray="2 1.5" />
       ))}
     </svg>

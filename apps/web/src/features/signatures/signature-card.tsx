@@ -180,6 +180,7 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
             />
           </FormField>
           <FormField id={`${id}-image`} label={t('signatures.image')} hint={t('signatures.imageHint')} error={errors.image ?? null}>
+            {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
             <div
               className={dragging ? 'dropzone dropzone--active' : 'dropzone'}
               onDragOver={(event) => {

@@ -117,6 +117,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
             id={`${prefix}-name`}
             type="text"
             data-autofocus
+            // biome-ignore lint/a11y/noAutofocus: the dialog's first field, focused as the dialog opens.
             autoFocus
             aria-invalid={nameError ? true : undefined}
             aria-describedby={describedBy(`${prefix}-name`, { error: !!nameError })}

@@ -19,6 +19,7 @@ export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | 
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dialog is reset whenever it opens for another candidate (`name`).
   useEffect(() => {
     setFile(null);
     setError(null);

@@ -196,6 +196,7 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason is cleared whenever the dialog opens for another candidate (`name`).
   useEffect(() => {
     setReason('');
     setError(null);

@@ -134,6 +134,7 @@ export function CameraScanner({ onScan }: CameraScannerProps) {
   }
 
   // Leaving the page (or this mode) closes the camera; so does hiding the tab.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: registered once; `stop` and `release` read refs and set state only, so the first render's are right.
   useEffect(() => {
     const onHidden = () => {
       if (document.visibilityState === 'hidden' && stream.current) stop();
@@ -143,7 +144,6 @@ export function CameraScanner({ onScan }: CameraScannerProps) {
       document.removeEventListener('visibilitychange', onHidden);
       release();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- release reads refs only
   }, []);
 
   async function onPhoto(event: ChangeEvent<HTMLInputElement>) {

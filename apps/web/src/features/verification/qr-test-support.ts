@@ -80,12 +80,12 @@ export async function qrPhoto(texts: string[], options: PhotoOptions = {}): Prom
   const sheet = new Uint8Array(sheetWidth * sheetHeight).fill(238);
   let left = gap;
   for (const rows of symbols) {
-    rows.forEach((row, y) =>
+    rows.forEach((row, y) => {
       row.forEach((dark, x) => {
         const value = dark ? 28 : 250;
         for (let dy = 0; dy < module; dy++) sheet.fill(value, (gap + y * module + dy) * sheetWidth + left + x * module, (gap + y * module + dy) * sheetWidth + left + (x + 1) * module);
-      }),
-    );
+      });
+    });
     left += rows.length * module + gap;
   }
   let image = sharp(sheet, { raw: { width: sheetWidth, height: sheetHeight, channels: 1 } })

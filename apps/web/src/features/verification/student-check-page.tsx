@@ -21,6 +21,7 @@ type Recognised = Extract<CandidateCheckResult, { recognised: true }>;
 function CandidateResult({ result }: { result: Recognised }) {
   const { t, i18n } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new result moves the focus to its heading.
   useEffect(() => heading.current?.focus(), [result]);
   const percentage = new Intl.NumberFormat(currentLocale(i18n), { maximumFractionDigits: 1 }).format(result.result.percentage);
   return (
@@ -192,6 +193,7 @@ export function StudentCheckPage() {
               />
             </FormField>
             <FormField id="candidate-birth-date" label={t('candidateCheck.birthDate')} error={birthError}>
+              {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the form checks itself (no native `required`); screen readers still announce the field as required. */}
               <input
                 id="candidate-birth-date"
                 type="date"

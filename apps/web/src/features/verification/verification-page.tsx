@@ -65,6 +65,7 @@ export function VerificationPage() {
   const offlineDone = shown === 'offline' && offline?.state.status !== 'pending';
 
   // Once a verdict arrives, bring it into view (below the form on a phone).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new verdict (`active.data`) moves the focus to it again.
   useEffect(() => {
     if (active.isSuccess || offlineDone) resultTitle.current?.focus();
   }, [active.isSuccess, active.data, offlineDone]);
@@ -238,6 +239,7 @@ export function VerificationPage() {
           </FormField>
         ) : mode === 'document' ? (
           <FormField id={DOCUMENT_ID} label={t('verify.document.label')} hint={t('verify.document.hint', { size: maxSize })} error={errors.document ?? null}>
+            {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
             <div
               className={dragging ? 'dropzone verify-dropzone dropzone--active' : 'dropzone verify-dropzone'}
               onDragOver={(event) => {
