@@ -1,5 +1,5 @@
 /**
- * Import layering that Biome's noRestrictedImports cannot say (ADR 0123); biome.jsonc holds the rest.
+ * Import layering that Biome's noRestrictedImports cannot say (ADR 0124); biome.jsonc holds the rest.
  * - web: a feature imports another feature only through that feature's `*-api.ts` files (its server
  *   calls and query hooks), and never from app/ (the app composes the features, not the reverse);
  * - api: no cycle between modules (apps/api/src/modules/<name>), counting value and type imports alike.
@@ -89,7 +89,7 @@ for (const module of edges.keys()) walk(module, [module]);
 
 if (findings.length > 0) {
   console.error(findings.join('\n'));
-  console.error(`\n${findings.length} import layering finding(s); the rules are in docs/decisions/0123-lint-format-and-import-layering.md`);
+  console.error(`\n${findings.length} import layering finding(s); the rules are in docs/decisions/0124-lint-format-and-import-layering.md`);
   process.exit(1);
 }
 console.log('Import layering: no finding.');

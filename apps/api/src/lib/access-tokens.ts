@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { accessTokens, users } from '../db/schema.ts';
 
 // Bearer tokens as stored (their hash) and looked up: shared by the auth module, which issues and
-// revokes them, and the access plugin, which may not import a module (ADR 0123).
+// revokes them, and the access plugin, which may not import a module (ADR 0124).
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { permissions, rolePermissions, roles } from '../../db/schema.ts';
 
-// Moved to policies/ so that the access plugin may load an Actor without importing a module (ADR 0123);
+// Moved to policies/ so that the access plugin may load an Actor without importing a module (ADR 0124);
 // re-exported for the callers that still import it from here.
 export { loadRolesOf } from '../../policies/grants.ts';
 
