@@ -25,7 +25,22 @@ import { DEMO_PASSWORD, lastCode, signIn, snap, tabTo } from './support.ts';
 
 // ------------------------------------------------------------------------------------------ data
 
-const HEADERS = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'photo', 'telephone', 'email'];
+const HEADERS = [
+  'code_candidat',
+  'nom',
+  'postnom',
+  'prenom',
+  'date_naissance',
+  'lieu_naissance',
+  'sexe',
+  'option',
+  'ecole',
+  'centre',
+  'pourcentage',
+  'photo',
+  'telephone',
+  'email',
+];
 const SCHOOL = 'KIN-FUN-C1-E1';
 const CENTRE = 'KIN-FUN-C1';
 const PROVINCE = 'Kinshasa-Funa';
@@ -35,18 +50,105 @@ const TITLE = 'Kinshasa-Funa — Session 2026 — Institut Bonsomi';
 type Row = Record<(typeof HEADERS)[number], string | Date>;
 
 function row(values: Partial<Row> & Pick<Row, 'code_candidat' | 'nom' | 'prenom'>): Row {
-  return { postnom: '', date_naissance: '', lieu_naissance: '', sexe: '', option: '', ecole: SCHOOL, centre: CENTRE, pourcentage: '', photo: '', telephone: '', email: '', ...values } as Row;
+  return {
+    postnom: '',
+    date_naissance: '',
+    lieu_naissance: '',
+    sexe: '',
+    option: '',
+    ecole: SCHOOL,
+    centre: CENTRE,
+    pourcentage: '',
+    photo: '',
+    telephone: '',
+    email: '',
+    ...values,
+  } as Row;
 }
 
 /** The list as a school's secretary exported it first, from Excel on a French Windows: seven candidates, five problems. */
 const LIST_WITH_ERRORS: Row[] = [
-  row({ code_candidat: '20269100000001', nom: 'Kabongo', postnom: 'wa Ilunga', prenom: 'Marie-Claire', date_naissance: '14/03/2007', lieu_naissance: 'Kinshasa', sexe: 'F', option: 'LIT', pourcentage: '72,5', photo: 'IMG_0001.JPG', telephone: '+243 81 234 5678', email: 'marie-claire.kabongo@example.cd' }),
-  row({ code_candidat: '20269100000002', nom: "N'Sele", postnom: 'Mbuyi', prenom: 'Jean-Baptiste', date_naissance: '2006-11-02', lieu_naissance: 'Mbuji-Mayi', sexe: 'M', option: 'Secrétariat-Administration', pourcentage: '68.1', telephone: '0991234567', email: 'jean-baptiste.nsele@@example.cd' }),
-  row({ code_candidat: '2026 9100 0000 3', nom: 'Lukusa', postnom: 'Tshibola', prenom: 'Bénédicte', date_naissance: '21.07.2007', lieu_naissance: 'Kananga', sexe: 'Féminin', option: 'ELE', pourcentage: '80 %' }),
-  row({ code_candidat: '20269100000004', nom: 'Mukendi-Kalala', prenom: 'Aimé', date_naissance: '31/02/2006', lieu_naissance: 'Lubumbashi', sexe: 'Garçon', option: 'CON', pourcentage: '55' }),
-  row({ code_candidat: '20269100000005', nom: 'D’Almeida', postnom: 'Kasongo', prenom: 'Élodie', date_naissance: '30-12-2006', lieu_naissance: 'Kisangani', sexe: 'Fille', option: 'LIT', pourcentage: '61,5', telephone: '08123' }),
-  row({ code_candidat: '20269100000006', nom: 'Ngoy', postnom: 'Ilunga', prenom: 'Gaëtan', date_naissance: '2007-01-15', lieu_naissance: 'Likasi', sexe: 'H', option: 'SA', pourcentage: '58' }),
-  row({ code_candidat: '20269100000002', nom: 'Tshibangu', prenom: 'Rachel', date_naissance: '05/05/2007', lieu_naissance: 'Mbandaka', sexe: 'F', option: 'LIT', pourcentage: '66' }),
+  row({
+    code_candidat: '20269100000001',
+    nom: 'Kabongo',
+    postnom: 'wa Ilunga',
+    prenom: 'Marie-Claire',
+    date_naissance: '14/03/2007',
+    lieu_naissance: 'Kinshasa',
+    sexe: 'F',
+    option: 'LIT',
+    pourcentage: '72,5',
+    photo: 'IMG_0001.JPG',
+    telephone: '+243 81 234 5678',
+    email: 'marie-claire.kabongo@example.cd',
+  }),
+  row({
+    code_candidat: '20269100000002',
+    nom: "N'Sele",
+    postnom: 'Mbuyi',
+    prenom: 'Jean-Baptiste',
+    date_naissance: '2006-11-02',
+    lieu_naissance: 'Mbuji-Mayi',
+    sexe: 'M',
+    option: 'Secrétariat-Administration',
+    pourcentage: '68.1',
+    telephone: '0991234567',
+    email: 'jean-baptiste.nsele@@example.cd',
+  }),
+  row({
+    code_candidat: '2026 9100 0000 3',
+    nom: 'Lukusa',
+    postnom: 'Tshibola',
+    prenom: 'Bénédicte',
+    date_naissance: '21.07.2007',
+    lieu_naissance: 'Kananga',
+    sexe: 'Féminin',
+    option: 'ELE',
+    pourcentage: '80 %',
+  }),
+  row({
+    code_candidat: '20269100000004',
+    nom: 'Mukendi-Kalala',
+    prenom: 'Aimé',
+    date_naissance: '31/02/2006',
+    lieu_naissance: 'Lubumbashi',
+    sexe: 'Garçon',
+    option: 'CON',
+    pourcentage: '55',
+  }),
+  row({
+    code_candidat: '20269100000005',
+    nom: 'D’Almeida',
+    postnom: 'Kasongo',
+    prenom: 'Élodie',
+    date_naissance: '30-12-2006',
+    lieu_naissance: 'Kisangani',
+    sexe: 'Fille',
+    option: 'LIT',
+    pourcentage: '61,5',
+    telephone: '08123',
+  }),
+  row({
+    code_candidat: '20269100000006',
+    nom: 'Ngoy',
+    postnom: 'Ilunga',
+    prenom: 'Gaëtan',
+    date_naissance: '2007-01-15',
+    lieu_naissance: 'Likasi',
+    sexe: 'H',
+    option: 'SA',
+    pourcentage: '58',
+  }),
+  row({
+    code_candidat: '20269100000002',
+    nom: 'Tshibangu',
+    prenom: 'Rachel',
+    date_naissance: '05/05/2007',
+    lieu_naissance: 'Mbandaka',
+    sexe: 'F',
+    option: 'LIT',
+    pourcentage: '66',
+  }),
 ];
 
 /** The same list corrected, saved as a workbook this time (one birth date typed as a spreadsheet date). */
@@ -169,7 +271,10 @@ const [MARIE, JEAN, , AIME, , GAETAN, RACHEL] = LIST_CORRECTED.map(name);
 
 // ----------------------------------------------------------------------------------------- journey
 
-test('the whole issuing journey: template, list with errors then corrected, photos, data, rejection, launch, signature, broadcast, one PDF and the zip, verification, e-mail', async ({ page, browser }) => {
+test('the whole issuing journey: template, list with errors then corrected, photos, data, rejection, launch, signature, broadcast, one PDF and the zip, verification, e-mail', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(300_000);
   const locale: Locale = 'fr';
   const desktop: Width = 'desktop';
@@ -211,7 +316,7 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     await expect(page.getByTestId('check-error-count')).toHaveText('5');
     // Photos are matched to the rows that are valid.
     await expect(page.getByTestId('check-photos')).toHaveText('2 / 7');
-    await expect(page.getByTestId('check-verdict')).toHaveText('5 problèmes à corriger avant l\'import.');
+    await expect(page.getByTestId('check-verdict')).toHaveText("5 problèmes à corriger avant l'import.");
     // Each problem at its line (the header is line 1) and column, in French.
     const errors = page.getByTestId('check-errors').locator('tbody tr');
     const problems = await errors.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
@@ -507,7 +612,10 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     await expect(dialog).toHaveCount(0);
     await expect(office.getByRole('status').filter({ hasText: 'Le diplôme a été envoyé à admissions@unikin.example.cd.' })).toBeVisible();
     await expect(async () => {
-      const [mail] = (await (await office.request.get('/api/dev/outbox?to=admissions@unikin.example.cd&limit=1')).json()).data as { text: string; attachments?: { filename: string; content_type: string }[] }[];
+      const [mail] = (await (await office.request.get('/api/dev/outbox?to=admissions@unikin.example.cd&limit=1')).json()).data as {
+        text: string;
+        attachments?: { filename: string; content_type: string }[];
+      }[];
       expect(mail?.attachments?.some((a) => a.content_type === 'application/pdf')).toBe(true);
       expect(mail?.text).toContain('/verify/');
     }).toPass({ timeout: 30_000 });
@@ -548,7 +656,7 @@ test('the whole issuing journey: template, list with errors then corrected, phot
 
 // ------------------------------------------------------------------------------------- keyboard only
 
-test('keyboard only: correcting and validating a candidate\'s data on /validate-data', async ({ page }) => {
+test("keyboard only: correcting and validating a candidate's data on /validate-data", async ({ page }) => {
   test.setTimeout(120_000);
   const headers = await bearer(page.request, 'admin@sceau.example');
   const get = async (url: string) => (await (await page.request.get(url, { headers })).json()).data;
@@ -556,7 +664,17 @@ test('keyboard only: correcting and validating a candidate\'s data on /validate-
   const province = (await get('/api/educ-provinces')).find((p: { name: string }) => p.name === PROVINCE);
   const template = await get('/api/templates/drc');
   const rows = [
-    row({ code_candidat: '20269200000001', nom: 'Kalonji', postnom: 'Mwamba', prenom: 'Josué', date_naissance: '09/09/2007', lieu_naissance: 'Kinshasa', sexe: 'M', option: 'LIT', pourcentage: '64' }),
+    row({
+      code_candidat: '20269200000001',
+      nom: 'Kalonji',
+      postnom: 'Mwamba',
+      prenom: 'Josué',
+      date_naissance: '09/09/2007',
+      lieu_naissance: 'Kinshasa',
+      sexe: 'M',
+      option: 'LIT',
+      pourcentage: '64',
+    }),
     row({ code_candidat: '20269200000002', nom: 'Mbombo', prenom: 'Chantal', date_naissance: '2007-04-18', lieu_naissance: 'Boma', sexe: 'F', option: 'ELE', pourcentage: '70,5' }),
   ];
   const check = await page.request.post('/api/check-import-file', {

@@ -121,7 +121,10 @@ async function visibleLines(page: Page): Promise<string[]> {
 }
 
 function words(line: string): string[] {
-  return line.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  return line
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
 }
 
 /** Problems of language on the page, each one a readable line. */
@@ -150,7 +153,13 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 /**

@@ -24,7 +24,10 @@ export async function signIn(page: Page, email: string, options: { remember?: bo
 
 /** Chooses the interface language with the page's selector (the header's, or the sign-in page's). */
 export async function chooseLanguage(page: Page, locale: 'fr' | 'en'): Promise<void> {
-  await page.getByRole('combobox', { name: /^(Langue|Language)$/ }).first().selectOption(locale);
+  await page
+    .getByRole('combobox', { name: /^(Langue|Language)$/ })
+    .first()
+    .selectOption(locale);
 }
 
 /** The latest message the platform "sent" to an address (the development outbox), and its code. */

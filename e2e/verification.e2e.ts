@@ -60,7 +60,10 @@ test.describe('verifying a diploma', () => {
     await page.goto('/verify/AAAAAAAAAAAAAAAAAAAAAA');
     await expect(page.getByTestId('verdict-banner')).toHaveAttribute('data-verdict', 'unknown');
     await page.goto('/verification');
-    await page.getByRole('combobox', { name: /^(Langue|Language)$/ }).first().selectOption('en');
+    await page
+      .getByRole('combobox', { name: /^(Langue|Language)$/ })
+      .first()
+      .selectOption('en');
     await page.locator('#verify-link').fill('not a link');
     await page.getByTestId('verification-submit').click();
     await expect(page.locator('#verify-link-error')).toContainText('Invalid link');

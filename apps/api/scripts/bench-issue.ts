@@ -104,7 +104,8 @@ const busyText = (pct: number | null) => (pct === null ? '' : `; machine CPU ${p
   const before = await machineCpu();
   await new Promise((r) => setTimeout(r, 1000));
   const busy = await machineBusySince(before);
-  if (busy !== null && busy > 20) console.warn(`warning: the machine is already ${busy} % busy before the bench starts (load ${os.loadavg()[0]!.toFixed(1)}): the figures will be low`);
+  if (busy !== null && busy > 20)
+    console.warn(`warning: the machine is already ${busy} % busy before the bench starts (load ${os.loadavg()[0]!.toFixed(1)}): the figures will be low`);
 }
 
 // Peak memory of this process (main thread and render workers; PostgreSQL and Anvil are apart).
@@ -159,7 +160,9 @@ try {
   const poolStartS = (performance.now() - warm) / 1000;
   const setupS = (performance.now() - t0) / 1000;
   say(`set-up (database, seed, keys, Anvil + registry, render pool): ${setupS.toFixed(1)} s, of which the render workers' start ${poolStartS.toFixed(2)} s`);
-  say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; render workers: ${pool.size}; diplomas: ${count}`);
+  say(
+    `machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; render workers: ${pool.size}; diplomas: ${count}`,
+  );
   say('');
 
   // ---- candidates: photos and one bulk insert per 1,000 rows ----------------------------------
@@ -173,8 +176,13 @@ try {
     Array.from({ length: 64 }, async (_, i) => {
       const hue = (i * 37) % 360;
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><defs><radialGradient id="g"><stop offset="0" stop-color="hsl(${hue},30%,88%)"/><stop offset="1" stop-color="hsl(${hue},35%,65%)"/></radialGradient></defs><rect width="300" height="400" fill="url(#g)"/><circle cx="150" cy="150" r="72" fill="hsl(${(hue + 20) % 360},25%,35%)"/><path d="M30 400 C 40 270, 260 270, 270 400 Z" fill="hsl(${hue},25%,30%)"/></svg>`;
-      const noise = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } }).png().toBuffer();
-      const base = await sharp(Buffer.from(svg)).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 90 }).toBuffer();
+      const noise = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } })
+        .png()
+        .toBuffer();
+      const base = await sharp(Buffer.from(svg))
+        .composite([{ input: noise, blend: 'soft-light' }])
+        .jpeg({ quality: 90 })
+        .toBuffer();
       return preparePhoto(base, diplomeEtatTemplate.photo);
     }),
   );
@@ -196,7 +204,24 @@ try {
   const batchId = batch!.id;
   const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
   const middleNames = ['Kabamba', 'Tshibangu', 'Tshilombo', 'wa Kalombo', 'Luzolo', 'Banza', 'Ngoy', 'Kanku', 'Makiese', 'Mulumba', 'Mpoyi', 'Nkiambi'];
-  const firstNames = ['Élodie', 'Patrick', 'Marie-Élodie', 'Joseph', 'Grâce', 'Héritier', 'Bénédicte', 'Daniel', 'Thérèse', 'Aimé', 'Rebecca', 'Noëlla', 'Gaël', 'Anaïs', 'Josué', 'Françoise'];
+  const firstNames = [
+    'Élodie',
+    'Patrick',
+    'Marie-Élodie',
+    'Joseph',
+    'Grâce',
+    'Héritier',
+    'Bénédicte',
+    'Daniel',
+    'Thérèse',
+    'Aimé',
+    'Rebecca',
+    'Noëlla',
+    'Gaël',
+    'Anaïs',
+    'Josué',
+    'Françoise',
+  ];
   const places = ['Kinshasa', 'Mbuji-Mayi', 'Kananga', 'Lubumbashi', 'Matadi', 'Kindu', 'Kolwezi', 'Tshikapa', 'Kikwit', 'Kisangani', 'Boma', 'Bandundu'];
   const INSERT_ROWS = 1000;
   const WRITE_CONCURRENCY = 64;
@@ -234,7 +259,9 @@ try {
     await moveGeneration(tx, batchId, 'in_progress', {});
   });
   const candidatesS = (performance.now() - t) / 1000;
-  say(`candidates (photo files + bulk insert, the import; not counted below): ${candidatesS.toFixed(2)} s, ${Math.round(count / candidatesS)}/s; photo ${avgPhotoKb.toFixed(1)} KB`);
+  say(
+    `candidates (photo files + bulk insert, the import; not counted below): ${candidatesS.toFixed(2)} s, ${Math.round(count / candidatesS)}/s; photo ${avgPhotoKb.toFixed(1)} KB`,
+  );
 
   // ---- issuing ----------------------------------------------------------------------------------
   const issueStart = performance.now();
@@ -250,7 +277,9 @@ try {
   const credentialsPeakMb = Math.round(peakRss / MB);
   memory.afterCredentialsMb = rssMb();
   memory.heapAfterCredentialsMb = liveHeapMb();
-  say(`1. credentials + Merkle tree + QR (one transaction): ${credentialsS.toFixed(2)} s, ${Math.round(count / credentialsS)}/s, ${((credentialsS * 1000) / count).toFixed(3)} ms/diploma; peak RSS ${credentialsPeakMb} MB (${memory.afterCredentialsMb} MB after; ${memory.beforeIssuingMb} MB before)${busyText(await machineBusySince(cpu0))}`);
+  say(
+    `1. credentials + Merkle tree + QR (one transaction): ${credentialsS.toFixed(2)} s, ${Math.round(count / credentialsS)}/s, ${((credentialsS * 1000) / count).toFixed(3)} ms/diploma; peak RSS ${credentialsPeakMb} MB (${memory.afterCredentialsMb} MB after; ${memory.beforeIssuingMb} MB before)${busyText(await machineBusySince(cpu0))}`,
+  );
 
   // 2. PDFs on the render pool, pipelined with storage + database (IssuingService.renderPending).
   const marks = [0.25, 0.5, 0.75, 1];
@@ -271,10 +300,16 @@ try {
   memory.heapAfterRenderMb = liveHeapMb();
   const s = pool.stats;
   say(`2. PDF render + sign on ${pool.size} workers, with storage + DB: ${renderS.toFixed(2)} s, ${Math.round(count / renderS)}/s${busyText(await machineBusySince(cpu0))}`);
-  say(`   in the workers: render ${(s.renderMs / s.documents).toFixed(3)} ms + PAdES sign ${(s.signMs / s.documents).toFixed(3)} ms per diploma (${Math.round((1000 * s.documents) / (s.renderMs + s.signMs))}/s per worker busy)`);
-  say(`   storage + DB (overlapping the rendering): PDF writes ${(s.storageMs / count).toFixed(3)} ms, chunk transactions ${(s.dbMs / count).toFixed(3)} ms, photo reads ${(s.photoReadMs / count).toFixed(3)} ms per diploma (summed per chunk)`);
+  say(
+    `   in the workers: render ${(s.renderMs / s.documents).toFixed(3)} ms + PAdES sign ${(s.signMs / s.documents).toFixed(3)} ms per diploma (${Math.round((1000 * s.documents) / (s.renderMs + s.signMs))}/s per worker busy)`,
+  );
+  say(
+    `   storage + DB (overlapping the rendering): PDF writes ${(s.storageMs / count).toFixed(3)} ms, chunk transactions ${(s.dbMs / count).toFixed(3)} ms, photo reads ${(s.photoReadMs / count).toFixed(3)} ms per diploma (summed per chunk)`,
+  );
   say(`   main thread busy ${Math.round(elu.utilization * 100)} % of the time; RSS at 25/50/75/100 %: ${Object.values(atProgress).join(' / ')} MB; peak ${renderPeakMb} MB`);
-  say(`   live JavaScript heap after a full GC: ${memory.heapBeforeMb} MB before issuing, ${memory.heapAfterCredentialsMb} MB after the credentials, ${memory.heapAfterRenderMb} MB after the PDFs`);
+  say(
+    `   live JavaScript heap after a full GC: ${memory.heapBeforeMb} MB before issuing, ${memory.heapAfterCredentialsMb} MB after the credentials, ${memory.heapAfterRenderMb} MB after the PDFs`,
+  );
 
   // 3. The batch moves to "ready for signature" (nothing left to render).
   t = performance.now();
@@ -294,7 +329,12 @@ try {
 
   // ---- checks: everything there, a sample verified ----------------------------------------------
   const [totals] = await db
-    .select({ n: sql<number>`count(*)::int`, withPdf: sql<number>`count(${diplomas.pdfKey})::int`, bytes: sql<number>`coalesce(sum(${diplomas.pdfBytes}), 0)::float8`, max: sql<number>`coalesce(max(${diplomas.pdfBytes}), 0)::int` })
+    .select({
+      n: sql<number>`count(*)::int`,
+      withPdf: sql<number>`count(${diplomas.pdfKey})::int`,
+      bytes: sql<number>`coalesce(sum(${diplomas.pdfBytes}), 0)::float8`,
+      max: sql<number>`coalesce(max(${diplomas.pdfBytes}), 0)::int`,
+    })
     .from(diplomas)
     .where(eq(diplomas.generationId, batchId));
   if (totals!.n !== count || totals!.withPdf !== count) throw new Error(`expected ${count} diplomas with a PDF, found ${totals!.n} (${totals!.withPdf} with a PDF)`);
@@ -345,9 +385,18 @@ try {
     node: process.version,
   };
   say('');
-  say(`overall (credentials → anchored): ${issueS.toFixed(2)} s for ${count} diplomas: ${result.diplomasPerSecond} diplomas/s, ${result.diplomasPerSecondPerCore} per core (${cores} cores)`);
-  say(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  say(`process CPU ${result.cpuSecondsThisProcess} s over ${issueS.toFixed(1)} s wall (${Math.round((100 * result.cpuSecondsThisProcess) / issueS / cores)} % of ${cores} cores; PostgreSQL and Anvil use the rest)`);
+  say(
+    `overall (credentials → anchored): ${issueS.toFixed(2)} s for ${count} diplomas: ${result.diplomasPerSecond} diplomas/s, ${result.diplomasPerSecondPerCore} per core (${cores} cores)`,
+  );
+  say(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  say(
+    `process CPU ${result.cpuSecondsThisProcess} s over ${issueS.toFixed(1)} s wall (${Math.round((100 * result.cpuSecondsThisProcess) / issueS / cores)} % of ${cores} cores; PostgreSQL and Anvil use the rest)`,
+  );
   say(`peak memory (RSS, this process with its workers): ${result.peakMemoryMb} MB; average PDF ${result.avgPdfKb} KB (largest ${result.maxPdfKb} KB)`);
   await cleanUp();
   say(JSON.stringify(result));

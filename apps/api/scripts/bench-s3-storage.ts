@@ -46,7 +46,9 @@ async function run(name: string, store: FileStorage, serverPid?: number) {
       ...(serverPid ? { serverCpuMsPerFile: Number((((await cpuOf(serverPid)) - server0) / count).toFixed(3)) } : {}),
     };
     const p = phases[phase]!;
-    console.log(`${name.padEnd(6)} ${phase.padEnd(5)} ${String(p.perSecond).padStart(6)} files/s, this process ${p.cpuMsPerFile.toFixed(3)} ms CPU per file${p.serverCpuMsPerFile !== undefined ? `, S3 server ${p.serverCpuMsPerFile.toFixed(3)} ms` : ''}`);
+    console.log(
+      `${name.padEnd(6)} ${phase.padEnd(5)} ${String(p.perSecond).padStart(6)} files/s, this process ${p.cpuMsPerFile.toFixed(3)} ms CPU per file${p.serverCpuMsPerFile !== undefined ? `, S3 server ${p.serverCpuMsPerFile.toFixed(3)} ms` : ''}`,
+    );
   }
   return phases;
 }
@@ -55,7 +57,12 @@ const dir = await mkdtemp(path.join(os.tmpdir(), 'sceau-bench-s3-'));
 const server = await startS3Server();
 try {
   await server.createBucket('bench');
-  console.log(`${count} files of 120 KB, ${CHUNK} at a time; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `${count} files of 120 KB, ${CHUNK} at a time; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const local = await run('local', new LocalFileStorage(path.join(dir, 'files')));
   const s3 = new S3FileStorage({ endpoint: server.endpoint, bucket: 'bench', region: server.region, credentials: server.credentials, forcePathStyle: true, prefix: '' });
   await s3.check(); // loads the SDK before timing

@@ -9,7 +9,24 @@ import yazl from 'yazl';
 
 const LAST = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya', "N'Sele"];
 const MIDDLE = ['Kabamba', 'Tshibangu', 'Tshilombo', 'wa Kalombo', 'Luzolo', 'Banza', 'Ngoy', 'Kanku', 'Makiese', 'Mulumba', 'Mpoyi', 'Nkiambi', ''];
-const FIRST = ['Élodie', 'Patrick', 'Marie-Élodie', 'Joseph', 'Grâce', 'Héritier', 'Bénédicte', 'Daniel', 'Thérèse', 'Aimé', 'Rebecca', 'Noëlla', 'Gaël', 'Anaïs', 'Josué', 'Françoise'];
+const FIRST = [
+  'Élodie',
+  'Patrick',
+  'Marie-Élodie',
+  'Joseph',
+  'Grâce',
+  'Héritier',
+  'Bénédicte',
+  'Daniel',
+  'Thérèse',
+  'Aimé',
+  'Rebecca',
+  'Noëlla',
+  'Gaël',
+  'Anaïs',
+  'Josué',
+  'Françoise',
+];
 const PLACES = ['Kinshasa', 'Mbuji-Mayi', 'Kananga', 'Lubumbashi', 'Matadi', 'Kindu', 'Kolwezi', 'Tshikapa', 'Kikwit', 'Kisangani', 'Boma', 'Bandundu'];
 const OPTIONS = ['LIT', 'SA', 'ELE', 'CON'];
 const HEADERS = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'photo'];
@@ -60,8 +77,13 @@ export async function portraits(width: number, height: number, count = 64): Prom
     Array.from({ length: count }, async (_, i) => {
       const hue = (i * 37) % 360;
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 300 400" preserveAspectRatio="none"><defs><radialGradient id="g"><stop offset="0" stop-color="hsl(${hue},30%,88%)"/><stop offset="1" stop-color="hsl(${hue},35%,65%)"/></radialGradient></defs><rect width="300" height="400" fill="url(#g)"/><circle cx="150" cy="150" r="72" fill="hsl(${(hue + 20) % 360},25%,35%)"/><path d="M30 400 C 40 270, 260 270, 270 400 Z" fill="hsl(${hue},25%,30%)"/></svg>`;
-      const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 10 } } }).png().toBuffer();
-      return sharp(Buffer.from(svg)).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 80 }).toBuffer();
+      const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 10 } } })
+        .png()
+        .toBuffer();
+      return sharp(Buffer.from(svg))
+        .composite([{ input: noise, blend: 'soft-light' }])
+        .jpeg({ quality: 80 })
+        .toBuffer();
     }),
   );
 }

@@ -98,7 +98,9 @@ async function cleanUp(): Promise<void> {
     await db?.$client.end().catch(() => {});
     if (keep) {
       await embedded?.stop().catch(() => {});
-      say(`kept: ${workDir} (data folder${embedded ? ', PostgreSQL cluster' : ''}${dropDatabase ? '; the database on the DATABASE_URL server is kept too' : ''}) — remove it by hand`);
+      say(
+        `kept: ${workDir} (data folder${embedded ? ', PostgreSQL cluster' : ''}${dropDatabase ? '; the database on the DATABASE_URL server is kept too' : ''}) — remove it by hand`,
+      );
       return;
     }
     await dropDatabase?.().catch((e: unknown) => console.error('could not drop the bench database:', e));
@@ -119,7 +121,8 @@ const loadBefore = os.loadavg();
   const before = await machineCpu();
   await new Promise((r) => setTimeout(r, 1000));
   const busy = await machineBusySince(before);
-  if (busy !== null && busy > 20) console.warn(`warning: the machine is already ${busy} % busy before the bench starts (load ${loadBefore[0]!.toFixed(1)}): the figures will be low`);
+  if (busy !== null && busy > 20)
+    console.warn(`warning: the machine is already ${busy} % busy before the bench starts (load ${loadBefore[0]!.toFixed(1)}): the figures will be low`);
 }
 
 // Peak memory of every process involved: this one with its render threads, and its children (the
@@ -183,12 +186,23 @@ try {
   const [session] = await db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
   const [province] = await db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
   // Who the services act as: the national root, from this machine (the audit entries say so).
-  const actor: Actor = { id: root!.id, ...flattenGrants([{ name: 'root', permissions: PERMISSIONS.map((name) => ({ name })) }]), scope: NATIONAL, ip: '127.0.0.1', userAgent: 'bench:session', locale: 'fr' };
+  const actor: Actor = {
+    id: root!.id,
+    ...flattenGrants([{ name: 'root', permissions: PERMISSIONS.map((name) => ({ name })) }]),
+    scope: NATIONAL,
+    ip: '127.0.0.1',
+    userAgent: 'bench:session',
+    locale: 'fr',
+  };
   const dbBytesBefore = Number((await db.execute<{ n: string }>(sql`select pg_database_size(current_database()) as n`)).rows[0]!.n);
   say(`set-up (database, seed, keys, Anvil + registry, job queue, render pool): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')}`);
+  say(
+    `machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')}`,
+  );
   const lists = Math.ceil(count / batchSize);
-  say(`session: ${fmt(count)} diplomas in ${lists} list(s) of up to ${fmt(batchSize)} (${format.toUpperCase()} + zip of ${photoWidth}×${photoHeight} photos), ${parallel} list(s) in the pipeline at once; render threads: ${pool.size}`);
+  say(
+    `session: ${fmt(count)} diplomas in ${lists} list(s) of up to ${fmt(batchSize)} (${format.toUpperCase()} + zip of ${photoWidth}×${photoHeight} photos), ${parallel} list(s) in the pipeline at once; render threads: ${pool.size}`,
+  );
   say();
 
   // ---- baseline: the same work by plain library calls -------------------------------------------
@@ -206,7 +220,12 @@ try {
     const renderer = await createDiplomaRenderer({ template: design, signatureImages });
     const privateKeyPem = keys.active.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     const signer = createKeySigner({ privateKey: privateKeyPem, certificateChainDer: keys.active.certificateChainDer });
-    const issuer = { id: config.issuer.id, name: config.issuer.name, jwks_url: 'http://localhost/.well-known/jwks.json', registry: { chain_id: chain!.chainId, contract: chain!.address.toLowerCase() } };
+    const issuer = {
+      id: config.issuer.id,
+      name: config.issuer.name,
+      jwks_url: 'http://localhost/.well-known/jwks.json',
+      registry: { chain_id: chain!.chainId, contract: chain!.address.toLowerCase() },
+    };
     const photo = new Uint8Array(await preparePhoto(photos[0]!, renderer.template.photo));
     const M = Math.min(400, Math.max(100, Math.floor(count / 10)));
     const jobs: Array<{ job: RenderJob }> = [];
@@ -222,14 +241,50 @@ try {
       await preparePhoto(photos[i % photos.length]!, { w: 38.1, h: 50.8 }, { dpi: 200, maxBytes: 30_000 });
       const t1 = cpuNow();
       const salted = saltRecord(
-        { diploma_id: newDiplomaId(), candidate_code: `2026${String(i).padStart(10, '0')}`, last_name: 'Ilunga', middle_name: 'Banza', first_name: 'Grâce', birth_date: '2007-01-09', birth_place: 'Matadi', gender: 'F', option: 'Littéraire', option_code: 'LIT', school: 'Complexe scolaire', school_code: 'KIN-FUN-C1-E1', centre: 'Centre 1', centre_code: 'KIN-FUN-C1', educ_province: 'Kinshasa-Funa', educ_province_code: 'KIN-FUN', session: 'Session 2026', session_year: 2026, percentage: 65.8, issue_date: '2026-07-01', issuer: config.issuer.id },
+        {
+          diploma_id: newDiplomaId(),
+          candidate_code: `2026${String(i).padStart(10, '0')}`,
+          last_name: 'Ilunga',
+          middle_name: 'Banza',
+          first_name: 'Grâce',
+          birth_date: '2007-01-09',
+          birth_place: 'Matadi',
+          gender: 'F',
+          option: 'Littéraire',
+          option_code: 'LIT',
+          school: 'Complexe scolaire',
+          school_code: 'KIN-FUN-C1-E1',
+          centre: 'Centre 1',
+          centre_code: 'KIN-FUN-C1',
+          educ_province: 'Kinshasa-Funa',
+          educ_province_code: 'KIN-FUN',
+          session: 'Session 2026',
+          session_year: 2026,
+          percentage: 65.8,
+          issue_date: '2026-07-01',
+          issuer: config.issuer.id,
+        },
         issuer,
       );
       const targetHash = Buffer.from(salted.targetHash).toString('hex');
       const qr = await encodeQrPayload(qrFieldsFromRecord(salted.record, targetHash), keys.active.es256);
       const credentialJson = new TextEncoder().encode(JSON.stringify({ record: salted.record, salts: salted.salts, targetHash }));
       const t2 = cpuNow();
-      const fields = { name: 'Ilunga Banza Grâce', birthPlace: 'Matadi', birthDate: '9 janvier 2007', option: 'Littéraire', school: 'Complexe scolaire', centre: 'Centre 1', session: '2026', percentage: '65,8', issueDate: '1 juillet 2026', diplomaNumber: salted.record.diploma_id, province: 'Kinshasa-Funa', issuePlace: 'Kinshasa', candidateCode: salted.record.candidate_code };
+      const fields = {
+        name: 'Ilunga Banza Grâce',
+        birthPlace: 'Matadi',
+        birthDate: '9 janvier 2007',
+        option: 'Littéraire',
+        school: 'Complexe scolaire',
+        centre: 'Centre 1',
+        session: '2026',
+        percentage: '65,8',
+        issueDate: '1 juillet 2026',
+        diplomaNumber: salted.record.diploma_id,
+        province: 'Kinshasa-Funa',
+        issuePlace: 'Kinshasa',
+        candidateCode: salted.record.candidate_code,
+      };
       const qrContents = { verifyUrl: `http://localhost/verify/${salted.record.diploma_id}`, offlinePayload: qr.text };
       jobs.push({ job: { fields, photo, qr: qrContents, credentialJson } });
       const unsigned = await renderer.render(fields, photo, qrContents, credentialJson);
@@ -266,7 +321,9 @@ try {
     `  one core: credential + QR ${baseline.perDocMs.credential.toFixed(2)} ms, render ${baseline.perDocMs.render.toFixed(2)} ms, PAdES sign ${baseline.perDocMs.sign.toFixed(2)} ms, SHA-256 ${baseline.perDocMs.hash.toFixed(3)} ms` +
       ` = ${fmt(baseline.oneCorePerSecond)} diplomas/s per core; photo fit ${baseline.perDocMs.photo.toFixed(2)} ms (${photoWidth}×${photoHeight}, ${avgPhotoKb.toFixed(1)} KB)`,
   );
-  say(`  ${pool.size} render threads, render + sign + hash only: ${fmt(baseline.allCoresRenderSignHashPerSecond)} diplomas/s (${fmt(baseline.allCoresRenderSignHashPerSecond / cores)} per core)`);
+  say(
+    `  ${pool.size} render threads, render + sign + hash only: ${fmt(baseline.allCoresRenderSignHashPerSecond)} diplomas/s (${fmt(baseline.allCoresRenderSignHashPerSecond / cores)} per core)`,
+  );
   say();
   pool.stats.documents = 0;
   pool.stats.renderMs = 0;
@@ -287,7 +344,8 @@ try {
     }
     return now;
   };
-  const statusOf = async (id: number) => (await db!.select({ status: generations.status, signature: generations.signatureStatus, error: generations.lastError }).from(generations).where(eq(generations.id, id)))[0]!;
+  const statusOf = async (id: number) =>
+    (await db!.select({ status: generations.status, signature: generations.signatureStatus, error: generations.lastError }).from(generations).where(eq(generations.id, id)))[0]!;
   async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 3_600_000): Promise<T> {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -350,7 +408,9 @@ try {
     await addCpu('anchor', cpu);
     timings[index] = t;
     const done = timings.filter(Boolean).length;
-    say(`  list ${index + 1}/${lists} (${fmt(to - from)}): import ${((t.import[1] - t.import[0]) / 1000).toFixed(1)} s, generation ${((t.generate[1] - t.generate[0]) / 1000).toFixed(1)} s, anchoring ${((t.anchor[1] - t.anchor[0]) / 1000).toFixed(1)} s  [${done}/${lists} done]`);
+    say(
+      `  list ${index + 1}/${lists} (${fmt(to - from)}): import ${((t.import[1] - t.import[0]) / 1000).toFixed(1)} s, generation ${((t.generate[1] - t.generate[0]) / 1000).toFixed(1)} s, anchoring ${((t.anchor[1] - t.anchor[0]) / 1000).toFixed(1)} s  [${done}/${lists} done]`,
+    );
   }
 
   // The lists and zips a school would send, written before the session so that making them is not counted.
@@ -389,16 +449,26 @@ try {
     .map(([tid, ms]) => +((ms - (threads0.get(tid) ?? 0)) / count).toFixed(2))
     .filter((ms) => ms > 0)
     .sort((a, b) => b - a);
-  const perDiploma = (c: TreeCpu & { total: number }) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, +(v / count).toFixed(2)])) as unknown as TreeCpu & { total: number };
+  const perDiploma = (c: TreeCpu & { total: number }) =>
+    Object.fromEntries(Object.entries(c).map(([k, v]) => [k, +(v / count).toFixed(2)])) as unknown as TreeCpu & { total: number };
   const cpuMsPerDiploma = sessionCpu0 && sessionCpu1 ? perDiploma(cpuSince(sessionCpu0, sessionCpu1)) : null;
   const loadAfter = os.loadavg();
 
   // ---- checks: every diploma once, published, a sample verified --------------------------------------
   const [totals] = await db
-    .select({ n: sql<number>`count(*)::int`, items: sql<number>`count(distinct ${diplomas.itemId})::int`, withPdf: sql<number>`count(${diplomas.pdfKey})::int`, pdfBytes: sql<number>`coalesce(sum(${diplomas.pdfBytes}), 0)::float8` })
+    .select({
+      n: sql<number>`count(*)::int`,
+      items: sql<number>`count(distinct ${diplomas.itemId})::int`,
+      withPdf: sql<number>`count(${diplomas.pdfKey})::int`,
+      pdfBytes: sql<number>`coalesce(sum(${diplomas.pdfBytes}), 0)::float8`,
+    })
     .from(diplomas);
-  if (totals!.n !== count || totals!.items !== count || totals!.withPdf !== count) throw new Error(`expected ${count} diplomas with a PDF, one per candidate; found ${totals!.n} for ${totals!.items} candidates (${totals!.withPdf} with a PDF)`);
-  const [unpublished] = await db.select({ n: sql<number>`count(*)::int` }).from(generations).where(and(sql`${generations.status} <> 'completed'`, sql`${generations.title} like 'Session — liste %'`));
+  if (totals!.n !== count || totals!.items !== count || totals!.withPdf !== count)
+    throw new Error(`expected ${count} diplomas with a PDF, one per candidate; found ${totals!.n} for ${totals!.items} candidates (${totals!.withPdf} with a PDF)`);
+  const [unpublished] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(generations)
+    .where(and(sql`${generations.status} <> 'completed'`, sql`${generations.title} like 'Session — liste %'`));
   if (unpublished!.n) throw new Error(`${unpublished!.n} lists not published`);
   const jwks = keys.jwks();
   const sample = await db.select().from(diplomas).orderBy(sql`random()`).limit(5);
@@ -421,7 +491,12 @@ try {
   const stage = (key: keyof Times) => {
     const busyMs = unionMs(timings.map((t) => t[key]));
     const summedMs = timings.reduce((n, t) => n + (t[key][1] - t[key][0]), 0);
-    return { seconds: +(busyMs / 1000).toFixed(2), diplomasPerSecond: Math.round(count / (busyMs / 1000)), perCore: Math.round(count / (busyMs / 1000) / cores), summedSeconds: +(summedMs / 1000).toFixed(2) };
+    return {
+      seconds: +(busyMs / 1000).toFixed(2),
+      diplomasPerSecond: Math.round(count / (busyMs / 1000)),
+      perCore: Math.round(count / (busyMs / 1000) / cores),
+      summedSeconds: +(summedMs / 1000).toFixed(2),
+    };
   };
   const stages = { import: stage('import'), generation: stage('generate'), anchoring: stage('anchor') };
   const kbPerDiploma = (dbBytes + fileBytes) / count / 1024;
@@ -450,9 +525,9 @@ try {
     },
     peakMemoryMb: Math.round(peakTreeBytes / MB),
     peakMemoryThisProcessMb: Math.round(peakSelfBytes / MB),
-    databaseMbPer1000: +((dbBytes / count) * 1000 / MB).toFixed(1),
-    filesMbPer1000: +((fileBytes / count) * 1000 / MB).toFixed(1),
-    filesMbPer1000ByFolder: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, +((v / count) * 1000 / MB).toFixed(1)])),
+    databaseMbPer1000: +(((dbBytes / count) * 1000) / MB).toFixed(1),
+    filesMbPer1000: +(((fileBytes / count) * 1000) / MB).toFixed(1),
+    filesMbPer1000ByFolder: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, +(((v / count) * 1000) / MB).toFixed(1)])),
     avgPdfKb: +(totals!.pdfBytes / count / 1024).toFixed(1),
     kbPerDiploma: +kbPerDiploma.toFixed(1),
     sessionMinutes: +(SESSION / perSecond / 60).toFixed(1),
@@ -461,7 +536,9 @@ try {
     node: process.version,
   };
   const line = (name: string, s: (typeof stages)['import']) =>
-    say(`  ${name.padEnd(11)} ${s.seconds.toFixed(1).padStart(7)} s busy  ${fmt(s.diplomasPerSecond).padStart(6)} diplomas/s  ${fmt(s.perCore).padStart(5)} per core   (summed over lists ${s.summedSeconds.toFixed(1)} s)`);
+    say(
+      `  ${name.padEnd(11)} ${s.seconds.toFixed(1).padStart(7)} s busy  ${fmt(s.diplomasPerSecond).padStart(6)} diplomas/s  ${fmt(s.perCore).padStart(5)} per core   (summed over lists ${s.summedSeconds.toFixed(1)} s)`,
+    );
   say();
   say(`checked: ${fmt(count)} diplomas, one per candidate, each with its PDF; every list published (anchored); 5 random PDFs: stored hash, PAdES intact, credential and QR verify`);
   say();
@@ -470,7 +547,8 @@ try {
   line('generation', stages.generation);
   line('anchoring', stages.anchoring);
   say(`  in the render threads: render ${result.workerRenderMsPerDoc} ms + PAdES sign ${result.workerSignMsPerDoc} ms per diploma`);
-  const cpuLine = (c: TreeCpu & { total: number }) => `${c.total.toFixed(2)} ms (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, Anvil ${c.other.toFixed(2)})`;
+  const cpuLine = (c: TreeCpu & { total: number }) =>
+    `${c.total.toFixed(2)} ms (main thread ${c.main.toFixed(2)}, other threads ${c.threads.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, Anvil ${c.other.toFixed(2)})`;
   say();
   say(`CPU time per diploma (every process involved; the figure to compare on a busy machine):`);
   if (cpuMsPerDiploma) say(`  whole session: ${cpuLine(cpuMsPerDiploma)}${dropDatabase ? '; the external PostgreSQL is not counted' : ''}`);
@@ -482,11 +560,23 @@ try {
   say(`  this process's other threads, each: ${threadsMsPerDiploma.slice(0, 8).join(', ')}${threadsMsPerDiploma.length > 8 ? ', …' : ''} ms`);
   if (cpuMsPerDiploma) say(`  at this CPU cost, 2 idle cores would issue ${fmt((cores * 1000) / cpuMsPerDiploma.total)} diplomas/s`);
   say();
-  say(`overall: ${fmt(count)} diplomas in ${(sessionMs / 1000).toFixed(1)} s (first list's import → last list anchored): ${fmt(result.diplomasPerSecond)} diplomas/s, ${fmt(result.diplomasPerSecondPerCore)} per core (${cores} cores)`);
-  say(`  baseline on the same machine: ${fmt(baseline.allCoresRenderSignHashPerSecond)} diplomas/s for render + sign + hash alone on ${pool.size} threads (${Math.round((100 * perSecond) / baseline.allCoresRenderSignHashPerSecond)} % of it reached end to end)`);
-  say(`  machine CPU ${machineBusy ?? '?'} % busy during the session; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`);
-  say(`  peak memory (PSS of this process, its render threads, ${dropDatabase ? 'Anvil' : 'PostgreSQL and Anvil'}): ${fmt(result.peakMemoryMb)} MB; this process alone (RSS) ${fmt(result.peakMemoryThisProcessMb)} MB`);
-  say(`  storage per 1,000 diplomas: database ${result.databaseMbPer1000} MB, files ${result.filesMbPer1000} MB (${Object.entries(result.filesMbPer1000ByFolder).map(([k, v]) => `${k} ${v}`).join(', ')}); ${result.kbPerDiploma} KB per diploma in all (PDF ${result.avgPdfKb} KB)`);
+  say(
+    `overall: ${fmt(count)} diplomas in ${(sessionMs / 1000).toFixed(1)} s (first list's import → last list anchored): ${fmt(result.diplomasPerSecond)} diplomas/s, ${fmt(result.diplomasPerSecondPerCore)} per core (${cores} cores)`,
+  );
+  say(
+    `  baseline on the same machine: ${fmt(baseline.allCoresRenderSignHashPerSecond)} diplomas/s for render + sign + hash alone on ${pool.size} threads (${Math.round((100 * perSecond) / baseline.allCoresRenderSignHashPerSecond)} % of it reached end to end)`,
+  );
+  say(
+    `  machine CPU ${machineBusy ?? '?'} % busy during the session; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`,
+  );
+  say(
+    `  peak memory (PSS of this process, its render threads, ${dropDatabase ? 'Anvil' : 'PostgreSQL and Anvil'}): ${fmt(result.peakMemoryMb)} MB; this process alone (RSS) ${fmt(result.peakMemoryThisProcessMb)} MB`,
+  );
+  say(
+    `  storage per 1,000 diplomas: database ${result.databaseMbPer1000} MB, files ${result.filesMbPer1000} MB (${Object.entries(result.filesMbPer1000ByFolder)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); ${result.kbPerDiploma} KB per diploma in all (PDF ${result.avgPdfKb} KB)`,
+  );
   say(`  a session of ${fmt(SESSION)} at this rate: ${fmt(result.sessionMinutes, 1)} minutes (goal: under 45)`);
   await cleanUp();
   say(JSON.stringify(result));

@@ -58,7 +58,11 @@ const parts = pdfs.map((pdf) => readDiplomaPdf(pdf, CREDENTIAL_ATTACHMENT)!);
 const qrTexts = parts.map((p) => qrCodesFromContents(p.contents, { grid: true }).find((c) => c.startsWith('SC1:'))!);
 const credentials = parts.map((p) => new TextDecoder().decode(p.attachment));
 console.log(`${pdfs.length} distinct genuine PDFs of ${Math.round(pdfs.reduce((n, p) => n + p.length, 0) / pdfs.length / 1024)} KB, ${rounds} rounds; Node ${process.version}`);
-const total = await time('verify() in full (registry in memory)', (pdf) => verify({ pdf }, context).then((r) => { if (r.verdict !== 'authentic') throw new Error(r.verdict); }));
+const total = await time('verify() in full (registry in memory)', (pdf) =>
+  verify({ pdf }, context).then((r) => {
+    if (r.verdict !== 'authentic') throw new Error(r.verdict);
+  }),
+);
 await time('  SHA-256 of the file (the cache key)', (pdf) => createHash('sha256').update(pdf).digest());
 await time('  PAdES signature (verifyPdfSignature)', (pdf) => verifyPdfSignature(pdf));
 await time('  targeted reader (attachment and page contents)', (pdf) => readDiplomaPdf(pdf, CREDENTIAL_ATTACHMENT));

@@ -86,7 +86,12 @@ async function requestsOf(): Promise<autocannon.Request[]> {
         method: 'POST',
         setupRequest: (req) => {
           const body = bodies[i++ % bodies.length]!;
-          return { ...req, path: '/api/generations/verify', body, headers: { ...req.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-forwarded-for': client() } };
+          return {
+            ...req,
+            path: '/api/generations/verify',
+            body,
+            headers: { ...req.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-forwarded-for': client() },
+          };
         },
       },
     ];
@@ -96,7 +101,12 @@ async function requestsOf(): Promise<autocannon.Request[]> {
   return [
     {
       method: 'POST',
-      setupRequest: (req) => ({ ...req, path: '/api/v2/verify-candidate', body: bodies[i++ % bodies.length]!, headers: { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': client() } }),
+      setupRequest: (req) => ({
+        ...req,
+        path: '/api/v2/verify-candidate',
+        body: bodies[i++ % bodies.length]!,
+        headers: { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': client() },
+      }),
     },
   ];
 }

@@ -57,7 +57,10 @@ const diplomaCount = Number(option('--diplomas') ?? 100_000);
 const connections = Number(option('--connections') ?? 32);
 const keep = args.includes('--keep');
 /** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
-const only = option('--only')?.split(',').map((s) => s.trim()) ?? null;
+const only =
+  option('--only')
+    ?.split(',')
+    .map((s) => s.trim()) ?? null;
 const wanted = (kind: string) => !only || only.includes(kind);
 /** A folder for the server's CPU profile of each measured run (`.cpuprofile`, Chrome DevTools), and their summary. */
 const profileDir = option('--cpu-prof') ? path.resolve(option('--cpu-prof')!) : null;
@@ -67,7 +70,11 @@ const serverLogLevel = option('--log-level') ?? 'warn';
 const processes = Number(option('--processes') ?? 1);
 if (!Number.isInteger(processes) || processes < 1 || processes > 16) throw new Error('--processes must be a whole number from 1 to 16');
 if (!['fatal', 'error', 'warn', 'info', 'debug'].includes(serverLogLevel)) throw new Error('--log-level must be one of fatal, error, warn, info, debug');
-for (const [name, value, min] of [['--seconds', seconds, 1], ['--diplomas', diplomaCount, 1_000], ['--connections', connections, 1]] as const) {
+for (const [name, value, min] of [
+  ['--seconds', seconds, 1],
+  ['--diplomas', diplomaCount, 1_000],
+  ['--connections', connections, 1],
+] as const) {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
 }
 /** PDFs sent once before the measured upload run (the server's code warmed up, as after minutes of service). */
@@ -85,15 +92,24 @@ const MB = 1024 * 1024;
 const log = pino({ level: 'warn' });
 const say = (line: string) => console.log(line);
 const cores = os.availableParallelism();
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 // ---- disk check ------------------------------------------------------------------------------
 // Per diploma ~3.5 KB of credential JSON, its row, four indexes and their WAL (~15 KB in all); per
 // rendered PDF ~120 KB (stored, and a copy for the load generator) and its photo; PostgreSQL may
 // keep up to max_wal_size (1 GB) of WAL on top.
 const tmpRoot = os.tmpdir();
-await ensureFreeDisk('bench:verify', tmpRoot, 1.5 * 1024 * MB + diplomaCount * 15 * 1024 + pdfCount * 260 * 1024, '', 'Free some space, point TMPDIR elsewhere, or lower --diplomas / --seconds.');
-
+await ensureFreeDisk(
+  'bench:verify',
+  tmpRoot,
+  1.5 * 1024 * MB + diplomaCount * 15 * 1024 + pdfCount * 260 * 1024,
+  '',
+  'Free some space, point TMPDIR elsewhere, or lower --diplomas / --seconds.',
+);
 
 // ---- throwaway environment ---------------------------------------------------------------------
 const workDir = await mkdtemp(path.join(tmpRoot, 'sceau-bench-verify-'));
@@ -151,7 +167,10 @@ async function runLoad(plan: LoadPlan): Promise<LoadResult> {
 type Measured = LoadResult & { cpuMsPerRequest: number; userMsPerRequest: number; systemMsPerRequest: number };
 
 /** The functions that took the most CPU in a profile (self time), and by package. */
-function summariseProfile(profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples?: number[]; timeDeltas?: number[] }, requests: number): string[] {
+function summariseProfile(
+  profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples?: number[]; timeDeltas?: number[] },
+  requests: number,
+): string[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, number>();
   const byPackage = new Map<string, number>();
@@ -160,14 +179,31 @@ function summariseProfile(profile: { nodes: Array<{ id: number; callFrame: { fun
     const frame = byNode.get(id)!;
     const us = profile.timeDeltas?.[i] ?? 0;
     total += us;
-    const where = frame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/work\/main\//, '');
+    const where = frame.url
+      .replace(/^file:\/\//, '')
+      .replace(/^.*\/node_modules\//, '')
+      .replace(/^.*\/work\/main\//, '');
     const name = `${frame.functionName || '(anonymous)'} ${where ? `${where}:${frame.lineNumber + 1}` : ''}`.trim();
     self.set(name, (self.get(name) ?? 0) + us);
-    const pkg = frame.functionName === '(idle)' ? '(idle)' : !frame.url ? frame.functionName.startsWith('(') ? frame.functionName : '(native)' : frame.url.startsWith('node:') ? 'node:' + frame.url.slice(5).split('/')[0] : where.startsWith('@') ? where.split('/').slice(0, 2).join('/') : where.split('/')[0]!;
+    const pkg =
+      frame.functionName === '(idle)'
+        ? '(idle)'
+        : !frame.url
+          ? frame.functionName.startsWith('(')
+            ? frame.functionName
+            : '(native)'
+          : frame.url.startsWith('node:')
+            ? 'node:' + frame.url.slice(5).split('/')[0]
+            : where.startsWith('@')
+              ? where.split('/').slice(0, 2).join('/')
+              : where.split('/')[0]!;
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
   });
   const top = (map: Map<string, number>, n: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `      ${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000 / Math.max(1, requests)).toFixed(3)} ms/req  ${k}`);
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => `      ${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000 / Math.max(1, requests)).toFixed(3)} ms/req  ${k}`);
   return ['    by package (self time):', ...top(byPackage, 12), '    by function (self time):', ...top(self, 25)];
 }
 
@@ -223,7 +259,24 @@ const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p99Ms
 // ---- diplomas ----------------------------------------------------------------------------------
 const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
 const middleNames = ['Kabamba', 'Tshibangu', 'Tshilombo', 'wa Kalombo', 'Luzolo', 'Banza', 'Ngoy', 'Kanku', 'Makiese', 'Mulumba', 'Mpoyi', 'Nkiambi'];
-const firstNames = ['Élodie', 'Patrick', 'Marie-Élodie', 'Joseph', 'Grâce', 'Héritier', 'Bénédicte', 'Daniel', 'Thérèse', 'Aimé', 'Rebecca', 'Noëlla', 'Gaël', 'Anaïs', 'Josué', 'Françoise'];
+const firstNames = [
+  'Élodie',
+  'Patrick',
+  'Marie-Élodie',
+  'Joseph',
+  'Grâce',
+  'Héritier',
+  'Bénédicte',
+  'Daniel',
+  'Thérèse',
+  'Aimé',
+  'Rebecca',
+  'Noëlla',
+  'Gaël',
+  'Anaïs',
+  'Josué',
+  'Françoise',
+];
 const places = ['Kinshasa', 'Mbuji-Mayi', 'Kananga', 'Lubumbashi', 'Matadi', 'Kindu', 'Kolwezi', 'Tshikapa', 'Kikwit', 'Kisangani', 'Boma', 'Bandundu'];
 
 interface Place {
@@ -239,7 +292,16 @@ interface Place {
 async function candidates(db: Db, place: Place, from: number, count: number, photoKeys: string[] | null, title: string): Promise<number> {
   const [batch] = await db
     .insert(generations)
-    .values({ type: 'diplome_etat', templateId: place.templateId, title, sessionId: place.sessionId, educProvinceId: place.provinceId, institutionId: place.schoolId, centreId: place.centreId, optionId: place.optionId })
+    .values({
+      type: 'diplome_etat',
+      templateId: place.templateId,
+      title,
+      sessionId: place.sessionId,
+      educProvinceId: place.provinceId,
+      institutionId: place.schoolId,
+      centreId: place.centreId,
+      optionId: place.optionId,
+    })
     .returning({ id: generations.id });
   for (let start = 0; start < count; start += 1_000) {
     const rows = [];
@@ -355,28 +417,39 @@ try {
   }
   const bulkS = (performance.now() - t) / 1000;
   if (process.stdout.isTTY) process.stdout.write('\r');
-  say(`1. ${bulk} diplomas (credentials, Merkle trees, signed roots, QR payloads; ${Math.ceil(bulk / BATCH)} batches anchored): ${bulkS.toFixed(1)} s, ${Math.round(bulk / bulkS)}/s`);
+  say(
+    `1. ${bulk} diplomas (credentials, Merkle trees, signed roots, QR payloads; ${Math.ceil(bulk / BATCH)} batches anchored): ${bulkS.toFixed(1)} s, ${Math.round(bulk / bulkS)}/s`,
+  );
 
   // 2. The PDFs the upload test sends: one more batch, issued in full (render pool, PAdES), anchored.
   t = performance.now();
   const photos = await Promise.all(
     Array.from({ length: 16 }, async (_, i) => {
-      const noise = await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 120 + i * 5, g: 100, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } } }).jpeg({ quality: 90 }).toBuffer();
+      const noise = await sharp({
+        create: { width: 300, height: 400, channels: 3, background: { r: 120 + i * 5, g: 100, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } },
+      })
+        .jpeg({ quality: 90 })
+        .toBuffer();
       return preparePhoto(noise, diplomeEtatTemplate.photo);
     }),
   );
-  const photoKeys = await Promise.all(photos.map(async (photo, i) => {
-    const key = `photos/bench-verify/${i}.jpg`;
-    await storage.put(key, Buffer.from(photo));
-    return key;
-  }));
+  const photoKeys = await Promise.all(
+    photos.map(async (photo, i) => {
+      const key = `photos/bench-verify/${i}.jpg`;
+      await storage.put(key, Buffer.from(photo));
+      return key;
+    }),
+  );
   const pdfBatch = await candidates(db, place, bulk, pdfCount, photoKeys, "Banc d'essai vérification — PDF");
   await issuing.generate(pdfBatch);
   await publish(db, issuing, pdfBatch);
   await closeSharedRenderPool(); // its workers would otherwise sit beside the server
   const pdfDir = path.join(workDir, 'pdfs');
   await mkdir(pdfDir);
-  const pdfRows = await db.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(and(eq(diplomas.generationId, pdfBatch), isNotNull(diplomas.pdfKey)));
+  const pdfRows = await db
+    .select({ id: diplomas.id, pdfKey: diplomas.pdfKey })
+    .from(diplomas)
+    .where(and(eq(diplomas.generationId, pdfBatch), isNotNull(diplomas.pdfKey)));
   const pdfFiles: string[] = [];
   for (const row of pdfRows) {
     const file = path.join(pdfDir, `${row.id}.pdf`);
@@ -384,7 +457,11 @@ try {
     pdfFiles.push(file);
   }
   say(`2. ${pdfFiles.length} diplomas with their PDF (rendered, PAdES-signed, anchored) for the upload test: ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const [{ n: total } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(diplomas).innerJoin(generations, eq(generations.id, diplomas.generationId)).where(eq(generations.status, 'completed'));
+  const [{ n: total } = { n: 0 }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(diplomas)
+    .innerJoin(generations, eq(generations.id, diplomas.generationId))
+    .where(eq(generations.status, 'completed'));
   say(`   database: ${total} published diplomas`);
 
   // 3. The server: the platform's app and services, as server.ts builds them, on 127.0.0.1.
@@ -427,7 +504,9 @@ try {
       API_PROCESSES: String(processes),
     };
     const httpProcesses = await forkHttpProcesses(processes, env, log);
-    serverPids = Object.values(cluster.workers ?? {}).map((w) => w!.process.pid!).filter(Boolean);
+    serverPids = Object.values(cluster.workers ?? {})
+      .map((w) => w!.process.pid!)
+      .filter(Boolean);
     closeApp = async () => {
       await httpProcesses.stop();
     };
@@ -448,11 +527,18 @@ try {
     form.append('cert_document', new Blob([await readFile(pdfFiles.at(-1)!)], { type: 'application/pdf' }), 'diplome.pdf');
     await check('a PDF', await fetch(`${base}/api/generations/verify`, { method: 'POST', body: form }), 'authentic');
   }
-  say(`3. server on ${base} (${processes === 1 ? 'this process' : `${processes} HTTP processes, pids ${serverPids.join(', ')}`}): a known id authentic, an unknown id unknown, a PDF authentic`);
+  say(
+    `3. server on ${base} (${processes === 1 ? 'this process' : `${processes} HTTP processes, pids ${serverPids.join(', ')}`}): a known id authentic, an unknown id unknown, a PDF authentic`,
+  );
   if (profileDir && serverPids.length) say('   --cpu-prof profiles the in-process server only (run without --processes)');
   say('');
 
-  const results: { byId: Measured | null; byIdUncached: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = { byId: null, byIdUncached: null, pdfUpload: null, candidateCheck: null };
+  const results: { byId: Measured | null; byIdUncached: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = {
+    byId: null,
+    byIdUncached: null,
+    pdfUpload: null,
+    candidateCheck: null,
+  };
   const common = { url: base, connections, clients: CLIENTS, seconds };
 
   let cpu = await machineCpu();
@@ -484,11 +570,15 @@ try {
     results.pdfUpload = await measure('PDF upload', { ...common, kind: 'pdf-upload', pdfFiles: pdfFiles.slice(0, -PDF_WARM_UP), connections: Math.min(connections, 16) });
     say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await machineBusySince(cpu)} %`);
     if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
-      say(`   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`);
+      say(
+        `   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`,
+      );
     }
   }
 
-  const candidateRoute = app ? app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' }) : (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST' })).status !== 404;
+  const candidateRoute = app
+    ? app.hasRoute({ method: 'POST', url: '/api/v2/verify-candidate' })
+    : (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST' })).status !== 404;
   if (!wanted('candidate-check')) {
     // not asked for
   } else if (!candidateRoute) {
@@ -504,13 +594,25 @@ try {
       for (let i = 0; i + 2 < group.length && bodies.length < 2_000; i++) {
         const [me, a, b] = [group[i]!, group[(i + 1) % group.length]!, group[(i + 2) % group.length]!];
         if (name(a).toLowerCase() === name(b).toLowerCase()) continue;
-        bodies.push(JSON.stringify({ 'api-token': config.candidateCheck.acceptedTokens[0], fullname: name(me), code: me.candidateCode, birthdate: me.birthDate, fullname_collegue_1: name(a), fullname_collegue_2: name(b), session_id: me.sessionId }));
+        bodies.push(
+          JSON.stringify({
+            'api-token': config.candidateCheck.acceptedTokens[0],
+            fullname: name(me),
+            code: me.candidateCode,
+            birthdate: me.birthDate,
+            fullname_collegue_1: name(a),
+            fullname_collegue_2: name(b),
+            session_id: me.sessionId,
+          }),
+        );
       }
     }
     if (!bodies.length) {
       say('candidate check: no candidates in the national results registry: skipped');
     } else {
-      const first = (await (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0] })).json()) as { data?: { recognised?: boolean } };
+      const first = (await (await fetch(`${base}/api/v2/verify-candidate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0] })).json()) as {
+        data?: { recognised?: boolean };
+      };
       if (first.data?.recognised !== true) throw new Error(`candidate check: a registered candidate is not recognised: ${JSON.stringify(first).slice(0, 300)}`);
       cpu = await machineCpu();
       results.candidateCheck = await measure('candidate check', { ...common, kind: 'candidate-check', bodies });
@@ -519,8 +621,12 @@ try {
   }
 
   say('');
-  say(`server: ${processes === 1 ? 'one process (this one)' : `${processes} HTTP processes (node:cluster)`}, log level ${serverLogLevel}; its CPU time per request counts the server only (not the load generator, PostgreSQL or Anvil)`);
-  say(`database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`);
+  say(
+    `server: ${processes === 1 ? 'one process (this one)' : `${processes} HTTP processes (node:cluster)`}, log level ${serverLogLevel}; its CPU time per request counts the server only (not the load generator, PostgreSQL or Anvil)`,
+  );
+  say(
+    `database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`,
+  );
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
   const summary = { byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
   await cleanUp();

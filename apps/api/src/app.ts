@@ -48,10 +48,7 @@ export interface AppContext {
 
 installValidationMessages();
 
-export async function buildApp(
-  base: { db: Db; config: Config; services?: Services },
-  options: { loggerInstance?: FastifyBaseLogger } = {},
-) {
+export async function buildApp(base: { db: Db; config: Config; services?: Services }, options: { loggerInstance?: FastifyBaseLogger } = {}) {
   const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
   const identity = context.services.identity;
   const { config } = context;

@@ -6,9 +6,7 @@ import { z } from 'zod';
  * The one way to read configuration: environment variables, validated once at start.
  * Every variable and its default is listed in the README and `.env.example`.
  */
-const flag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const flag = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', '']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -115,7 +113,10 @@ const envSchema = z.object({
   FILE_STORAGE: z.enum(['local', 's3']).default('local'),
   /** The S3 API's address (MinIO, Ceph, a cloud's); unset: AWS S3 in S3_REGION. */
   S3_ENDPOINT: z.string().url().optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+    .optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Both or neither; neither: the AWS SDK's own sources (AWS_* variables, instance or pod role). */
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
@@ -142,7 +143,7 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function trustProxySetting(value: string, ctx: z.RefinementCtx): false | string[] {
   const v = value.trim().toLowerCase();
   if (['', 'false', 'no', 'off', '0'].includes(v)) return false;
-  const instead = "give the addresses or CIDRs of the proxies in front of the platform, e.g. TRUST_PROXY=10.0.0.5,10.1.0.0/16 (or loopback for a proxy on the same machine)";
+  const instead = 'give the addresses or CIDRs of the proxies in front of the platform, e.g. TRUST_PROXY=10.0.0.5,10.1.0.0/16 (or loopback for a proxy on the same machine)';
   if (['true', 'yes', 'on'].includes(v)) {
     ctx.addIssue({ code: 'custom', message: `"${value}" would trust any client's X-Forwarded-For; ${instead}` });
     return z.NEVER;
@@ -151,7 +152,10 @@ function trustProxySetting(value: string, ctx: z.RefinementCtx): false | string[
     ctx.addIssue({ code: 'custom', message: `a hop count (${value}) cannot tell a proxy from a client that connects directly; ${instead}` });
     return z.NEVER;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const wrong = entries.filter((entry) => {
     if (PROXY_RANGE_NAMES.has(entry)) return false;
     const [address = '', bits, extra] = entry.split('/');
@@ -214,7 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     candidateCheck: {
       url: e.CANDIDATE_CHECK_URL?.replace(/\/$/, '') ?? null,
       token: e.CANDIDATE_CHECK_TOKEN,
-      acceptedTokens: (e.CANDIDATE_CHECK_ACCEPTED_TOKENS ?? e.CANDIDATE_CHECK_TOKEN).split(',').map((t) => t.trim()).filter(Boolean),
+      acceptedTokens: (e.CANDIDATE_CHECK_ACCEPTED_TOKENS ?? e.CANDIDATE_CHECK_TOKEN)
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
       maxFailures: e.CANDIDATE_CHECK_MAX_FAILURES,
       windowMinutes: e.CANDIDATE_CHECK_WINDOW_MINUTES,
     },
@@ -239,7 +246,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       dir: path.join(dataDir, 'keys'),
       keyFile: e.MINISTRY_KEY_FILE ?? null,
       certificateFile: e.MINISTRY_CERTIFICATE_FILE ?? null,
-      retiredCertificateFiles: (e.MINISTRY_RETIRED_CERTIFICATE_FILES ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+      retiredCertificateFiles: (e.MINISTRY_RETIRED_CERTIFICATE_FILES ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
       organization: e.ISSUER_NAME,
     },
     outboxDir: path.join(dataDir, 'outbox'),

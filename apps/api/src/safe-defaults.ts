@@ -12,17 +12,17 @@ export function productionProblems(config: Config): string[] {
   if (config.env !== 'production') return [];
   const problems: string[] = [];
   if (config.oauth.clientSecret === DEFAULT_OAUTH_CLIENT_SECRET) {
-    problems.push(
-      'OAUTH_CLIENT_SECRET is the default development secret, which anyone can read in the README: set it to a long random value (e.g. `openssl rand -base64 32`).',
-    );
+    problems.push('OAUTH_CLIENT_SECRET is the default development secret, which anyone can read in the README: set it to a long random value (e.g. `openssl rand -base64 32`).');
   }
   if (!config.keys.keyFile || !config.keys.certificateFile) {
     problems.push(
-      'MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are not both set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set both to the ministry\'s signing key and its certificate chain (PEM).',
+      "MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are not both set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set both to the ministry's signing key and its certificate chain (PEM).",
     );
   }
   if (!config.mail.smtpUrl) {
-    problems.push('SMTP_URL is not set, so e-mails (codes, sign-in links) would only be written to the development outbox: set it to the mail relay (smtp://user:password@host:587).');
+    problems.push(
+      'SMTP_URL is not set, so e-mails (codes, sign-in links) would only be written to the development outbox: set it to the mail relay (smtp://user:password@host:587).',
+    );
   }
   if (!config.sms.gatewayUrl) {
     problems.push('SMS_GATEWAY_URL is not set, so SMS (codes, sign-in links) would only be written to the development outbox: set it to the SMS gateway (and SMS_GATEWAY_TOKEN).');

@@ -31,11 +31,7 @@ export interface Identity {
 }
 
 /** Builds the services once per process; providers follow the configuration unless a test overrides them. */
-export function createServices(
-  db: Db,
-  config: Config,
-  overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'> } = {},
-) {
+export function createServices(db: Db, config: Config, overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'> } = {}) {
   const messenger = overrides.messenger ?? new Messenger(config);
   const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;

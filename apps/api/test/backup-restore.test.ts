@@ -22,8 +22,11 @@ afterAll(async () => {
 
 function cli(script: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `apps/api/src/cli/${script}.ts`, ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'error', ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', `apps/api/src/cli/${script}.ts`, ...args],
+      { cwd: root, env: { ...process.env, LOG_LEVEL: 'error', ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
     );
   });
 }
@@ -72,11 +75,21 @@ describe('backup and restore', () => {
     const a = await PlatformProcess.start(envA, { timeoutMs: 120_000 });
     const ids = (await query<{ id: string }>(envA, 'SELECT id FROM diplomas ORDER BY id')).map((r) => r.id);
     expect(ids.length).toBeGreaterThanOrEqual(3);
-    const token = ((await (await fetch(`${a.base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: 'sceau-web', client_secret: 'sceau-web-dev-secret', username: 'admin@sceau.example', password: 'Sceau-Demo-2026' }),
-    })).json()) as { access_token: string }).access_token;
+    const token = (
+      (await (
+        await fetch(`${a.base}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            grant_type: 'password',
+            client_id: 'sceau-web',
+            client_secret: 'sceau-web-dev-secret',
+            username: 'admin@sceau.example',
+            password: 'Sceau-Demo-2026',
+          }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
     const revoked = ids[0]!;
     const revoke = await fetch(`${a.base}/diplomas/${revoked}/revoke`, {
       method: 'POST',

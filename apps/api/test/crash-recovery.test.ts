@@ -117,7 +117,11 @@ function studentList(n: number): Buffer {
     const day = (i % 28) + 1;
     const month = ((i * 7) % 12) + 1;
     const year = 2005 + (i % 3);
-    const date = [`${day}/${month}/${year}`, `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, `${String(day).padStart(2, '0')}.${String(month).padStart(2, '0')}.${year}`][i % 3];
+    const date = [
+      `${day}/${month}/${year}`,
+      `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      `${String(day).padStart(2, '0')}.${String(month).padStart(2, '0')}.${year}`,
+    ][i % 3];
     lines.push(
       [
         code(i),
@@ -146,8 +150,20 @@ function portraitSvg(width: number, height: number, hue: number): Buffer {
 
 /** A zip of `<code>.jpg`: most already fitted to the diploma's photo box, one in SLOW_PHOTO_EVERY phone-sized. */
 async function photosZip(n: number): Promise<Buffer> {
-  const fitted = await Promise.all([0, 1, 2, 3].map((k) => sharp(portraitSvg(300, 400, k * 90)).jpeg({ quality: 80 }).toBuffer()));
-  const phone = await Promise.all([0, 1, 2, 3].map((k) => sharp(portraitSvg(900, 1200, k * 90 + 45)).jpeg({ quality: 90 }).toBuffer()));
+  const fitted = await Promise.all(
+    [0, 1, 2, 3].map((k) =>
+      sharp(portraitSvg(300, 400, k * 90))
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    ),
+  );
+  const phone = await Promise.all(
+    [0, 1, 2, 3].map((k) =>
+      sharp(portraitSvg(900, 1200, k * 90 + 45))
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    ),
+  );
   const archive = new yazl.ZipFile();
   for (let i = 0; i < n; i++) archive.addBuffer(i % SLOW_PHOTO_EVERY === 0 ? phone[i % 4]! : fitted[i % 4]!, `${code(i)}.jpg`, { compress: false });
   archive.end();
@@ -210,22 +226,37 @@ describe('the issuing pipeline killed with -9 and started again', () => {
     form.set('province_id', String(provinces.data.find((p) => p.code === 'KIN-FUN')!.id));
     form.set('file', new Blob([list], { type: 'text/csv' }), 'liste-crash.csv');
     form.set('photos', new Blob([zip], { type: 'application/zip' }), 'photos.zip');
-    const checked = await api.call<{ data: { generation_id: number; valid_rows: number; error_count: number; errors: unknown[]; photos: { matched: number } } }>('POST', '/check-import-file', form);
+    const checked = await api.call<{ data: { generation_id: number; valid_rows: number; error_count: number; errors: unknown[]; photos: { matched: number } } }>(
+      'POST',
+      '/check-import-file',
+      form,
+    );
     expect(checked.data.errors, 'the list is checked without a problem').toEqual([]);
     expect(checked.data).toMatchObject({ valid_rows: CANDIDATES, error_count: 0, photos: { matched: CANDIDATES } });
     generationId = checked.data.generation_id;
     note('list checked');
 
-    const started = await api.call<{ data: { importation_id: number } }>('POST', '/start-import-process', { generation_id: generationId, title: 'Lot interrompu — Kinshasa-Funa' }, [202]);
+    const started = await api.call<{ data: { importation_id: number } }>(
+      'POST',
+      '/start-import-process',
+      { generation_id: generationId, title: 'Lot interrompu — Kinshasa-Funa' },
+      [202],
+    );
     const importationId = started.data.importation_id;
     const tracking = () => api.call<{ data: Tracking }>('GET', `/importations/${importationId}/tracking`).then((r) => r.data);
 
     // Killed once its photos are visibly under way, before its single insert transaction.
-    const atKill = await waitUntil('the import to be under way', 120_000, async () => {
-      const t = await tracking();
-      if (t.status === 'completed' || t.status === 'failed') throw new VacuousCrash(`the import ended (${t.status}) before the kill could land in it: raise CRASH_TEST_CANDIDATES`);
-      return t.status === 'running' && t.percent >= 1 ? t : undefined;
-    }, 100);
+    const atKill = await waitUntil(
+      'the import to be under way',
+      120_000,
+      async () => {
+        const t = await tracking();
+        if (t.status === 'completed' || t.status === 'failed')
+          throw new VacuousCrash(`the import ended (${t.status}) before the kill could land in it: raise CRASH_TEST_CANDIDATES`);
+        return t.status === 'running' && t.percent >= 1 ? t : undefined;
+      },
+      100,
+    );
     note(`import under way: ${atKill.percent} % (${atKill.rows_done} rows)`);
     expect(atKill.percent).toBeLessThan(90);
     await crashAndRestart();
@@ -287,11 +318,17 @@ describe('the issuing pipeline killed with -9 and started again', () => {
     await api.call('POST', '/start-generation-process', { generation_id: generationId });
 
     const status = () => api.call<{ data: Status }>('GET', `/generations/${generationId}/status`).then((r) => r.data);
-    const atKill = await waitUntil('the generation to be under way', 180_000, async () => {
-      const s = await status();
-      if (s.status !== 'in_progress') throw new VacuousCrash(`the generation is ${s.status} (${s.progress.percent} %) before the kill could land in it: raise CRASH_TEST_CANDIDATES`);
-      return s.progress.percent >= 1 ? s : undefined;
-    }, 100);
+    const atKill = await waitUntil(
+      'the generation to be under way',
+      180_000,
+      async () => {
+        const s = await status();
+        if (s.status !== 'in_progress')
+          throw new VacuousCrash(`the generation is ${s.status} (${s.progress.percent} %) before the kill could land in it: raise CRASH_TEST_CANDIDATES`);
+        return s.progress.percent >= 1 ? s : undefined;
+      },
+      100,
+    );
     note(`generation under way: ${atKill.progress.percent} % (${atKill.progress.done} PDFs)`);
     expect(atKill.progress.percent).toBeLessThanOrEqual(90);
     const rootBefore = (await api.call<{ data: { merkle_root: string | null } }>('GET', `/generations/${generationId}`)).data.merkle_root;

@@ -71,7 +71,13 @@ export class PlatformProcess {
     const deadline = Date.now() + (options.timeoutMs ?? 90_000);
     while (Date.now() < deadline) {
       if (!server.alive) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}): ${server.output()}`);
-      if (await fetch(`${server.base}/health`).then((r) => r.ok, () => false)) return server;
+      if (
+        await fetch(`${server.base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return server;
       await sleep(250);
     }
     throw new Error(`the server did not answer in ${(options.timeoutMs ?? 90_000) / 1000} s: ${server.output()}`);

@@ -33,7 +33,11 @@ describe('the platform killed with -9', () => {
     await PlatformProcess.start(env);
     // Each registration committed before the kill is there: asking a code for it reaches the outbox.
     for (const contact of contacts) {
-      const res = await fetch(`${base}/register/getOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mail_or_phone: contact, registration: attempts.get(contact) }) });
+      const res = await fetch(`${base}/register/getOtp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mail_or_phone: contact, registration: attempts.get(contact) }),
+      });
       expect(res.status).toBe(200);
     }
     const outbox = (await fetch(`${base}/dev/outbox?limit=200`).then((r) => r.json())) as { data: { to: string }[] };

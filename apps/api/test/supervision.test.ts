@@ -62,10 +62,14 @@ describe('supervision of the embedded PostgreSQL and the local chain', () => {
     const again = await childPid('anvil');
     process.kill(again, 'SIGKILL');
     const squatter = createServer();
-    await within(5_000, () => new Promise<boolean>((resolve) => {
-      squatter.once('error', () => resolve(false));
-      squatter.listen(Number(env.CHAIN_PORT), '127.0.0.1', () => resolve(true));
-    }));
+    await within(
+      5_000,
+      () =>
+        new Promise<boolean>((resolve) => {
+          squatter.once('error', () => resolve(false));
+          squatter.listen(Number(env.CHAIN_PORT), '127.0.0.1', () => resolve(true));
+        }),
+    );
     try {
       await within(60_000, async () => !server.alive);
       expect(server.child.exitCode).toBe(1);

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { pageFiles, PAGES, routePageModules, routeTextModules, type Manifest } from './size';
 
 const manifest: Manifest = {
-  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js', '_i18n.js'], dynamicImports: ['src/features/home/home-page.tsx', 'virtual:sceau-texts/fr/boot', 'virtual:sceau-texts/fr/home'], css: ['assets/index.css'] },
+  'index.html': {
+    file: 'assets/index.js',
+    isEntry: true,
+    imports: ['_react.js', '_i18n.js'],
+    dynamicImports: ['src/features/home/home-page.tsx', 'virtual:sceau-texts/fr/boot', 'virtual:sceau-texts/fr/home'],
+    css: ['assets/index.css'],
+  },
   '_react.js': { file: 'assets/react.js' },
   '_i18n.js': { file: 'assets/i18n.js', imports: ['_react.js'] },
   '_shared.js': { file: 'assets/shared.js', imports: ['_react.js'] },

@@ -5,6 +5,4 @@ import { ARTIFACT_PATH, compileRegistry, renderArtifact } from '../src/compile.t
 const compiled = compileRegistry();
 writeFileSync(ARTIFACT_PATH, renderArtifact(compiled));
 const runtimeBytes = (compiled.deployedBytecode.length - 2) / 2;
-console.log(
-  `${compiled.contractName}: solc ${compiled.compiler.version}, ${runtimeBytes} bytes of runtime code -> ${path.relative(process.cwd(), ARTIFACT_PATH)}`,
-);
+console.log(`${compiled.contractName}: solc ${compiled.compiler.version}, ${runtimeBytes} bytes of runtime code -> ${path.relative(process.cwd(), ARTIFACT_PATH)}`);

@@ -9,8 +9,14 @@ const port = 18999;
 let t = performance.now();
 let chain = await startLocalChain({ dataDir, port });
 console.log('first start ms', Math.round(performance.now() - t));
-const conn = (c: typeof chain, save: boolean) => connectChain({ rpcUrl: c.rpcUrl, chainId: c.chainId, privateKey: c.ministryKey.privateKey, pollingIntervalMs: 50,
-  ...(save ? { afterMined: async (r) => void (await c.waitUntilSaved(r.blockNumber)) } : {}) });
+const conn = (c: typeof chain, save: boolean) =>
+  connectChain({
+    rpcUrl: c.rpcUrl,
+    chainId: c.chainId,
+    privateKey: c.ministryKey.privateKey,
+    pollingIntervalMs: 50,
+    ...(save ? { afterMined: async (r) => void (await c.waitUntilSaved(r.blockNumber)) } : {}),
+  });
 let { registry } = await ensureRegistry({ connection: conn(chain, false), dataDir });
 // state growth
 await new Promise((r) => setTimeout(r, 1500));
@@ -19,10 +25,16 @@ for (let i = 0; i < 100; i++) await registry.issueRoot(generatePrivateKey());
 await new Promise((r) => setTimeout(r, 1500));
 const size1 = (await fs.stat(chain.stateFile)).size;
 console.log('state bytes per anchored root', Math.round((size1 - size0) / 100));
-let t2 = performance.now(); let n = 0;
-for (let i = 0; i < 20; i++) { t = performance.now(); await registry.issueRoot(generatePrivateKey()); n++; }
+let t2 = performance.now();
+let n = 0;
+for (let i = 0; i < 20; i++) {
+  t = performance.now();
+  await registry.issueRoot(generatePrivateKey());
+  n++;
+}
 console.log('issueRoot ms (no save wait)', Math.round((performance.now() - t2) / n));
-let lost = 0, kept = 0;
+let lost = 0,
+  kept = 0;
 for (let round = 0; round < 5; round++) {
   const root = generatePrivateKey();
   await registry.issueRoot(root);
@@ -33,11 +45,14 @@ for (let round = 0; round < 5; round++) {
   chain = await startLocalChain({ dataDir, port });
   const restartMs = Math.round(performance.now() - t);
   ({ registry } = await ensureRegistry({ connection: conn(chain, false), dataDir }));
-  if (await registry.isIssued(root)) kept++; else lost++;
+  if (await registry.isIssued(root)) kept++;
+  else lost++;
   console.log('round', round, 'restart ms', restartMs);
 }
 console.log(`kill -9 right after the receipt, no save wait: kept ${kept}, lost ${lost}`);
-lost = 0; kept = 0; const waits: number[] = [];
+lost = 0;
+kept = 0;
+const waits: number[] = [];
 for (let round = 0; round < 5; round++) {
   const root = generatePrivateKey();
   const c = conn(chain, true);
@@ -50,7 +65,8 @@ for (let round = 0; round < 5; round++) {
   await chain.stop();
   chain = await startLocalChain({ dataDir, port });
   ({ registry } = await ensureRegistry({ connection: conn(chain, false), dataDir }));
-  if (await registry.isIssued(root)) kept++; else lost++;
+  if (await registry.isIssued(root)) kept++;
+  else lost++;
 }
 console.log(`kill -9 after waitUntilSaved: kept ${kept}, lost ${lost}; issueRoot incl. save wait ms`, waits);
 t = performance.now();

@@ -28,9 +28,8 @@ export function findAnvilBinary(override = process.env.ANVIL_BINARY): string {
   try {
     return createRequire(wrapper).resolve(`@foundry-rs/${pkg}/bin/${binary}`);
   } catch (err) {
-    throw new Error(
-      `the Anvil binary package @foundry-rs/${pkg} is not installed (run npm install; optional dependencies must not be omitted), or set ANVIL_BINARY`,
-      { cause: err },
-    );
+    throw new Error(`the Anvil binary package @foundry-rs/${pkg} is not installed (run npm install; optional dependencies must not be omitted), or set ANVIL_BINARY`, {
+      cause: err,
+    });
   }
 }

@@ -42,10 +42,7 @@ interface SolcMessage {
 
 interface SolcOutput {
   errors?: SolcMessage[];
-  contracts?: Record<
-    string,
-    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
-  >;
+  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
 }
 
 export function compileRegistry(): CompiledRegistry {

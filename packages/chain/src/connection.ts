@@ -100,10 +100,7 @@ export function connectChain(config: ChainConfig): ChainConnection {
         throw classifyChainError(err);
       }
       if (actual !== config.chainId) {
-        throw new ChainError(
-          'misconfigured',
-          `the RPC endpoint ${config.rpcUrl} serves chain ${actual}, not ${config.chainId} (CHAIN_ID)`,
-        );
+        throw new ChainError('misconfigured', `the RPC endpoint ${config.rpcUrl} serves chain ${actual}, not ${config.chainId} (CHAIN_ID)`);
       }
     })();
     return chainIdChecked;

@@ -85,10 +85,7 @@ export async function ensureRegistry(opts: EnsureRegistryOptions): Promise<Ensur
       return { registry: createRegistry(conn, record.address), deployment: record, action: 'existing' };
     }
     if (opts.onMissingCode === 'fail') {
-      throw new ChainError(
-        'misconfigured',
-        `the registry recorded in ${file} (${record.address}) has no code on chain ${conn.chainId}`,
-      );
+      throw new ChainError('misconfigured', `the registry recorded in ${file} (${record.address}) has no code on chain ${conn.chainId}`);
     }
     action = 'redeployed';
   } else if (record) {

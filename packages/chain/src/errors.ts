@@ -35,11 +35,7 @@ export class ChainError extends Error {
   /** A transaction sent before the failure, if any (look it up before sending again). */
   readonly txHash: Hex | undefined;
 
-  constructor(
-    kind: ChainErrorKind,
-    message: string,
-    options: { cause?: unknown; reason?: string; txHash?: Hex; retryable?: boolean } = {},
-  ) {
+  constructor(kind: ChainErrorKind, message: string, options: { cause?: unknown; reason?: string; txHash?: Hex; retryable?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = 'ChainError';
     this.kind = kind;

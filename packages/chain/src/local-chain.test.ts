@@ -162,7 +162,10 @@ describe('local chain (Anvil) supervisor', () => {
 
     const attempts = [() => registry.issueRoot(randomHash()), () => registry.isIssued(randomHash()), () => registry.revoke(randomHash(), 'x')];
     for (const attempt of attempts) {
-      const err = await attempt().then(() => null, (e: unknown) => e);
+      const err = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ChainError);
       expect(err).toMatchObject({ kind: 'unreachable', retryable: true });
     }

@@ -36,18 +36,7 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { findAnvilBinary } from './anvil-binary.ts';
 import { createRestarter, type RestartPolicy } from './restarts.ts';
-import {
-  findProcesses,
-  isAlive,
-  probePort,
-  processArgs,
-  processStartTime,
-  samePath,
-  signal,
-  sleep,
-  terminate,
-  writeFileAtomic,
-} from './processes.ts';
+import { findProcesses, isAlive, probePort, processArgs, processStartTime, samePath, signal, sleep, terminate, writeFileAtomic } from './processes.ts';
 
 /** "SCEAU" on a phone keypad; not a registered public chain id, so no wallet confuses it with one. */
 export const LOCAL_CHAIN_ID = 72328;
@@ -171,8 +160,7 @@ async function acquireLock(lockPath: string, dataDir: string, log: ChainLogger):
       if (ownerAlive(owner)) {
         throw new LocalChainError(
           'IN_USE',
-          `the local chain of ${dataDir} is in use by process ${owner.pid} (lock file ${lockPath}); ` +
-            `stop that process, or point CHAIN_RPC_URL at its chain`,
+          `the local chain of ${dataDir} is in use by process ${owner.pid} (lock file ${lockPath}); ` + `stop that process, or point CHAIN_RPC_URL at its chain`,
         );
       }
       const current = await fs.stat(lockPath).catch(() => null);
@@ -280,14 +268,12 @@ async function checkStateFile(paths: Paths, log: ChainLogger): Promise<void> {
     await writeFileAtomic(paths.state, backup);
     log.error(
       { stateFile: paths.state, movedTo: aside, restoredBlock: Number(savedBlock(backup)) },
-      'the local chain state file was damaged (Anvil was killed while saving it); restored the last backup, ' +
-        'the reconciliation at start anchors again what it lacks',
+      'the local chain state file was damaged (Anvil was killed while saving it); restored the last backup, ' + 'the reconciliation at start anchors again what it lacks',
     );
   } else {
     log.error(
       { stateFile: paths.state, movedTo: aside },
-      'the local chain state file was damaged and there is no backup; starting an empty chain, ' +
-        'the reconciliation at start anchors every batch again',
+      'the local chain state file was damaged and there is no backup; starting an empty chain, ' + 'the reconciliation at start anchors every batch again',
     );
   }
 }
@@ -365,14 +351,21 @@ async function launch(s: { binary: string; paths: Paths; port: number; chainId: 
     const restored = (await readIfExists(paths.state)) !== null;
 
     const args = [
-      '--host', HOST,
-      '--port', String(port),
-      '--chain-id', String(chainId),
-      '--state', paths.state,
-      '--state-interval', '1',
-      '--accounts', '0', // no well-known unlocked development accounts
+      '--host',
+      HOST,
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--state',
+      paths.state,
+      '--state-interval',
+      '1',
+      '--accounts',
+      '0', // no well-known unlocked development accounts
       '--no-cors', // no web page the operator visits may drive the node
-      '--color', 'never',
+      '--color',
+      'never',
     ];
     // A process group of its own: Ctrl-C in a terminal signals the whole foreground group, and
     // Anvil must outlive the work still finishing; its owner stops it (or the 'exit' listener).
@@ -452,10 +445,7 @@ export async function startLocalChain(opts: LocalChainOptions): Promise<LocalCha
     const relaunch = () => launch({ binary, paths, port, chainId, rpcUrl, ministryKey, log });
     const first = await relaunch();
     const handle = makeHandle({ first, relaunch, restart: opts.restart ?? null, paths, rpcUrl, chainId, ministryKey, log });
-    log.info(
-      { rpcUrl, chainId, pid: first.pid, stateFile: paths.state, restored: first.restored, ms: Math.round(performance.now() - t0) },
-      'local chain (Anvil) ready',
-    );
+    log.info({ rpcUrl, chainId, pid: first.pid, stateFile: paths.state, restored: first.restored, ms: Math.round(performance.now() - t0) }, 'local chain (Anvil) ready');
     return handle;
   } catch (err) {
     releaseLockSync(paths.lock);
@@ -477,8 +467,7 @@ function makeHandle(s: {
   let current = s.first;
   let running = true;
   let stopping: Promise<void> | undefined;
-  const exitOf = (child: ChildProcess) =>
-    new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
   // An Anvil that dies while nobody stops it is started again on its saved state (ADR 0112).
   const restarter = s.restart

@@ -140,10 +140,7 @@ export function createRegistry(conn: ChainConnection, address: Address): Diploma
   };
 
   /** Simulates first (for a named revert reason), then sends and waits. Caller serializes. */
-  const send = async (
-    functionName: 'issue' | 'revoke' | 'grantRole' | 'revokeRole',
-    args: readonly unknown[],
-  ): Promise<TransactionReceipt> => {
+  const send = async (functionName: 'issue' | 'revoke' | 'grantRole' | 'revokeRole', args: readonly unknown[]): Promise<TransactionReceipt> => {
     const wallet = requireWallet(conn);
     await conn.assertChainId();
     let txHash: Hex;
@@ -272,12 +269,9 @@ export function createRegistry(conn: ChainConnection, address: Address): Diploma
       });
     },
 
-    hasRole: (account, role) =>
-      read(() => client.readContract({ address, abi, functionName: 'hasRole', args: [account, ROLES[role]] })),
-    grantRole: (role, account) =>
-      conn.serialize(async () => (await send('grantRole', [ROLES[role], account])).transactionHash),
-    revokeRole: (role, account) =>
-      conn.serialize(async () => (await send('revokeRole', [ROLES[role], account])).transactionHash),
+    hasRole: (account, role) => read(() => client.readContract({ address, abi, functionName: 'hasRole', args: [account, ROLES[role]] })),
+    grantRole: (role, account) => conn.serialize(async () => (await send('grantRole', [ROLES[role], account])).transactionHash),
+    revokeRole: (role, account) => conn.serialize(async () => (await send('revokeRole', [ROLES[role], account])).transactionHash),
 
     watchRevocations(onRevoked, options = {}) {
       const interval = options.pollingIntervalMs ?? conn.pollingIntervalMs;
@@ -295,9 +289,7 @@ export function createRegistry(conn: ChainConnection, address: Address): Diploma
         while (!stopped && from <= head) {
           const to: bigint = from + maxRange - 1n < head ? from + maxRange - 1n : head;
           const fromBlock = from;
-          const logs = await read(() =>
-            client.getContractEvents({ address, abi, eventName: 'Revoked', fromBlock, toBlock: to }),
-          );
+          const logs = await read(() => client.getContractEvents({ address, abi, eventName: 'Revoked', fromBlock, toBlock: to }));
           for (const log of logs) {
             if (stopped) return;
             await onRevoked({

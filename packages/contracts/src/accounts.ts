@@ -59,7 +59,10 @@ export type OtpPurpose = (typeof OTP_PURPOSES)[number];
  * The registration attempt `POST /register` answered with: a registration code is bound to it, so
  * that another registration of the same contact cannot be confirmed by this one's code (ADR 0113).
  */
-export const registrationAttempt = z.string().trim().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'field.registration_invalid' });
+export const registrationAttempt = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'field.registration_invalid' });
 
 /** A registration code needs the attempt it confirms. */
 function attemptForRegistration<T extends { purpose: OtpPurpose; registration?: string | undefined }>(schema: z.ZodType<T>) {
@@ -88,7 +91,10 @@ export const otpSentResponse = envelope(
 
 export const validateOtpRequest = attemptForRegistration(
   z.object({
-    otp: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }),
+    otp: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, { error: 'field.otp_format' }),
     mail_or_phone: mailOrPhone,
     purpose: z.enum(OTP_PURPOSES).default('register'),
     registration: registrationAttempt.optional(),
@@ -190,9 +196,7 @@ export const createUserRequest = userFields.refine((u) => Boolean(u.email || u.p
 export const updateUserRequest = userFields.partial();
 export const archiveUsersRequest = z.object({ users: z.array(z.number().int().positive()).min(1).max(200) });
 
-export const resetUserPasswordResponse = envelope(
-  z.object({ message: z.string(), channel: z.enum(['sms', 'email']) }),
-);
+export const resetUserPasswordResponse = envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']) }));
 
 // ---------------------------------------------------------------- official signatures
 

@@ -8,16 +8,7 @@ import { SIGNATURE_KINDS } from './accounts.ts';
  * table to know which actions to offer.
  */
 
-export const GENERATION_STATUSES = [
-  'created',
-  'pending_validation',
-  'ready_for_generation',
-  'in_progress',
-  'ready_for_signature',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
+export const GENERATION_STATUSES = ['created', 'pending_validation', 'ready_for_generation', 'in_progress', 'ready_for_signature', 'completed', 'failed', 'cancelled'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 
 export const SIGNATURE_STATUSES = ['not_started', 'in_progress', 'finished'] as const;
@@ -106,9 +97,7 @@ export const generationView = z.object({
   progress: z.object({ done: z.number().int(), total: z.number().int() }),
   counts: z.object({ items: z.number().int(), rejected: z.number().int(), diplomas: z.number().int() }),
   merkle_root: z.string().nullable(),
-  anchor: z
-    .object({ chain_id: z.number().int(), contract: z.string(), tx_hash: z.string(), block_number: z.number().int(), anchored_at: z.string() })
-    .nullable(),
+  anchor: z.object({ chain_id: z.number().int(), contract: z.string(), tx_hash: z.string(), block_number: z.number().int(), anchored_at: z.string() }).nullable(),
   last_error: z.string().nullable(),
   created_at: z.string(),
   published_at: z.string().nullable(),

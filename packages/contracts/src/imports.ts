@@ -183,7 +183,10 @@ export const importExampleQuery = z.object({ format: z.enum(['csv', 'xlsx']).def
 
 // ---------------------------------------------------------------- national results registry
 
-export const candidateCode = z.string().trim().regex(new RegExp(`^\\d{${CANDIDATE_CODE_LENGTH}}$`), { error: 'field.candidate_code' });
+export const candidateCode = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^\\d{${CANDIDATE_CODE_LENGTH}}$`), { error: 'field.candidate_code' });
 
 /** A session by id, by year (2026) or by name ("Session 2026"). */
 export const sessionRef = z.union([z.number().int().positive(), z.string().trim().min(1).max(40)]);
@@ -213,6 +216,4 @@ export const fromRegistryRequest = z
   .object({ template_id: id, session_id: id, province_id: id, title: z.string().trim().max(200).optional(), titre: z.string().trim().max(200).optional() })
   .transform(({ title, titre, ...rest }) => ({ ...rest, title: title || titre || null }));
 /** `skipped`: passed candidates left out because the platform does not know their school, centre or option. */
-export const fromRegistryResponse = envelope(
-  z.object({ generation_id: z.number().int(), importation_id: z.number().int(), rows: z.number().int(), skipped: z.number().int() }),
-);
+export const fromRegistryResponse = envelope(z.object({ generation_id: z.number().int(), importation_id: z.number().int(), rows: z.number().int(), skipped: z.number().int() }));

@@ -28,7 +28,15 @@ describe('the catalogue of spec section 6', () => {
   it('gives root everything and admin exactly its list', () => {
     expect([...DEFAULT_ROLE_PERMISSIONS.root].sort()).toEqual([...PERMISSIONS].sort());
     const admin = grantsOf('admin');
-    for (const p of ['users.delete', 'signatures.delete', 'broadcast.send', 'generation.download.one', 'generation.download.many', 'generation.share.email', 'generation.view.rejected'] as const) {
+    for (const p of [
+      'users.delete',
+      'signatures.delete',
+      'broadcast.send',
+      'generation.download.one',
+      'generation.download.many',
+      'generation.share.email',
+      'generation.view.rejected',
+    ] as const) {
       expect(hasPermission(admin, p)).toBe(false);
     }
     // The spec's eleven, and revocation (ADR 0120).

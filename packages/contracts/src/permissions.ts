@@ -53,13 +53,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleName, readonly Permission[]> =
   ],
   validateur: ['validation.photo', 'validation.data', 'generation.view'],
   controleur: ['validation.data', 'generation.view'],
-  backoffice_manager: [
-    'generation.view',
-    'generation.view.rejected',
-    'generation.download.one',
-    'generation.download.many',
-    'generation.share.email',
-  ],
+  backoffice_manager: ['generation.view', 'generation.view.rejected', 'generation.download.one', 'generation.download.many', 'generation.share.email'],
   validator: ['validation.photo', 'validation.data', 'generation.view'],
 };
 

@@ -75,14 +75,7 @@ export const APP_ROUTES = [
 ] as const satisfies readonly AppRoute[];
 
 /** Route names on which the header is hidden (spec section 2, layout rules). */
-export const HEADERLESS_ROUTE_NAMES = [
-  'login',
-  'register',
-  'reset_password',
-  'forgot_password',
-  'otp_validation',
-  'not_found',
-] as const;
+export const HEADERLESS_ROUTE_NAMES = ['login', 'register', 'reset_password', 'forgot_password', 'otp_validation', 'not_found'] as const;
 
 /** Pages whose header becomes sticky once the page has scrolled past the threshold. */
 export const STICKY_HEADER_PATHS = ['/', '/verification', '/contact'] as const;

@@ -126,9 +126,7 @@ export const validationItemsResponse = z.object({
 export const validationsResponse = z.object({ data: z.array(validationBatchView), meta: pageMeta });
 
 /** `GET /validations/{generationId}/filters`: the schools, centres and options of the batch's candidates, by name. */
-export const validationFiltersResponse = envelope(
-  z.object({ institutions: z.array(named), centres: z.array(named), options: z.array(named) }),
-);
+export const validationFiltersResponse = envelope(z.object({ institutions: z.array(named), centres: z.array(named), options: z.array(named) }));
 export type ValidationFilters = z.infer<typeof validationFiltersResponse>['data'];
 
 export const imageToBase64Query = z.object({
@@ -150,8 +148,7 @@ const target = {
 };
 type Target = { item?: number; items?: number[] };
 function oneTarget(body: Target, ctx: z.RefinementCtx) {
-  if ((body.item === undefined) === (body.items === undefined))
-    ctx.addIssue({ code: 'custom', message: 'field.validation_item_or_items', path: ['item'] });
+  if ((body.item === undefined) === (body.items === undefined)) ctx.addIssue({ code: 'custom', message: 'field.validation_item_or_items', path: ['item'] });
 }
 
 const range = (r: { min: number; max: number }) => z.number().min(r.min).max(r.max);
@@ -164,7 +161,10 @@ export const photoEdits = z
     width: range(L.width).int().optional(),
     height: range(L.height).int().optional(),
     /** In pixels of the photo as served (`image-to-base64`). */
-    crop: z.object({ x: z.number().int().min(0), y: z.number().int().min(0), w: z.number().int().min(50), h: z.number().int().min(50) }).strict().optional(),
+    crop: z
+      .object({ x: z.number().int().min(0), y: z.number().int().min(0), w: z.number().int().min(50), h: z.number().int().min(50) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PhotoEdits = z.infer<typeof photoEdits>;
@@ -194,8 +194,7 @@ export const validatePhotosBody = z
   .superRefine((body, ctx) => {
     oneTarget(body, ctx);
     if (body.edits && body.image) ctx.addIssue({ code: 'custom', message: 'field.validation_edits_or_image', path: ['image'] });
-    if ((body.edits || body.image || body.reject) && body.items)
-      ctx.addIssue({ code: 'custom', message: 'field.validation_one_item_only', path: ['items'] });
+    if ((body.edits || body.image || body.reject) && body.items) ctx.addIssue({ code: 'custom', message: 'field.validation_one_item_only', path: ['items'] });
     if (body.reject && (body.edits || body.image)) ctx.addIssue({ code: 'custom', message: 'field.validation_edits_or_image', path: ['reject'] });
     if (body.reject && !body.reason) ctx.addIssue({ code: 'custom', message: 'field.validation_reason_required', path: ['reason'] });
   });
@@ -245,8 +244,7 @@ export const validateDataBody = z
   .superRefine((body, ctx) => {
     oneTarget(body, ctx);
     const edits = ['last_name', 'middle_name', 'first_name', 'birth_place', 'birth_date', 'gender'] as const;
-    if (body.items && edits.some((k) => body[k] !== undefined))
-      ctx.addIssue({ code: 'custom', message: 'field.validation_one_item_only', path: ['items'] });
+    if (body.items && edits.some((k) => body[k] !== undefined)) ctx.addIssue({ code: 'custom', message: 'field.validation_one_item_only', path: ['items'] });
   });
 export type ValidateDataBody = z.infer<typeof validateDataBody>;
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
-import {
-  hideFields,
-  signBatch,
-  verifyDocument,
-  verifyIssuerSignature,
-  wrapBatch,
-  type CredentialDocument,
-} from './document.ts';
+import { hideFields, signBatch, verifyDocument, verifyIssuerSignature, wrapBatch, type CredentialDocument } from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk } from './keys.ts';
 import { RECORD_FIELDS } from './record.ts';
 
@@ -35,8 +28,7 @@ describe('credential document', () => {
     for (const field of RECORD_FIELDS) {
       const d = clone(doc);
       const v = d.record[field];
-      (d.record as Record<string, unknown>)[field] =
-        typeof v === 'number' ? (v === 100 ? 99 : v + 1) : field === 'issuer' ? v : `${v}x`;
+      (d.record as Record<string, unknown>)[field] = typeof v === 'number' ? (v === 100 ? 99 : v + 1) : field === 'issuer' ? v : `${v}x`;
       if (field === 'issuer') continue; // checked below, with the issuer block
       expect(verifyDocument(d), field).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
     }
@@ -145,9 +137,7 @@ describe('credential document', () => {
 
   it('wrapBatch refuses bad records, a foreign issuer and repeated ids', () => {
     expect(() => wrapBatch([], { issuer: TEST_ISSUER })).toThrow('no records');
-    expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, candidate_code: '12' }], { issuer: TEST_ISSUER })).toThrow(
-      'candidate_code',
-    );
+    expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, candidate_code: '12' }], { issuer: TEST_ISSUER })).toThrow('candidate_code');
     expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, issuer: 'other.cd' }], { issuer: TEST_ISSUER })).toThrow('issuer');
     expect(() => wrapBatch([TEST_RECORDS[0]!, TEST_RECORDS[0]!], { issuer: TEST_ISSUER })).toThrow('repeated');
   });

@@ -23,12 +23,7 @@ import {
 export const DOCUMENT_VERSION = 'sceau-credential/1';
 
 /** The issuer block's hashed fields (its `id` is the record's `issuer`, hashed there). */
-export const ISSUER_FIELDS = [
-  'issuer.name',
-  'issuer.jwks_url',
-  'issuer.registry.chain_id',
-  'issuer.registry.contract',
-] as const;
+export const ISSUER_FIELDS = ['issuer.name', 'issuer.jwks_url', 'issuer.registry.chain_id', 'issuer.registry.contract'] as const;
 export type IssuerField = (typeof ISSUER_FIELDS)[number];
 export type HashedField = RecordField | IssuerField;
 /** Every field that goes into a targetHash, 25 in version 1. */
@@ -226,11 +221,7 @@ export async function signBatch(batch: WrappedBatch, signer: Es256Signer): Promi
 export type SignatureStatus = 'valid' | 'unknown-key' | 'bad-signature' | 'absent';
 
 /** Checks an issuer signature over a Merkle root against the ministry's JWKS. Never throws. */
-export function verifyIssuerSignature(
-  merkleRoot: string,
-  signature: IssuerSignature | undefined,
-  jwks: Jwks,
-): SignatureStatus {
+export function verifyIssuerSignature(merkleRoot: string, signature: IssuerSignature | undefined, jwks: Jwks): SignatureStatus {
   if (!signature) return 'absent';
   try {
     const jwk = findJwk(jwks, fromBase64url(signature.kid));

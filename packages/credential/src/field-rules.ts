@@ -30,11 +30,5 @@ export function isDiplomaId(value: unknown): value is string {
 
 /** At most one decimal: 67.5 is fine, 67.55 is not. */
 export function isPercentage(value: unknown): value is number {
-  return (
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= 0 &&
-    value <= 100 &&
-    Math.round(value * 10) / 10 === value
-  );
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100 && Math.round(value * 10) / 10 === value;
 }

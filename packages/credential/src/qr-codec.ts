@@ -92,9 +92,7 @@ export function qrFieldsFromDocument(doc: CredentialDocument): QrFields {
   return qrFieldsFromRecord(doc.record as DiplomaRecord, doc.signature.targetHash);
 }
 
-const QR_RECORD_FIELDS = Object.keys(QR_KEYS).filter((k) => k !== 'target_hash') as Array<
-  Exclude<keyof QrFields, 'target_hash'>
->;
+const QR_RECORD_FIELDS = Object.keys(QR_KEYS).filter((k) => k !== 'target_hash') as Array<Exclude<keyof QrFields, 'target_hash'>>;
 
 /** The CBOR payload (deterministic: same fields, same bytes). */
 export function encodeQrClaims(fields: QrFields): Uint8Array {

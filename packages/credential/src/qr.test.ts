@@ -177,8 +177,7 @@ describe('QR reading without elliptic-curve code (qr-codec.ts, for browsers)', (
     if (reading.status !== 'signed') throw new Error(`expected a signed reading, got ${reading.status}`);
     const { kty, crv, x, y } = reading.jwk;
     const key = await webcrypto.subtle.importKey('jwk', { kty, crv, x, y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
-    const check = (signature: Uint8Array, signed: Uint8Array) =>
-      webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, signature, signed);
+    const check = (signature: Uint8Array, signed: Uint8Array) => webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, signature, signed);
     expect(await check(reading.signature, reading.signed)).toBe(true);
     expect(qrVerification(reading, true)).toEqual(verifyQrPayload(qr.text, jwks));
     expect(qrVerification(reading, true)).toEqual({ status: 'valid', kid: reading.kid, fields });

@@ -42,17 +42,9 @@ export function canonicalText(value: string): string {
   return value.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
-const text = (max: number) =>
-  z
-    .string()
-    .transform(canonicalText)
-    .pipe(z.string().min(1).max(max));
+const text = (max: number) => z.string().transform(canonicalText).pipe(z.string().min(1).max(max));
 
-const optionalText = (max: number) =>
-  z
-    .string()
-    .transform(canonicalText)
-    .pipe(z.string().max(max));
+const optionalText = (max: number) => z.string().transform(canonicalText).pipe(z.string().max(max));
 
 /** Codes are short identifiers (school, centre, option, province); they appear in the QR. */
 export const codeSchema = z.string().regex(CODE_PATTERN, 'code: 1-24 of A-Z a-z 0-9 . _ -');
@@ -99,4 +91,3 @@ export type DiplomaRecord = z.output<typeof diplomaRecordSchema>;
 export function parseDiplomaRecord(input: unknown): DiplomaRecord {
   return diplomaRecordSchema.parse(input);
 }
-

@@ -4,8 +4,7 @@ import { resources } from './index.ts';
 function flatten(value: unknown, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   if (typeof value === 'string') out.set(prefix, value);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) for (const [kk, vv] of flatten(v, prefix ? `${prefix}.${k}` : k)) out.set(kk, vv);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) for (const [kk, vv] of flatten(v, prefix ? `${prefix}.${k}` : k)) out.set(kk, vv);
   return out;
 }
 

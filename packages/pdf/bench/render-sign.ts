@@ -8,7 +8,15 @@ const args = process.argv.slice(2);
 const countArg = args.indexOf('--count');
 const count = Number(countArg >= 0 ? args[countArg + 1] : (args.find((a) => /^\d+$/.test(a)) ?? 500));
 
-const names = ['Ngalula Kabamba Élodie', 'Mukendi Tshibangu Josué', 'Kabila Mwamba Françoise', 'Lokwa Bofaya Noëlla', 'Tshisekedi Ilunga Gaël', 'Mbuyi Kalonji Anaïs', 'Nzuzi Makiese Chloé'];
+const names = [
+  'Ngalula Kabamba Élodie',
+  'Mukendi Tshibangu Josué',
+  'Kabila Mwamba Françoise',
+  'Lokwa Bofaya Noëlla',
+  'Tshisekedi Ilunga Gaël',
+  'Mbuyi Kalonji Anaïs',
+  'Nzuzi Makiese Chloé',
+];
 const options = ['Électricité', 'Pédagogie générale', 'Latin-Philosophie', 'Commerciale et gestion', 'Mécanique générale', 'Biologie-Chimie'];
 
 let peakRss = 0;
@@ -26,7 +34,11 @@ const photos = await Promise.all(Array.from({ length: 8 }, async (_, i) => prepa
 // Inputs prepared outside the timed loop: the payloads come from other packages.
 const inputs = Array.from({ length: count }, (_, i) => {
   const fields = testFields({ name: names[i % names.length]!, option: options[i % options.length]!, diplomaNumber: `DE-2025-${String(i).padStart(7, '0')}` });
-  return { fields, credential: testCredentialJson(fields), qr: { verifyUrl: `https://sceau.example.cd/verify/${Buffer.from(String(i)).toString('base64url').padEnd(22, 'x')}`, offlinePayload: testOfflinePayload() } };
+  return {
+    fields,
+    credential: testCredentialJson(fields),
+    qr: { verifyUrl: `https://sceau.example.cd/verify/${Buffer.from(String(i)).toString('base64url').padEnd(22, 'x')}`, offlinePayload: testOfflinePayload() },
+  };
 });
 
 const rssAfterSetupMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
@@ -69,6 +81,8 @@ const result = {
   node: process.version,
 };
 console.log(`renderer set-up (fonts subset, template drawn): ${result.setupMs} ms (once per process)`);
-console.log(`render: ${result.renderMsPerDoc} ms/doc   sign (PAdES, ECDSA P-256): ${result.signMsPerDoc} ms/doc   total: ${result.totalMsPerDoc} ms/doc (${result.docsPerSecond}/s on one core)`);
+console.log(
+  `render: ${result.renderMsPerDoc} ms/doc   sign (PAdES, ECDSA P-256): ${result.signMsPerDoc} ms/doc   total: ${result.totalMsPerDoc} ms/doc (${result.docsPerSecond}/s on one core)`,
+);
 console.log(`average PDF: ${result.avgPdfKb} KB (shared part ${result.sharedKb} KB)   RSS after set-up: ${result.rssAfterSetupMb} MB, peak: ${result.peakRssMb} MB`);
 console.log(JSON.stringify(result));

@@ -87,11 +87,7 @@ function signerProfile(signer: Signer): SignerProfile {
 
 function signedAttributes(profile: SignerProfile, messageDigest: Uint8Array): Uint8Array {
   // No signing-time attribute: PAdES-B-B takes the claimed time from the signature dictionary's /M.
-  return setOf([
-    sequence(oid(OID.contentType), set(oid(OID.data))),
-    sequence(oid(OID.messageDigest), set(octetString(messageDigest))),
-    profile.signingCertificateV2,
-  ]);
+  return setOf([sequence(oid(OID.contentType), set(oid(OID.data))), sequence(oid(OID.messageDigest), set(octetString(messageDigest))), profile.signingCertificateV2]);
 }
 
 function assemble(profile: SignerProfile, attributes: Uint8Array, signature: Uint8Array): Uint8Array {

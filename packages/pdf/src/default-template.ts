@@ -26,7 +26,13 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     { type: 'text', text: "DIPLÔME D'ÉTAT", x: 148.5, y: 68, style: { font: 'display', size: 34, color: navy, align: 'center', letterSpacing: 2.5 } },
     { type: 'waves', x: 103, y: 71.5, w: 91, h: 4.5, periods: 9, curves: 3, color: gold, lineWidth: 0.35 },
     { type: 'text', text: "Vu les résultats de l'Examen d'État, le Ministre atteste que", x: 148.5, y: 85, style: { font: 'italic', size: 12, color: ink, align: 'center' } },
-    { type: 'text', text: 'En foi de quoi, le présent diplôme lui est délivré pour servir et valoir ce que de droit.', x: 148.5, y: 150, style: { font: 'italic', size: 10.5, color: ink, align: 'center' } },
+    {
+      type: 'text',
+      text: 'En foi de quoi, le présent diplôme lui est délivré pour servir et valoir ce que de droit.',
+      x: 148.5,
+      y: 150,
+      style: { font: 'italic', size: 10.5, color: ink, align: 'center' },
+    },
   ],
   fields: [
     { text: 'Session {session}', x: 219, y: 36.5, style: { font: 'regular', size: 11, color: ink, align: 'center' } },
@@ -37,7 +43,12 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     { text: '{option}', x: 148.5, y: 122.5, style: { font: 'bold', size: 17, color: navy, align: 'center', maxWidth: 160 } },
     { text: 'avec {percentage} % des points', x: 148.5, y: 130.5, style: { font: 'regular', size: 13, color: ink, align: 'center' } },
     { text: 'Établissement : {school}', x: 148.5, y: 137.5, style: { font: 'regular', size: 11.5, color: ink, align: 'center', maxWidth: 165 } },
-    { text: "Centre d'examen : {centre} · Province éducationnelle : {province}", x: 148.5, y: 143.5, style: { font: 'regular', size: 11.5, color: ink, align: 'center', maxWidth: 165 } },
+    {
+      text: "Centre d'examen : {centre} · Province éducationnelle : {province}",
+      x: 148.5,
+      y: 143.5,
+      style: { font: 'regular', size: 11.5, color: ink, align: 'center', maxWidth: 165 },
+    },
     { text: 'Fait à {issuePlace}, le {issueDate}', x: 148.5, y: 157.5, style: { font: 'regular', size: 11.5, color: ink, align: 'center' } },
     { text: 'Code candidat : {candidateCode}', x: 41, y: 101.5, style: { font: 'regular', size: 8.5, color: ink, align: 'center' } },
   ],

@@ -92,9 +92,7 @@ export async function createDevelopmentPki(options: DevelopmentPkiOptions = {}):
   }
 
   const signerAlgorithm =
-    options.signerKey === 'RSA-2048'
-      ? { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1), hash: 'SHA-256' }
-      : algorithm;
+    options.signerKey === 'RSA-2048' ? { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1), hash: 'SHA-256' } : algorithm;
   const signerKeys = (await crypto.subtle.generateKey(signerAlgorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const signer = await x509.X509CertificateGenerator.create(
     {

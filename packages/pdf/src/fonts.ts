@@ -34,10 +34,7 @@ export function loadDefaultFontFiles(): FontFiles {
     regular: garamond('400-normal'),
     italic: garamond('400-italic'),
     bold: garamond('600-normal'),
-    display: [
-      readPackageFile('@fontsource/cinzel/files/cinzel-latin-600-normal.woff'),
-      readPackageFile('@fontsource/cinzel/files/cinzel-latin-ext-600-normal.woff'),
-    ],
+    display: [readPackageFile('@fontsource/cinzel/files/cinzel-latin-600-normal.woff'), readPackageFile('@fontsource/cinzel/files/cinzel-latin-ext-600-normal.woff')],
   };
 }
 
@@ -207,10 +204,7 @@ export class FontSubset {
     const italic = font.italicAngle !== 0;
     const flags = 32 | 2 | (italic ? 64 : 0);
     const bbox = font.bbox;
-    writer.writeObject(
-      type0,
-      `<< /Type /Font /Subtype /Type0 /BaseFont /${baseFont} /Encoding /Identity-H /DescendantFonts [${ref(cidFont)}] /ToUnicode ${ref(toUnicode)} >>`,
-    );
+    writer.writeObject(type0, `<< /Type /Font /Subtype /Type0 /BaseFont /${baseFont} /Encoding /Identity-H /DescendantFonts [${ref(cidFont)}] /ToUnicode ${ref(toUnicode)} >>`);
     writer.writeObject(
       cidFont,
       `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /${baseFont} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${ref(descriptor)} /CIDToGIDMap /Identity /DW 0 /W [0 [${widths.map(pdfNumber).join(' ')}]] >>`,
@@ -267,7 +261,10 @@ export interface ShapedText {
 /** Normalises text so that what is drawn is what was meant: NFC, no control characters. */
 export function normalizeText(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is this pattern's purpose.
-  return text.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/[\u2000-\u200b\u202f\u205f]/g, ' ');
+  return text
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/[\u2000-\u200b\u202f\u205f]/g, ' ');
 }
 
 /**
@@ -283,11 +280,7 @@ export function fallbackCodePoint(face: FontFace, codePoint: number): number {
  * Shapes text with the face's subsets. `subsetFor` returns the subset that carries a code point (the
  * shared one, or a per-document supplement).
  */
-export function shapeText(
-  face: FontFace,
-  text: string,
-  subsetFor: (face: FontFace, codePoint: number) => FontSubset,
-): ShapedText {
+export function shapeText(face: FontFace, text: string, subsetFor: (face: FontFace, codePoint: number) => FontSubset): ShapedText {
   const runs: TextRun[] = [];
   let width = 0;
   let glyphCount = 0;

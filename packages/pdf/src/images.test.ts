@@ -39,8 +39,14 @@ describe('preparePhoto', () => {
     const cases = [
       await portrait(450, 600),
       await portrait(300, 400, { quality: 80, progressive: true }),
-      await sharp(await portrait(300, 400)).withMetadata({ orientation: 6 }).jpeg().toBuffer(),
-      await sharp(await portrait(300, 400)).withIccProfile('p3').jpeg().toBuffer(),
+      await sharp(await portrait(300, 400))
+        .withMetadata({ orientation: 6 })
+        .jpeg()
+        .toBuffer(),
+      await sharp(await portrait(300, 400))
+        .withIccProfile('p3')
+        .jpeg()
+        .toBuffer(),
     ];
     for (const input of cases) {
       expect(alreadyFittedJpeg(input, 300, 400, 30_000)).toBeNull();

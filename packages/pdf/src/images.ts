@@ -139,7 +139,11 @@ export async function preparePhoto(input: Uint8Array, boxMm: { w: number; h: num
   // cost ~10-20 ms) by being decoded and encoded again: its metadata is dropped, its image kept.
   const ready = alreadyFittedJpeg(input, width, height, limits.maxBytes);
   if (ready) return ready;
-  const resized = sharp(input, { failOn: 'error' }).rotate().resize(width, height, { fit: 'cover', position: 'attention' }).toColourspace('srgb').flatten({ background: '#ffffff' });
+  const resized = sharp(input, { failOn: 'error' })
+    .rotate()
+    .resize(width, height, { fit: 'cover', position: 'attention' })
+    .toColourspace('srgb')
+    .flatten({ background: '#ffffff' });
   let output: Buffer = Buffer.alloc(0);
   for (const quality of [82, 72, 62, 52, 42]) {
     output = await resized.clone().jpeg({ quality, mozjpeg: true, chromaSubsampling: '4:2:0' }).toBuffer();

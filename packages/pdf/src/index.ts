@@ -1,4 +1,12 @@
-export { createDiplomaRenderer, CREDENTIAL_ATTACHMENT_NAME, type DiplomaRenderer, type DiplomaRendererOptions, type QrContents, type SignatureImages, type RenderStats } from './renderer.ts';
+export {
+  createDiplomaRenderer,
+  CREDENTIAL_ATTACHMENT_NAME,
+  type DiplomaRenderer,
+  type DiplomaRendererOptions,
+  type QrContents,
+  type SignatureImages,
+  type RenderStats,
+} from './renderer.ts';
 export { signPdf, verifyPdfSignature, type HashedPrefix, type PdfSignatureCheck, type SignOptions } from './pades.ts';
 export { createKeySigner, type Signer } from './cms.ts';
 export { extractAttachment } from './attachment.ts';

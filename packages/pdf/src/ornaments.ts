@@ -137,7 +137,11 @@ function emblem(b: ContentBuilder, ctx: OrnamentContext, cx: number, cy: number,
   const reach = size * 0.5;
   const spearFrom: [number, number] = [cx - reach, bottom - size * 0.04];
   const spearTo: [number, number] = [cx + reach * 0.92, top + size * 0.02];
-  b.strokeColor(gold).lineWidth(size * 0.022).moveTo(...spearFrom).lineTo(...spearTo).stroke();
+  b.strokeColor(gold)
+    .lineWidth(size * 0.022)
+    .moveTo(...spearFrom)
+    .lineTo(...spearTo)
+    .stroke();
   const ang = Math.atan2(spearTo[1] - spearFrom[1], spearTo[0] - spearFrom[0]);
   const ux = Math.cos(ang);
   const uy = Math.sin(ang);
@@ -145,14 +149,30 @@ function emblem(b: ContentBuilder, ctx: OrnamentContext, cx: number, cy: number,
   const halfWidth = size * 0.045;
   b.fillColor(gold);
   b.moveTo(spearTo[0] - ux * head * 0.1, spearTo[1] - uy * head * 0.1);
-  b.curveTo(spearTo[0] - uy * halfWidth, spearTo[1] + ux * halfWidth, spearTo[0] + ux * head * 0.6 - uy * halfWidth, spearTo[1] + uy * head * 0.6 + ux * halfWidth, spearTo[0] + ux * head, spearTo[1] + uy * head);
-  b.curveTo(spearTo[0] + ux * head * 0.6 + uy * halfWidth, spearTo[1] + uy * head * 0.6 - ux * halfWidth, spearTo[0] + uy * halfWidth, spearTo[1] - ux * halfWidth, spearTo[0] - ux * head * 0.1, spearTo[1] - uy * head * 0.1);
+  b.curveTo(
+    spearTo[0] - uy * halfWidth,
+    spearTo[1] + ux * halfWidth,
+    spearTo[0] + ux * head * 0.6 - uy * halfWidth,
+    spearTo[1] + uy * head * 0.6 + ux * halfWidth,
+    spearTo[0] + ux * head,
+    spearTo[1] + uy * head,
+  );
+  b.curveTo(
+    spearTo[0] + ux * head * 0.6 + uy * halfWidth,
+    spearTo[1] + uy * head * 0.6 - ux * halfWidth,
+    spearTo[0] + uy * halfWidth,
+    spearTo[1] - ux * halfWidth,
+    spearTo[0] - ux * head * 0.1,
+    spearTo[1] - uy * head * 0.1,
+  );
   b.fill();
   // Tusk: a tapering crescent from bottom-right to top-left, ivory with a gold outline.
   const t0: [number, number] = [cx + reach, bottom - size * 0.02];
   const t1: [number, number] = [cx - reach * 0.95, top + size * 0.04];
   const thick = size * 0.055;
-  b.fillColor(parseColor('#f3ead2')).strokeColor(gold).lineWidth(size * 0.008);
+  b.fillColor(parseColor('#f3ead2'))
+    .strokeColor(gold)
+    .lineWidth(size * 0.008);
   b.moveTo(t0[0], t0[1] + thick);
   b.curveTo(cx + reach * 0.2, bottom + size * 0.25, cx - reach * 0.4, top - size * 0.05, t1[0], t1[1]);
   b.curveTo(cx - reach * 0.4, top - size * 0.15, cx + reach * 0.2, bottom + size * 0.12, t0[0], t0[1] - thick * 0.2);
@@ -263,10 +283,20 @@ export function drawElement(b: ContentBuilder, ctx: OrnamentContext, element: Te
       const main = parseColor(element.color);
       const accent = parseColor(element.accent);
       b.save();
-      b.strokeColor(main).lineWidth(1.4).rect(i, i, w - 2 * i, h - 2 * i).stroke();
-      b.lineWidth(0.5).rect(i + 2.2, i + 2.2, w - 2 * i - 4.4, h - 2 * i - 4.4).stroke();
-      b.lineWidth(0.8).rect(i + band, i + band, w - 2 * (i + band), h - 2 * (i + band)).stroke();
-      b.strokeColor(accent).lineWidth(0.4).rect(i + band + 2.2, i + band + 2.2, w - 2 * (i + band + 2.2), h - 2 * (i + band + 2.2)).stroke();
+      b.strokeColor(main)
+        .lineWidth(1.4)
+        .rect(i, i, w - 2 * i, h - 2 * i)
+        .stroke();
+      b.lineWidth(0.5)
+        .rect(i + 2.2, i + 2.2, w - 2 * i - 4.4, h - 2 * i - 4.4)
+        .stroke();
+      b.lineWidth(0.8)
+        .rect(i + band, i + band, w - 2 * (i + band), h - 2 * (i + band))
+        .stroke();
+      b.strokeColor(accent)
+        .lineWidth(0.4)
+        .rect(i + band + 2.2, i + band + 2.2, w - 2 * (i + band + 2.2), h - 2 * (i + band + 2.2))
+        .stroke();
       // Waves between the corner squares.
       b.strokeColor(main).lineWidth(0.3);
       const mid = i + band / 2 + 1.1;
@@ -283,7 +313,10 @@ export function drawElement(b: ContentBuilder, ctx: OrnamentContext, element: Te
         [mid, h - mid],
         [w - mid, h - mid],
       ] as const) {
-        b.strokeColor(main).lineWidth(0.6).rect(cx - band / 2 + 1.1, cy - band / 2 + 1.1, band - 2.2, band - 2.2).stroke();
+        b.strokeColor(main)
+          .lineWidth(0.6)
+          .rect(cx - band / 2 + 1.1, cy - band / 2 + 1.1, band - 2.2, band - 2.2)
+          .stroke();
         b.strokeColor(accent).lineWidth(0.25);
         rosette(b, cx, cy, band / 2 - 2, 12, 3);
       }

@@ -45,7 +45,7 @@ function readXref(pdf: Uint8Array): XrefInfo {
   let root = 0;
   for (let at: number | undefined = startxref; at !== undefined; ) {
     const section = decoder.decode(pdf.subarray(at, Math.min(pdf.length, at + 64)));
-    if (!section.startsWith('xref')) throw new Error('PDF: cross-reference streams are not supported; sign the renderer\'s output');
+    if (!section.startsWith('xref')) throw new Error("PDF: cross-reference streams are not supported; sign the renderer's output");
     const end = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).indexOf('startxref', at, 'latin1');
     const text = decoder.decode(pdf.subarray(at, end));
     const [table, trailerText = ''] = text.split('trailer');
@@ -109,10 +109,7 @@ export async function signPdf(pdf: Uint8Array, signer: Signer, options: SignOpti
   const signatureNumber = xref.size + 1;
   const contentsLength = maxCmsLength(signer) + 16;
   const now = options.signingTime ?? new Date();
-  const extra = [
-    options.reason ? `/Reason ${pdfTextString(options.reason)}` : '',
-    options.location ? `/Location ${pdfTextString(options.location)}` : '',
-  ]
+  const extra = [options.reason ? `/Reason ${pdfTextString(options.reason)}` : '', options.location ? `/Location ${pdfTextString(options.location)}` : '']
     .filter(Boolean)
     .join(' ');
 
@@ -166,7 +163,9 @@ export async function signPdf(pdf: Uint8Array, signer: Signer, options: SignOpti
   out.set(latin1(byteRange.padEnd(BYTE_RANGE_WIDTH, ' ')), byteRangeAt);
 
   const known = options.hashedPrefix && options.hashedPrefix.length <= gapStart ? options.hashedPrefix : null;
-  const digest = (known ? known.hash.copy().update(out.subarray(known.length, gapStart)) : createHash('sha256').update(out.subarray(0, gapStart))).update(out.subarray(gapEnd)).digest();
+  const digest = (known ? known.hash.copy().update(out.subarray(known.length, gapStart)) : createHash('sha256').update(out.subarray(0, gapStart)))
+    .update(out.subarray(gapEnd))
+    .digest();
   const cms = await createCms(signer, digest);
   if (cms.length > contentsLength) throw new Error('CMS larger than its reserved space');
   out.set(latin1(Buffer.from(cms).toString('hex').toUpperCase()), gapStart + 1);
@@ -224,7 +223,10 @@ export function verifyPdfSignature(pdf: Uint8Array): PdfSignatureCheck {
   }
   const signerCertificateDer = cms.signerCertificate;
   if (!cms.digestAlgorithm) return notIntact('unsupported digest algorithm', { coversWholeFile, signerCertificateDer });
-  const digest = createHash(cms.digestAlgorithm).update(buffer.subarray(a, a + b)).update(buffer.subarray(c, c + d)).digest();
+  const digest = createHash(cms.digestAlgorithm)
+    .update(buffer.subarray(a, a + b))
+    .update(buffer.subarray(c, c + d))
+    .digest();
   const digestOk = !!cms.messageDigest && Buffer.compare(digest, cms.messageDigest) === 0;
 
   let signatureOk = false;

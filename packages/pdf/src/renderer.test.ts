@@ -85,11 +85,22 @@ describe('signed diploma', () => {
     const hexContents = text.slice(b! + 1, c! - 1).replace(/(00)+$/, '');
     const signedBytes = Buffer.concat([Buffer.from(signed.subarray(a!, a! + b!)), Buffer.from(signed.subarray(c!, c! + d!))]);
     const out = run(
-      'openssl', 'cms', '-verify', '-binary', '-inform', 'DER',
-      '-in', save('sig.der', Buffer.from(hexContents.length % 2 ? `${hexContents}0` : hexContents, 'hex')),
-      '-content', save('content.bin', signedBytes),
-      '-CAfile', save('ca.pem', Buffer.from(pki.caCertificatePem)),
-      '-purpose', 'any', '-out', join(dir, 'out.bin'),
+      'openssl',
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      save('sig.der', Buffer.from(hexContents.length % 2 ? `${hexContents}0` : hexContents, 'hex')),
+      '-content',
+      save('content.bin', signedBytes),
+      '-CAfile',
+      save('ca.pem', Buffer.from(pki.caCertificatePem)),
+      '-purpose',
+      'any',
+      '-out',
+      join(dir, 'out.bin'),
     );
     expect(out).toContain('Verification successful');
     const printed = run('openssl', 'cms', '-cmsout', '-print', '-inform', 'DER', '-in', join(dir, 'sig.der'));
@@ -103,7 +114,7 @@ describe('signed diploma', () => {
     expect(text).toContain('Ngalula Kabamba Élodie');
     expect(text).toContain('Électricité');
     expect(text).toContain('Maï-Ndombe');
-    expect(text).toContain("RÉPUBLIQUE DÉMOCRATIQUE DU CONGO");
+    expect(text).toContain('RÉPUBLIQUE DÉMOCRATIQUE DU CONGO');
     expect(text).toContain("Ministère de l'Éducation nationale");
     expect(text).toContain("DIPLÔME D'ÉTAT");
     expect(text).toContain('avec 68,4 % des points');
@@ -129,7 +140,12 @@ describe('signed diploma', () => {
     const decodeBox = async (box: { x: number; y: number; size: number }) => {
       const margin = 3;
       const { data, info } = await sharp(page)
-        .extract({ left: Math.round((box.x - margin) * pxPerMm), top: Math.round((box.y - margin) * pxPerMm), width: Math.round((box.size + 2 * margin) * pxPerMm), height: Math.round((box.size + 2 * margin) * pxPerMm) })
+        .extract({
+          left: Math.round((box.x - margin) * pxPerMm),
+          top: Math.round((box.y - margin) * pxPerMm),
+          width: Math.round((box.size + 2 * margin) * pxPerMm),
+          height: Math.round((box.size + 2 * margin) * pxPerMm),
+        })
         .removeAlpha()
         .toColourspace('srgb')
         .raw()

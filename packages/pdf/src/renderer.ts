@@ -3,14 +3,34 @@
 // frozen prefix plus a handful of small per-document objects: no PDF library in the hot path.
 import { createHash, randomBytes } from 'node:crypto';
 import { ContentBuilder, parseColor } from './content.ts';
-import { FontFace, FontSubset, loadDefaultFontFiles, normalizeText, fallbackCodePoint, shapeText, commonCharacters, type FontFiles, type FontRole, type ShapedText } from './fonts.ts';
+import {
+  FontFace,
+  FontSubset,
+  loadDefaultFontFiles,
+  normalizeText,
+  fallbackCodePoint,
+  shapeText,
+  commonCharacters,
+  type FontFiles,
+  type FontRole,
+  type ShapedText,
+} from './fonts.ts';
 import { defaultPhotoLimits, isPhotoReady, prepareSignatureImage, preparePhoto, readJpegInfo, writeJpeg, writeRgbaImage, type PhotoLimits } from './images.ts';
 import { drawElement, MM, type OrnamentContext } from './ornaments.ts';
 import { signPdf, type HashedPrefix, type SignOptions } from './pades.ts';
 import { PdfWriter, pdfAsciiString, pdfDate, pdfNumber as n, pdfTextString, ref, type FrozenPrefix } from './pdf-syntax.ts';
 import { createQrMatrix, offlineQrOptions, qrContent, verifyQrOptions } from './qr.ts';
 import type { Signer } from './cms.ts';
-import { diplomaFieldsSchema, fillPlaceholders, parseDiplomaTemplate, type DiplomaFields, type DiplomaTemplate, type DiplomaTemplateInput, type SignatureRole, type TextStyle } from './template.ts';
+import {
+  diplomaFieldsSchema,
+  fillPlaceholders,
+  parseDiplomaTemplate,
+  type DiplomaFields,
+  type DiplomaTemplate,
+  type DiplomaTemplateInput,
+  type SignatureRole,
+  type TextStyle,
+} from './template.ts';
 
 export const CREDENTIAL_ATTACHMENT_NAME = 'credential.json';
 
@@ -148,7 +168,15 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     add(0x3f);
     const map = new Map<number, FontSubset>();
     for (const [source, codePoints] of bySource) {
-      map.set(source, subsetFor(face, source, [...codePoints].sort((a, b) => a - b), `F${role[0]}${source}`));
+      map.set(
+        source,
+        subsetFor(
+          face,
+          source,
+          [...codePoints].sort((a, b) => a - b),
+          `F${role[0]}${source}`,
+        ),
+      );
     }
     shared.set(role, map);
   }
@@ -218,14 +246,21 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
   const photo = template.photo;
   if (photo.frame) {
     tpl.save().strokeColor(parseColor(photo.frame)).lineWidth(0.6);
-    tpl.rect(X(photo.x) - 2, Y(photo.y + photo.h) - 2, X(photo.w) + 4, X(photo.h) + 4).stroke().restore();
+    tpl
+      .rect(X(photo.x) - 2, Y(photo.y + photo.h) - 2, X(photo.w) + 4, X(photo.h) + 4)
+      .stroke()
+      .restore();
   }
   template.signatures.forEach((signature, index) => {
     const cx = X(signature.x + signature.w / 2);
     ctx.drawText(tpl, signature.title, cx, Y(signature.y) + 4, { ...signature.titleStyle, align: 'center' });
     ctx.drawText(tpl, signature.signerName, cx, Y(signature.y + signature.h) - 10, { ...signature.nameStyle, align: 'center' });
     tpl.save().strokeColor(parseColor(signature.nameStyle.color)).lineWidth(0.4);
-    tpl.moveTo(X(signature.x + signature.w * 0.15), Y(signature.y + signature.h) - 1.5).lineTo(X(signature.x + signature.w * 0.85), Y(signature.y + signature.h) - 1.5).stroke().restore();
+    tpl
+      .moveTo(X(signature.x + signature.w * 0.15), Y(signature.y + signature.h) - 1.5)
+      .lineTo(X(signature.x + signature.w * 0.85), Y(signature.y + signature.h) - 1.5)
+      .stroke()
+      .restore();
     const image = signatureRefs.get(signature.role);
     if (image) {
       const scale = Math.min(X(signature.w) / image.width, X(signature.h) / image.height);
@@ -277,7 +312,16 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     const supplements = new Map<string, FontSubset>();
     let supplementIndex = 0;
     for (const [key, { face, source, codePoints }] of missing) {
-      supplements.set(key, subsetFor(face, source, [...codePoints].sort((a, b) => a - b), `S${++supplementIndex}`, SUPPLEMENT_CACHE_LIMIT));
+      supplements.set(
+        key,
+        subsetFor(
+          face,
+          source,
+          [...codePoints].sort((a, b) => a - b),
+          `S${++supplementIndex}`,
+          SUPPLEMENT_CACHE_LIMIT,
+        ),
+      );
     }
     if (supplements.size) stats.supplementFonts++;
 
@@ -300,7 +344,11 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     page.raw('/Tpl Do');
     for (const { field, text } of texts) {
       if (!text.trim()) continue;
-      const shaped = shapeText(faceFor(field.style.font, fontFiles), text, (face, codePoint) => sharedSubset(face, codePoint) ?? supplements.get(`${face.role}/${face.sourceFor(codePoint)}`)!);
+      const shaped = shapeText(
+        faceFor(field.style.font, fontFiles),
+        text,
+        (face, codePoint) => sharedSubset(face, codePoint) ?? supplements.get(`${face.role}/${face.sourceFor(codePoint)}`)!,
+      );
       drawShaped(page, shaped, X(field.x), Y(field.y), field.style);
     }
     // Photo: cover the box, centred, clipped.
@@ -309,7 +357,10 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     const scale = Math.max(boxW / info.width, boxH / info.height);
     const drawW = info.width * scale;
     const drawH = info.height * scale;
-    page.save().rect(X(photo.x), Y(photo.y + photo.h), boxW, boxH).clip();
+    page
+      .save()
+      .rect(X(photo.x), Y(photo.y + photo.h), boxW, boxH)
+      .clip();
     page.drawXObject('Ph', X(photo.x) + (boxW - drawW) / 2, Y(photo.y + photo.h) + (boxH - drawH) / 2, drawW, drawH).restore();
     const verify = template.qr.verify;
     const offline = template.qr.offline;
@@ -322,7 +373,9 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
 
     const now = new Date();
     const embeddedFile = doc.allocate();
-    doc.writeStream(embeddedFile, `/Type /EmbeddedFile /Subtype /application#2Fjson /Params << /Size ${credentialJson.length} /ModDate ${pdfDate(now)} >>`, credentialJson, { level: 6 });
+    doc.writeStream(embeddedFile, `/Type /EmbeddedFile /Subtype /application#2Fjson /Params << /Size ${credentialJson.length} /ModDate ${pdfDate(now)} >>`, credentialJson, {
+      level: 6,
+    });
     const fileSpec = doc.allocate();
     doc.writeObject(
       fileSpec,

@@ -32,7 +32,7 @@ const normalise = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
 export function verificationCacheKey(input: VerificationInput): string {
   const digest = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
   if ('pdf' in input) return `pdf:${digest(input.pdf)}`;
-  if ('credential' in input) return `json:${digest(typeof input.credential === 'string' ? input.credential : JSON.stringify(input.credential) ?? '')}`;
+  if ('credential' in input) return `json:${digest(typeof input.credential === 'string' ? input.credential : (JSON.stringify(input.credential) ?? ''))}`;
   if ('qr' in input) return `qr:${input.qr.length > 200 ? digest(input.qr) : input.qr}`;
   return `id:${input.diplomaId}`;
 }

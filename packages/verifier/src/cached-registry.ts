@@ -59,14 +59,24 @@ export function cachedRegistry(port: RegistryPort, options: CachedRegistryOption
     async isRevoked(hash: Hex) {
       const known = revoked.get(key(hash));
       if (known !== undefined) return known;
-      return shared('revoked', hash, () => port.isRevoked(hash), (value) => revoked.set(key(hash), value));
+      return shared(
+        'revoked',
+        hash,
+        () => port.isRevoked(hash),
+        (value) => revoked.set(key(hash), value),
+      );
     },
     async findIssuance(root: Hex) {
       const known = issued.get(key(root));
       if (known) return known;
-      return shared('issued', root, () => port.findIssuance(root), (value) => {
-        if (value) issued.set(key(root), value);
-      });
+      return shared(
+        'issued',
+        root,
+        () => port.findIssuance(root),
+        (value) => {
+          if (value) issued.set(key(root), value);
+        },
+      );
     },
     ...(port.findRevocation ? { findRevocation: (hash: Hex) => port.findRevocation!(hash) } : {}),
     invalidate(hash: string) {

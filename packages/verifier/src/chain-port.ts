@@ -54,10 +54,12 @@ export interface ReadOnlyChainOptions {
 export function connectRegistryPort(ref: RegistryRef, options: ReadOnlyChainOptions): RegistryPort {
   const connection = connectChain({ rpcUrl: options.rpcUrl, chainId: ref.chainId, requestTimeoutMs: options.requestTimeoutMs ?? 5_000, retryCount: 0 });
   const registry = createRegistry(connection, ref.address as Hex);
-  const checked = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A) => {
-    await connection.assertChainId();
-    return fn(...args);
-  };
+  const checked =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      await connection.assertChainId();
+      return fn(...args);
+    };
   return {
     chainId: ref.chainId,
     address: ref.address,

@@ -203,7 +203,10 @@ function parseOptions(argv: string[]) {
 }
 
 async function readInput(target: string): Promise<{ input: VerificationInput; label: string }> {
-  const isFile = await stat(target).then((s) => s.isFile(), () => false);
+  const isFile = await stat(target).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!isFile) {
     if (/\.(pdf|json)$/i.test(target)) throw new UsageError(`${target}: no such file`);
     return { input: { qr: target }, label: 'QR' };

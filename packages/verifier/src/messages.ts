@@ -23,11 +23,11 @@ export const STATUS_TEXTS: Record<CheckStatus, Text> = {
 export const CODE_TEXTS: Record<CheckCode, Text> = {
   hashes_match: {
     en: "The diploma's data match its fingerprint (targetHash) and its proof leads to the batch root.",
-    fr: "Les données du diplôme correspondent à son empreinte (targetHash) et sa preuve mène à la racine du lot.",
+    fr: 'Les données du diplôme correspondent à son empreinte (targetHash) et sa preuve mène à la racine du lot.',
   },
   target_hash_mismatch: {
-    en: "A value of the diploma was changed: its data no longer match its fingerprint.",
-    fr: "Une valeur du diplôme a été modifiée : ses données ne correspondent plus à son empreinte.",
+    en: 'A value of the diploma was changed: its data no longer match its fingerprint.',
+    fr: 'Une valeur du diplôme a été modifiée : ses données ne correspondent plus à son empreinte.',
   },
   merkle_proof_mismatch: {
     en: 'The proof linking the diploma to its batch was changed.',

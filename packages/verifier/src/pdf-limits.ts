@@ -87,7 +87,11 @@ export function measurePdf(pdf: Uint8Array, limits: { maxObjects: number; maxXre
       xrefEntries += limits.maxXrefEntries + 1;
       continue;
     }
-    const pairs = array!.slice(1, -1).split(/[\0\t\n\f\r ]+/).filter(Boolean).map(Number);
+    const pairs = array!
+      .slice(1, -1)
+      .split(/[\0\t\n\f\r ]+/)
+      .filter(Boolean)
+      .map(Number);
     for (let i = 1; i < pairs.length; i += 2) xrefEntries += pairs[i]!;
   }
   return { objects, xrefEntries };

@@ -33,7 +33,10 @@ function fakeLog() {
       state.head = Math.max(state.head, blockNumber);
     },
     drop(hash: string) {
-      events.splice(events.findIndex((e) => e.hash === hash), 1);
+      events.splice(
+        events.findIndex((e) => e.hash === hash),
+        1,
+      );
     },
   };
 }
@@ -55,7 +58,11 @@ describe('revocation index', () => {
     const index = createRevocationIndex(chain.source, { fromBlock: 10, maxBlockRange: 8, onChange: (x) => changes.push(x) });
     expect(index.lookup(h('a'))).toBeUndefined();
     await index.poll();
-    expect(chain.ranges).toEqual([[10, 17], [18, 25], [26, 30]]);
+    expect(chain.ranges).toEqual([
+      [10, 17],
+      [18, 25],
+      [26, 30],
+    ]);
     expect(index.lookup(h('a'))).toBe(true);
     expect(index.lookup(h('B'))).toBe(true); // any case, with or without 0x
     expect(index.lookup('b'.repeat(64))).toBe(true);

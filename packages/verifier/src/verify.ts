@@ -3,32 +3,14 @@
  * own: keys, chain and database come through the context's ports. Each check reports passed,
  * failed or not-checked with a stable code; decideVerdict turns them into one verdict.
  */
-import {
-  isDiplomaId,
-  verifyDocument,
-  type DocumentVerification,
-  type Jwks,
-  type QrFields,
-  type QrVerification,
-} from '@sceau/credential';
+import { isDiplomaId, verifyDocument, type DocumentVerification, type Jwks, type QrFields, type QrVerification } from '@sceau/credential';
 import { extractAttachment } from '@sceau/pdf/attachment';
 import { checkQrPayload, checkRootSignature } from './fast-signatures.ts';
 import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
 import { qrCodesFromContents, readPdfQrCodes } from './pdf-qr.ts';
 import { readDiplomaPdf } from './pdf-reader.ts';
 import { certificateSubject, findSignerKey } from './pdf-signer.ts';
-import type {
-  Check,
-  CheckName,
-  Hex,
-  PublicDiploma,
-  RegistryPort,
-  RegistryRef,
-  VerificationContext,
-  VerificationInput,
-  VerificationResult,
-  VerificationSource,
-} from './types.ts';
+import type { Check, CheckName, Hex, PublicDiploma, RegistryPort, RegistryRef, VerificationContext, VerificationInput, VerificationResult, VerificationSource } from './types.ts';
 import { decideVerdict } from './verdict.ts';
 
 /** Name of the credential attachment in our PDFs (@sceau/pdf CREDENTIAL_ATTACHMENT_NAME). */
@@ -93,11 +75,7 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
   // No credential inside: a PDF that never was one of ours, or one whose attachment was removed.
   const pdfCheck = await checkPdfSignature(signature, () => jwksOf(context, trustedKeysHint(context)));
   if (signature.problem === 'no signature') return notADiploma('pdf', [pdfCheck]);
-  return result('pdf', [
-    check('integrity', 'failed', 'credential_missing'),
-    ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
-    pdfCheck,
-  ]);
+  return result('pdf', [check('integrity', 'failed', 'credential_missing'), ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'), pdfCheck]);
 }
 
 /**
@@ -145,11 +123,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   }
   const qr = checkQrPayload(input, jwks);
   if (qr.status !== 'valid') {
-    return result('qr', [
-      check('integrity', 'not-checked', 'credential_unavailable'),
-      qrSignatureFailure(qr),
-      ...skipped('issuer_identity', 'anchored', 'not_revoked'),
-    ]);
+    return result('qr', [check('integrity', 'not-checked', 'credential_unavailable'), qrSignatureFailure(qr), ...skipped('issuer_identity', 'anchored', 'not_revoked')]);
   }
 
   // The QR carries the targetHash but not the Merkle proof: the full credential is needed to
@@ -167,7 +141,9 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   ];
   const registryRef = trustedRegistry(context);
   const targetHash = qr.fields.target_hash;
-  checks.push(registryRef ? await checkRevocation(portFor(context, registryRef, trustedKeysHint(context)), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'));
+  checks.push(
+    registryRef ? await checkRevocation(portFor(context, registryRef, trustedKeysHint(context)), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'),
+  );
   return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash } });
 }
 
@@ -260,7 +236,12 @@ function claimsToBeCredential(raw: unknown): boolean {
       return false;
     }
   }
-  return typeof value === 'object' && value !== null && typeof (value as { version?: unknown }).version === 'string' && (value as { version: string }).version.startsWith('sceau-credential/');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { version?: unknown }).version === 'string' &&
+    (value as { version: string }).version.startsWith('sceau-credential/')
+  );
 }
 
 /** Integrity passed the hashes; the QR and link that came with the credential must name the same diploma. */
@@ -293,7 +274,14 @@ export function compareQrFields(fields: QrFields, doc: Pick<Verified, 'record' |
 function checkIdentity(doc: Verified, context: VerificationContext): Check {
   const trust = context.issuer;
   const issuer = doc.issuer;
-  const details = { issuer: issuer.id, name: issuer.name, jwksUrl: issuer.jwks_url, chainId: issuer.registry.chain_id, contract: issuer.registry.contract, basis: trust.basis ?? 'configured' };
+  const details = {
+    issuer: issuer.id,
+    name: issuer.name,
+    jwksUrl: issuer.jwks_url,
+    chainId: issuer.registry.chain_id,
+    contract: issuer.registry.contract,
+    basis: trust.basis ?? 'configured',
+  };
   if (trust.id !== undefined && issuer.id !== trust.id) return check('issuer_identity', 'failed', 'issuer_mismatch', { ...details, expected: trust.id });
   if (trust.jwksUrl !== undefined && issuer.jwks_url !== trust.jwksUrl) return check('issuer_identity', 'failed', 'jwks_url_mismatch', { ...details, expected: trust.jwksUrl });
   if (trust.registry && !sameRegistry(trust.registry, { chainId: issuer.registry.chain_id, address: issuer.registry.contract })) {
@@ -441,8 +429,20 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 // -------------------------------------------------------------------------------------------
 
 const PUBLIC_RECORD_FIELDS = [
-  'last_name', 'middle_name', 'first_name', 'birth_date', 'option', 'option_code', 'school', 'school_code',
-  'centre', 'centre_code', 'session', 'session_year', 'percentage', 'issue_date',
+  'last_name',
+  'middle_name',
+  'first_name',
+  'birth_date',
+  'option',
+  'option_code',
+  'school',
+  'school_code',
+  'centre',
+  'centre_code',
+  'session',
+  'session_year',
+  'percentage',
+  'issue_date',
 ] as const;
 
 function diplomaFromRecord(doc: Verified): PublicDiploma {

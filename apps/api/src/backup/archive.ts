@@ -105,9 +105,7 @@ export class ArchiveWriter {
 
   async addDirectory(part: PartName, relative: string, mode = 0o700): Promise<void> {
     this.digestOf(part);
-    await new Promise<void>((resolve, reject) =>
-      this.pack.entry({ name: `${part}/${relative}/`, type: 'directory', mode }, (err) => (err ? reject(err) : resolve())),
-    );
+    await new Promise<void>((resolve, reject) => this.pack.entry({ name: `${part}/${relative}/`, type: 'directory', mode }, (err) => (err ? reject(err) : resolve())));
   }
 
   async addBuffer(part: PartName, relative: string, data: Buffer, mode = 0o600): Promise<void> {
@@ -280,7 +278,9 @@ export async function verifyArchive(file: string): Promise<Manifest> {
   for (const part of manifest.parts) {
     const d = digests.get(part.name) ?? new PartDigest();
     if (d.entries !== part.entries || d.bytes !== part.bytes || d.digest() !== part.sha256) {
-      problems.push(`${part.name}: expected ${part.entries} entries, ${part.bytes} bytes, SHA-256 ${part.sha256}; found ${d.entries} entries, ${d.bytes} bytes, SHA-256 ${d.digest()}`);
+      problems.push(
+        `${part.name}: expected ${part.entries} entries, ${part.bytes} bytes, SHA-256 ${part.sha256}; found ${d.entries} entries, ${d.bytes} bytes, SHA-256 ${d.digest()}`,
+      );
     }
     digests.delete(part.name);
   }

@@ -34,7 +34,10 @@ export interface BackupResult {
 const CHAIN_SKIPPED = /^(anvil\.pid|anvil\.lock.*|anvil-state\.backup\.json|anvil-state\.json\.corrupt-.*|.*\.tmp)$/;
 
 async function exists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Every file under `dir`, relative, sorted (missing dir: none). */
@@ -181,7 +184,14 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
       parts: (['database', 'keys', 'chain', 'files'] as const).map((name) => {
         const d = out.digests.get(name);
         const info = details.get(name)!;
-        return { name, kind: info.kind, entries: d?.entries ?? 0, bytes: d?.bytes ?? 0, sha256: (d ?? new PartDigest()).digest(), ...(info.details ? { details: info.details } : {}) };
+        return {
+          name,
+          kind: info.kind,
+          entries: d?.entries ?? 0,
+          bytes: d?.bytes ?? 0,
+          sha256: (d ?? new PartDigest()).digest(),
+          ...(info.details ? { details: info.details } : {}),
+        };
       }),
     };
     const { file, bytes } = await out.finish(manifest);
@@ -191,4 +201,3 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     throw err;
   }
 }
-

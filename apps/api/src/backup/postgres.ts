@@ -63,7 +63,9 @@ export async function backupEmbeddedCluster(connectionString: string, clusterDir
     // Keeps every WAL segment from the backup's start until this session ends (dropped with it).
     const slot = `sceau_backup_${process.pid}`;
     await c.query('SELECT pg_create_physical_replication_slot($1, true, true)', [slot]);
-    const { rows: [start] } = await c.query<{ lsn: string }>("SELECT pg_backup_start('sceau backup', true)::text AS lsn");
+    const {
+      rows: [start],
+    } = await c.query<{ lsn: string }>("SELECT pg_backup_start('sceau backup', true)::text AS lsn");
     let stopped = false;
     try {
       await walk(clusterDir, '', async (rel, abs, isDir) => {
@@ -77,14 +79,16 @@ export async function backupEmbeddedCluster(connectionString: string, clusterDir
         if (SKIPPED_FILES.has(name) || name.startsWith('pgsql_tmp')) return;
         await out.addFile('database', `cluster/${rel}`, abs, 0o600);
       });
-      const { rows: [stop] } = await c.query<{ lsn: string; labelfile: string; spcmapfile: string }>(
-        'SELECT lsn::text, labelfile, spcmapfile FROM pg_backup_stop(false)',
-      );
+      const {
+        rows: [stop],
+      } = await c.query<{ lsn: string; labelfile: string; spcmapfile: string }>('SELECT lsn::text, labelfile, spcmapfile FROM pg_backup_stop(false)');
       stopped = true;
       await out.addBuffer('database', 'cluster/backup_label', Buffer.from(stop!.labelfile));
       if (stop!.spcmapfile) await out.addBuffer('database', 'cluster/tablespace_map', Buffer.from(stop!.spcmapfile));
       // The WAL from the start to the stop (pg_backup_stop switched segment: the last one is complete).
-      const { rows: [names] } = await c.query<{ first: string; last: string }>('SELECT pg_walfile_name($1) AS first, pg_walfile_name($2) AS last', [start!.lsn, stop!.lsn]);
+      const {
+        rows: [names],
+      } = await c.query<{ first: string; last: string }>('SELECT pg_walfile_name($1) AS first, pg_walfile_name($2) AS last', [start!.lsn, stop!.lsn]);
       const walDir = path.join(clusterDir, 'pg_wal');
       // Segment names (timeline, log, segment in hex) sort as their positions in the WAL.
       const segments = (await fs.readdir(walDir)).filter((f) => (WAL_SEGMENT.test(f) && f >= names!.first && f <= names!.last) || f.endsWith('.history'));
@@ -93,7 +97,9 @@ export async function backupEmbeddedCluster(connectionString: string, clusterDir
           throw new Error(`WAL segment ${f} vanished during the backup`);
         }
       }
-      const { rows: [version] } = await c.query<{ v: string }>('SHOW server_version');
+      const {
+        rows: [version],
+      } = await c.query<{ v: string }>('SHOW server_version');
       return { startLsn: start!.lsn, stopLsn: stop!.lsn, walSegments: segments.length, serverVersion: version!.v };
     } finally {
       if (!stopped) await c.query('SELECT pg_backup_stop(false)').catch(() => {});
@@ -117,7 +123,8 @@ async function pgTool(tool: 'pg_dump' | 'pg_restore', major: number): Promise<st
     throw new BackupError(`${tool} was not found (PG_BIN_DIR or PATH): an external database is dumped with the PostgreSQL client tools of its version (${major} or later)`);
   }
   const found = Number(/(\d+)(\.\d+)?/.exec(version)?.[1] ?? 0);
-  if (found < major) throw new BackupError(`${candidate} is version ${found} ("${version}"), the server is ${major}: install the client tools ${major} or later and set PG_BIN_DIR`);
+  if (found < major)
+    throw new BackupError(`${candidate} is version ${found} ("${version}"), the server is ${major}: install the client tools ${major} or later and set PG_BIN_DIR`);
   return candidate;
 }
 

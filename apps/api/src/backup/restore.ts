@@ -131,7 +131,9 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   if (db?.kind === 'pg_dump' && !config.databaseUrl) {
     throw new BackupError('this backup holds a pg_dump of an external database: set DATABASE_URL to the (empty) database to restore it into');
   }
-  log(`archive checked: ${manifest.parts.map((p) => `${p.name} ${p.entries} files, ${p.bytes} bytes`).join('; ')} (made ${manifest.createdAt}, version ${manifest.platformVersion})`);
+  log(
+    `archive checked: ${manifest.parts.map((p) => `${p.name} ${p.entries} files, ${p.bytes} bytes`).join('; ')} (made ${manifest.createdAt}, version ${manifest.platformVersion})`,
+  );
 
   // 3. Written.
   await fs.mkdir(dataDir, { recursive: true });
@@ -238,4 +240,3 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   }
   return { manifest, dataDir, movedAside, diplomas, ms: Math.round(performance.now() - t0) };
 }
-

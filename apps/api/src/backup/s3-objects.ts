@@ -35,7 +35,9 @@ export async function* listObjects(client: S3Client, o: Options, maxKeys?: numbe
   const s3 = await import('@aws-sdk/client-s3');
   let token: string | undefined;
   do {
-    const page = await client.send(new s3.ListObjectsV2Command({ Bucket: o.bucket, Prefix: o.prefix || undefined, ContinuationToken: token, ...(maxKeys ? { MaxKeys: maxKeys } : {}) }));
+    const page = await client.send(
+      new s3.ListObjectsV2Command({ Bucket: o.bucket, Prefix: o.prefix || undefined, ContinuationToken: token, ...(maxKeys ? { MaxKeys: maxKeys } : {}) }),
+    );
     for (const item of page.Contents ?? []) {
       const Key = item.Key!;
       if (Key.endsWith('/')) continue; // a "folder" marker some consoles create

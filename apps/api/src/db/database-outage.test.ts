@@ -74,7 +74,9 @@ describe('a hung or lost database', () => {
       expect(result.statusCode).toBe(503);
       expect(result.headers['retry-after']).toBe('5');
       expect(result.json().code).toBe('service_unavailable');
-      expect(result.json().message).toBe(locale === 'fr' ? 'Service brièvement indisponible, veuillez réessayer dans quelques secondes' : 'Service briefly unavailable, please try again in a few seconds');
+      expect(result.json().message).toBe(
+        locale === 'fr' ? 'Service brièvement indisponible, veuillez réessayer dans quelques secondes' : 'Service briefly unavailable, please try again in a few seconds',
+      );
       expect(ms).toBeLessThan(5_000);
     }
     const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });

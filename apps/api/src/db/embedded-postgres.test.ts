@@ -35,12 +35,7 @@ async function start(dataDir: string, port: number): Promise<EmbeddedPostgresHan
   return h;
 }
 
-async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(
-  h: EmbeddedPostgresHandle,
-  db: string,
-  sql: string,
-  params: unknown[] = [],
-): Promise<T[]> {
+async function query<T extends pg.QueryResultRow = pg.QueryResultRow>(h: EmbeddedPostgresHandle, db: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: h.connectionString(db) });
   await c.connect();
   try {
@@ -148,19 +143,12 @@ for (let i = 1; ; i++) {
     }
   });
   child.stderr!.on('data', (d: Buffer) => (state.stderr += d.toString()));
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   return { child, state, closed };
 }
 
 async function expectRows(h: EmbeddedPostgresHandle, committed: number): Promise<void> {
-  const [row] = await query<{ n: string; lo: number; hi: number }>(
-    h,
-    'app',
-    'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM t WHERE id <= $1',
-    [committed],
-  );
+  const [row] = await query<{ n: string; lo: number; hi: number }>(h, 'app', 'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM t WHERE id <= $1', [committed]);
   expect(Number(row!.n)).toBe(committed); // every acknowledged commit is there
   expect(row!.lo).toBe(1);
   expect(row!.hi).toBe(committed);
@@ -327,9 +315,7 @@ describe('embedded PostgreSQL supervisor', () => {
     sockets.push(blocker);
     await new Promise<void>((r) => blocker.listen(55435, '127.0.0.1', r));
 
-    await expect(startEmbeddedPostgres({ dataDir, port: 55435 })).rejects.toThrow(
-      /port 55435 .*in use.*EMBEDDED_PG_PORT/,
-    );
+    await expect(startEmbeddedPostgres({ dataDir, port: 55435 })).rejects.toThrow(/port 55435 .*in use.*EMBEDDED_PG_PORT/);
     expect(processesUsing(dataDir)).toEqual([]);
     // nothing left locked: with the port free, it starts
     await new Promise((r) => blocker.close(r));
@@ -340,10 +326,7 @@ describe('embedded PostgreSQL supervisor', () => {
   it('two concurrent starts on one data directory: one wins, the other is told it is in use', async () => {
     const root = await newRoot();
     const dataDir = path.join(root, 'postgres');
-    const results = await Promise.allSettled([
-      startEmbeddedPostgres({ dataDir, port: 55436 }),
-      startEmbeddedPostgres({ dataDir, port: 55437 }),
-    ]);
+    const results = await Promise.allSettled([startEmbeddedPostgres({ dataDir, port: 55436 }), startEmbeddedPostgres({ dataDir, port: 55437 })]);
     for (const r of results) if (r.status === 'fulfilled') handles.push(r.value);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;

@@ -97,15 +97,7 @@ export interface EmbeddedPostgresHandle {
   readonly pid: number | null;
 }
 
-export type EmbeddedPostgresErrorCode =
-  | 'PORT_IN_USE'
-  | 'IN_USE'
-  | 'NOT_A_CLUSTER'
-  | 'NOT_ACCESSIBLE'
-  | 'BAD_CREDENTIALS'
-  | 'START_FAILED'
-  | 'INIT_FAILED'
-  | 'STOPPED';
+export type EmbeddedPostgresErrorCode = 'PORT_IN_USE' | 'IN_USE' | 'NOT_A_CLUSTER' | 'NOT_ACCESSIBLE' | 'BAD_CREDENTIALS' | 'START_FAILED' | 'INIT_FAILED' | 'STOPPED';
 
 export class EmbeddedPostgresError extends Error {
   constructor(
@@ -398,10 +390,7 @@ interface PgIds {
 
 async function idOf(name: string): Promise<PgIds | null> {
   try {
-    const [u, g] = await Promise.all([
-      execFileAsync('id', ['-u', name]),
-      execFileAsync('id', ['-g', name]),
-    ]);
+    const [u, g] = await Promise.all([execFileAsync('id', ['-u', name]), execFileAsync('id', ['-g', name])]);
     return { uid: Number.parseInt(u.stdout, 10), gid: Number.parseInt(g.stdout, 10) };
   } catch {
     return null;
@@ -417,10 +406,7 @@ async function ensurePostgresUser(log: EmbeddedPostgresLogger): Promise<PgIds> {
   await execFileAsync('useradd', ['-g', 'postgres', 'postgres']).catch(() => {});
   const created = await idOf('postgres');
   if (!created) {
-    throw new EmbeddedPostgresError(
-      'NOT_ACCESSIBLE',
-      'running as root: PostgreSQL refuses root and the system user "postgres" could not be created (groupadd/useradd)',
-    );
+    throw new EmbeddedPostgresError('NOT_ACCESSIBLE', 'running as root: PostgreSQL refuses root and the system user "postgres" could not be created (groupadd/useradd)');
   }
   return created;
 }
@@ -528,8 +514,7 @@ async function clearPreviousServer(dataDir: string, log: EmbeddedPostgresLogger)
     if (!detached) {
       throw new EmbeddedPostgresError(
         'START_FAILED',
-        `old PostgreSQL processes of ${dataDir} are still attached to its shared memory (segment ${shmid}); ` +
-          `terminate those old server processes and start again`,
+        `old PostgreSQL processes of ${dataDir} are still attached to its shared memory (segment ${shmid}); ` + `terminate those old server processes and start again`,
       );
     }
   }
@@ -560,11 +545,7 @@ async function assertPortFree(port: number): Promise<void> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw portInUseError(port, err);
     if (code === 'EACCES') {
-      throw new EmbeddedPostgresError(
-        'PORT_IN_USE',
-        `port ${port} on 127.0.0.1 cannot be used (permission denied); set ${PORT_ENV_VAR} to a port above 1024`,
-        { cause: err },
-      );
+      throw new EmbeddedPostgresError('PORT_IN_USE', `port ${port} on 127.0.0.1 cannot be used (permission denied); set ${PORT_ENV_VAR} to a port above 1024`, { cause: err });
     }
     throw err;
   }
@@ -643,10 +624,7 @@ async function launchServer(s: {
   const ids = internals.getUidAndGid.bind(instance);
   internals.getUidAndGid = async () => ({ ...(await ids()), detached: true });
   const processOf = () => (instance as unknown as { process?: ChildProcess }).process;
-  const slow = setInterval(
-    () => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'),
-    15_000,
-  );
+  const slow = setInterval(() => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'), 15_000);
   try {
     await instance.start();
   } catch (err) {
@@ -701,8 +679,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       if (!(await isEmptyOrMissing(dataDir))) {
         throw new EmbeddedPostgresError(
           'NOT_A_CLUSTER',
-          `${dataDir} exists but is not a PostgreSQL data directory (no PG_VERSION); refusing to touch it. ` +
-            `Move it away, or set DATA_DIR elsewhere`,
+          `${dataDir} exists but is not a PostgreSQL data directory (no PG_VERSION); refusing to touch it. ` + `Move it away, or set DATA_DIR elsewhere`,
         );
       }
       const tmp = path.join(parent, `${tmpPrefix}${process.pid}`);
@@ -716,13 +693,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         authMethod: 'scram-sha-256',
         persistent: true,
         createPostgresUser: isRoot,
-        initdbFlags: [
-          '--encoding=UTF8',
-          '--locale-provider=builtin',
-          '--builtin-locale=C.UTF-8',
-          '--locale=C',
-          '--no-instructions',
-        ],
+        initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C', '--no-instructions'],
         onLog: makeServerLogger(log, initLog),
         onError: (e) => log.error({ err: e }, 'embedded PostgreSQL initialisation'),
       });
@@ -758,22 +729,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       await handle.stop().catch(noop);
       const code = (err as { code?: string }).code;
       if (code === '28P01' || code === '28000') {
-        throw new EmbeddedPostgresError(
-          'BAD_CREDENTIALS',
-          `the cluster in ${dataDir} was initialised with another user or password than "${user}"`,
-          { cause: err },
-        );
+        throw new EmbeddedPostgresError('BAD_CREDENTIALS', `the cluster in ${dataDir} was initialised with another user or password than "${user}"`, { cause: err });
       }
       throw err;
     }
 
-    await fs
-      .writeFile(lockPath, JSON.stringify({ ...JSON.parse(await fs.readFile(lockPath, 'utf8')), postmasterPid: child.pid }))
-      .catch(noop);
-    log.info(
-      { dataDir, port, pid: child.pid, initialised, ms: Math.round(performance.now() - t0) },
-      'embedded PostgreSQL ready',
-    );
+    await fs.writeFile(lockPath, JSON.stringify({ ...JSON.parse(await fs.readFile(lockPath, 'utf8')), postmasterPid: child.pid })).catch(noop);
+    log.info({ dataDir, port, pid: child.pid, initialised, ms: Math.round(performance.now() - t0) }, 'embedded PostgreSQL ready');
     return handle;
   } catch (err) {
     if (child?.pid && isAlive(child.pid)) await terminatePostmaster(child.pid, log).catch(noop);
@@ -799,8 +761,7 @@ function makeHandle(s: {
   let pid = child.pid!;
   let running = true;
   let stopping: Promise<void> | undefined;
-  const exitOf = (c: ChildProcess) =>
-    new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+  const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
   // A server that dies while nobody stops it (kill -9, OOM kill) is started again on its cluster:
   // WAL recovery brings back every committed row (ADR 0112).
@@ -842,8 +803,7 @@ function makeHandle(s: {
   };
   process.on('exit', onExit);
 
-  const connectionString = (database = 'postgres') =>
-    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const connectionString = (database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 
   const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
     if (!running) throw new EmbeddedPostgresError('STOPPED', 'the embedded PostgreSQL server is not running');

@@ -39,7 +39,10 @@ async function filesOf(id: number): Promise<string[]> {
 }
 
 const age = (ids: number[], hours: number) =>
-  t.ctx.db.update(generations).set({ updatedAt: sql`now() - make_interval(hours => ${hours})` }).where(inArray(generations.id, ids));
+  t.ctx.db
+    .update(generations)
+    .set({ updatedAt: sql`now() - make_interval(hours => ${hours})` })
+    .where(inArray(generations.id, ids));
 
 describe('sweeping abandoned list checks', () => {
   it('deletes a draft never started and older than the TTL with its files; keeps a fresh draft and a started batch', { timeout: 60_000 }, async () => {
@@ -56,7 +59,10 @@ describe('sweeping abandoned list checks', () => {
 
     const result = await sweeper.sweepDrafts();
     expect(result).toEqual({ drafts: 1, draftFiles: 3 });
-    const left = await t.ctx.db.select({ id: generations.id }).from(generations).where(inArray(generations.id, [abandoned, fresh, started]));
+    const left = await t.ctx.db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(inArray(generations.id, [abandoned, fresh, started]));
     expect(left.map((r) => r.id).sort()).toEqual([fresh, started].sort());
     for (const key of abandonedFiles) expect(await t.services.storage.get(key), key).toBeNull();
     for (const key of keptFiles) expect(await t.services.storage.get(key), key).not.toBeNull();

@@ -78,8 +78,14 @@ export class Sweeper {
         .limit(DRAFTS_PER_RUN)
         .for('update', { skipLocked: true });
       if (!rows.length) return [];
-      await tx.delete(generations).where(inArray(generations.id, rows.map((r) => r.id)));
-      for (const row of rows) await recordAudit(tx, { action: 'generation.draft_swept', subjectType: 'generation', subjectId: row.id, details: { ttl_hours: this.options.draftTtlHours } });
+      await tx.delete(generations).where(
+        inArray(
+          generations.id,
+          rows.map((r) => r.id),
+        ),
+      );
+      for (const row of rows)
+        await recordAudit(tx, { action: 'generation.draft_swept', subjectType: 'generation', subjectId: row.id, details: { ttl_hours: this.options.draftTtlHours } });
       return rows;
     });
     // Files after the rows: a failure here leaves an orphan file, never a draft without its file.

@@ -16,14 +16,7 @@ export async function findTokenOwner(db: Db, token: string): Promise<{ userId: n
     .select({ userId: accessTokens.userId, tokenId: accessTokens.id })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
-    .where(
-      and(
-        eq(accessTokens.tokenHash, hashToken(token)),
-        isNull(accessTokens.revokedAt),
-        gt(accessTokens.expiresAt, new Date()),
-        isNull(users.archivedAt),
-      ),
-    )
+    .where(and(eq(accessTokens.tokenHash, hashToken(token)), isNull(accessTokens.revokedAt), gt(accessTokens.expiresAt, new Date()), isNull(users.archivedAt)))
     .limit(1);
   return row ?? null;
 }

@@ -43,7 +43,10 @@ interface Subject {
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 let n = 0;
@@ -183,7 +186,12 @@ describe('S3FileStorage', () => {
     expect(() => loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b-1', S3_PREFIX: '../up' })).toThrow(/S3_PREFIX/);
     expect(() => loadConfig({ FILE_STORAGE: 'ftp' })).toThrow(/FILE_STORAGE/);
     // Without an endpoint: AWS itself, host-style addressing, the SDK's own credentials.
-    expect(loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b-1', S3_REGION: 'eu-west-3' }).fileStorage.s3).toMatchObject({ endpoint: null, forcePathStyle: false, credentials: null, region: 'eu-west-3' });
+    expect(loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b-1', S3_REGION: 'eu-west-3' }).fileStorage.s3).toMatchObject({
+      endpoint: null,
+      forcePathStyle: false,
+      credentials: null,
+      region: 'eu-west-3',
+    });
   });
 
   it('keeps each prefix apart in a shared bucket, and stores files with their content type', async () => {
@@ -213,7 +221,9 @@ describe('S3FileStorage', () => {
 
   it('names the operation, key, bucket and endpoint when the store fails', async () => {
     const missing = s3Store('', 'no-such-bucket');
-    await expect(missing.get('diplomas/1/1.pdf')).rejects.toThrow(`S3 storage: GetObject of "diplomas/1/1.pdf" in bucket "no-such-bucket" at ${server.endpoint} failed: NoSuchBucket`);
+    await expect(missing.get('diplomas/1/1.pdf')).rejects.toThrow(
+      `S3 storage: GetObject of "diplomas/1/1.pdf" in bucket "no-such-bucket" at ${server.endpoint} failed: NoSuchBucket`,
+    );
     await expect(missing.check()).rejects.toThrow(/S3 storage: check \(put, get, delete\).*NoSuchBucket/);
   });
 

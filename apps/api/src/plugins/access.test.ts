@@ -13,11 +13,7 @@ beforeAll(async () => {
     async (api) => {
       api.get('/probe/settings', { config: { access: { anyRole: ['root', 'admin'] } } }, async () => ({ ok: true }));
       api.get('/probe/validate-data', { config: { access: { anyPermission: ['validation.data'], section: 'validation' } } }, async () => ({ ok: true }));
-      api.get(
-        '/probe/role-access',
-        { config: { access: { allPermissions: ['users.list', 'users.create', 'users.edit'], section: 'users' } } },
-        async () => ({ ok: true }),
-      );
+      api.get('/probe/role-access', { config: { access: { allPermissions: ['users.list', 'users.create', 'users.edit'], section: 'users' } } }, async () => ({ ok: true }));
       api.get('/probe/signatures', { config: { access: { section: 'signatures' } } }, async () => ({ ok: true }));
     },
     { prefix: '/api' },

@@ -53,7 +53,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isDatabaseUnavailable(error)) {
       // Hung, lost or restarting database (ADR 0112): the client may try again; nothing is wrong with the request.
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ code: 'service_unavailable', message: t('errors:database_unavailable') });
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ code: 'service_unavailable', message: t('errors:database_unavailable') });
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return reply.code(statusOf(mapped)).send({ code: mapped, message: t(`errors:${mapped}`) });
@@ -61,7 +64,6 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     else request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ code: 'internal_error', message: t('errors:internal_error') });
   });
-
 });
 
 function flattenParams(params: unknown): Record<string, unknown> {

@@ -38,7 +38,11 @@ const accessOf = (method: string, path: string) => declared.find((r) => r.method
 describe('the OpenAPI document', () => {
   it('documents every declared API route', () => {
     expect(declared.length).toBeGreaterThan(80);
-    for (const route of declared) expect(operations.some((o) => o.method === route.method && routeOf(o.path) === route.url), `${route.method} ${route.url}`).toBe(true);
+    for (const route of declared)
+      expect(
+        operations.some((o) => o.method === route.method && routeOf(o.path) === route.url),
+        `${route.method} ${route.url}`,
+      ).toBe(true);
   });
 
   it('asks for the bearer token on every non-public operation and for nothing on public ones', () => {

@@ -11,11 +11,7 @@ import { unstorableTextFields } from '../lib/text-safety.ts';
  */
 export const textSafetyPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
-    const fields = [
-      ...unstorableTextFields(request.params),
-      ...unstorableTextFields(request.query),
-      ...unstorableTextFields(request.body),
-    ];
+    const fields = [...unstorableTextFields(request.params), ...unstorableTextFields(request.query), ...unstorableTextFields(request.body)];
     if (fields.length === 0) return;
     throw new AppError('validation_failed', { fields: Object.fromEntries(fields.map((field) => [field, ['field.unstorable_text']])) });
   });

@@ -103,7 +103,14 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
  */
 function matrixServices(ctx: TestContext): Services {
   const services = createServices(ctx.db, ctx.config);
-  const noChain = new Proxy({}, { get: () => { throw new Error('the access matrix has no chain'); } }) as OpenChain;
+  const noChain = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('the access matrix has no chain');
+      },
+    },
+  ) as OpenChain;
   services.jobs = issuingJobs({} as IssuingService);
   services.revocation = new RevocationService(ctx.db, noChain, () => {});
   services.verification = new Proxy(
@@ -123,7 +130,12 @@ function matrixServices(ctx: TestContext): Services {
 
 async function school(ctx: TestContext, institution: typeof institutions.$inferSelect): Promise<School> {
   const [centre] = await ctx.db.select().from(centres).where(eq(centres.id, institution.centreId));
-  const [offered] = await ctx.db.select({ id: options.id, code: options.code }).from(institutionOptions).innerJoin(options, eq(options.id, institutionOptions.optionId)).where(eq(institutionOptions.institutionId, institution.id)).limit(1);
+  const [offered] = await ctx.db
+    .select({ id: options.id, code: options.code })
+    .from(institutionOptions)
+    .innerJoin(options, eq(options.id, institutionOptions.optionId))
+    .where(eq(institutionOptions.institutionId, institution.id))
+    .limit(1);
   const [anyOption] = offered ? [offered] : await ctx.db.select({ id: options.id, code: options.code }).from(options).limit(1);
   return {
     id: institution.id,
@@ -144,7 +156,12 @@ export async function actorOf(m: Pick<Matrix, 'ctx'>, id: number): Promise<Actor
 let passwordHash: Promise<string> | null = null;
 
 /** A staff account placed at `scope` (stored resolved, as policies/scope.ts expects) with `roleNames`. */
-export async function insertAccount(m: Pick<Matrix, 'ctx' | 'roleIds'>, scope: Scope, roleNames: readonly RoleName[], email = `matrix-${next()}-${hex(3)}@sceau.example`): Promise<AccountFacts & { email: string; roleIds: number[] }> {
+export async function insertAccount(
+  m: Pick<Matrix, 'ctx' | 'roleIds'>,
+  scope: Scope,
+  roleNames: readonly RoleName[],
+  email = `matrix-${next()}-${hex(3)}@sceau.example`,
+): Promise<AccountFacts & { email: string; roleIds: number[] }> {
   passwordHash ??= hashPassword(PASSWORD);
   const [user] = await m.ctx.db
     .insert(users)
@@ -194,7 +211,16 @@ export async function openMatrix(accountRoles: readonly RoleName[]): Promise<Mat
       const facts = await insertAccount(m, scope, [role], email);
       const token = await signIn(ctx, email, PASSWORD);
       const actor = await actorOf(m, facts.id);
-      m.accounts.push({ label: `${role} (${where})`, role, where, id: facts.id, email, token, actor, facts: { id: facts.id, scope: actor.scope, roles: actor.roles, archived: false } });
+      m.accounts.push({
+        label: `${role} (${where})`,
+        role,
+        where,
+        id: facts.id,
+        email,
+        token,
+        actor,
+        facts: { id: facts.id, scope: actor.scope, roles: actor.roles, archived: false },
+      });
     }
   }
   m.close = async () => {
@@ -345,7 +371,9 @@ export function scannedSignature(): Promise<Buffer> {
 
 let photoJpeg: Promise<Buffer> | null = null;
 export function uploadablePhoto(): Promise<Buffer> {
-  photoJpeg ??= sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 200, g: 180, b: 170 } } }).jpeg().toBuffer();
+  photoJpeg ??= sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 200, g: 180, b: 170 } } })
+    .jpeg()
+    .toBuffer();
   return photoJpeg;
 }
 

@@ -70,7 +70,8 @@ import { userPolicy, type AccountFacts, type RoleFacts } from './user-policy.ts'
 vi.mock('argon2', async (importOriginal) => {
   const real = await importOriginal<typeof import('argon2') & { default?: typeof import('argon2') }>();
   const lib = real.default ?? real;
-  const hash: typeof lib.hash = ((password: string, options: Record<string, unknown> = {}) => lib.hash(password, { ...options, memoryCost: 1024, timeCost: 1, parallelism: 1 })) as typeof lib.hash;
+  const hash: typeof lib.hash = ((password: string, options: Record<string, unknown> = {}) =>
+    lib.hash(password, { ...options, memoryCost: 1024, timeCost: 1, parallelism: 1 })) as typeof lib.hash;
   const cheap = { ...lib, hash };
   return { ...cheap, default: cheap };
 });
@@ -120,7 +121,12 @@ const schoolOf = (c: Cell): School => (c.place === 'school A' ? c.m.schools.A : 
 /** Role facts as the grant rule reads them, from the database (what the app grants). */
 let roleFacts: Record<RoleName, RoleFacts>;
 
-function batchCase(status: GenerationStatus, rule: (actor: Actor, batch: BatchFacts) => Decision, request: (b: Batch, c: Cell) => Req | Promise<Req>, extra: Partial<Case<Batch>> = {}): Case<Batch> {
+function batchCase(
+  status: GenerationStatus,
+  rule: (actor: Actor, batch: BatchFacts) => Decision,
+  request: (b: Batch, c: Cell) => Req | Promise<Req>,
+  extra: Partial<Case<Batch>> = {},
+): Case<Batch> {
   return {
     on: 'batch',
     what: `a ${status} batch`,
@@ -133,7 +139,12 @@ function batchCase(status: GenerationStatus, rule: (actor: Actor, batch: BatchFa
 }
 
 /** A candidate (generation item) of a batch in `status`: the batch's rule decides. */
-function itemCase(status: GenerationStatus, rule: (actor: Actor, batch: BatchFacts) => Decision, request: (b: Batch, c: Cell) => Req | Promise<Req>, extra: Partial<Case<Batch>> = {}): Case<Batch> {
+function itemCase(
+  status: GenerationStatus,
+  rule: (actor: Actor, batch: BatchFacts) => Decision,
+  request: (b: Batch, c: Cell) => Req | Promise<Req>,
+  extra: Partial<Case<Batch>> = {},
+): Case<Batch> {
   return batchCase(status, rule, request, { on: 'item', what: `a candidate of a ${status} batch`, ...extra });
 }
 
@@ -160,7 +171,11 @@ function accountCase(rule: (actor: Actor, t: AccountFacts) => Decision, request:
 const sameScope = (a: Scope, b: Scope) => a.institutionId === b.institutionId && a.centreId === b.centreId && a.educProvinceId === b.educProvinceId;
 
 /** Where a new batch goes when created from a list or the registry (imports-service `checkProvince`). */
-const newBatchPlace = (actor: Actor, c: Cell): Scope => ({ institutionId: actor.scope.institutionId, centreId: actor.scope.centreId, educProvinceId: schoolOf(c).scope.educProvinceId });
+const newBatchPlace = (actor: Actor, c: Cell): Scope => ({
+  institutionId: actor.scope.institutionId,
+  centreId: actor.scope.centreId,
+  educProvinceId: schoolOf(c).scope.educProvinceId,
+});
 
 const publicCase = (url: string, payload?: unknown): Case => ({ on: 'public', places: NOWHERE, request: () => ({ url, payload }) });
 const noObject = (url: string, extra: Partial<Case> = {}): Case => ({ on: 'none', places: NOWHERE, request: () => ({ url }), ...extra });
@@ -195,7 +210,11 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/verify/:id/pdf': publicCase('/api/verify/AAAAAAAAAAAAAAAAAAAAAA/pdf'),
   'GET /api/verify/:id/photo': publicCase('/api/verify/AAAAAAAAAAAAAAAAAAAAAA/photo'),
   // The partner's own api-token (not a staff account) is what this route checks: sent, so the call is answered.
-  'POST /api/v2/verify-candidate': { on: 'public', places: NOWHERE, request: (_, c) => ({ url: '/api/v2/verify-candidate', payload: { 'api-token': c.m.ctx.config.candidateCheck.acceptedTokens[0] ?? '' } }) },
+  'POST /api/v2/verify-candidate': {
+    on: 'public',
+    places: NOWHERE,
+    request: (_, c) => ({ url: '/api/v2/verify-candidate', payload: { 'api-token': c.m.ctx.config.candidateCheck.acceptedTokens[0] ?? '' } }),
+  },
   'POST /api/contact': publicCase('/api/contact', {}),
   'GET /api/dev/outbox': publicCase('/api/dev/outbox'),
   // Verification needs the ministry's keys and the chain: its routes are public, so the matrix only
@@ -224,7 +243,12 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
         url: '/api/users',
         payload: { name: 'Nouveau Compte', email: `nouveau-${Math.random().toString(36).slice(2)}@sceau.example`, roles: [c.m.roleIds[role]], institution_id: schoolOf(c).id },
       }),
-      policy: (actor, _, c) => firstDenial(() => userPolicy.create(actor), () => userPolicy.place(actor, schoolOf(c).scope), () => userPolicy.grant(actor, roleFacts[role])),
+      policy: (actor, _, c) =>
+        firstDenial(
+          () => userPolicy.create(actor),
+          () => userPolicy.place(actor, schoolOf(c).scope),
+          () => userPolicy.grant(actor, roleFacts[role]),
+        ),
     }),
   ),
   'PUT /api/users/:id': [
@@ -246,7 +270,13 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
       (actor, t) =>
         firstDenial(
           () => userPolicy.edit(actor, t),
-          () => (sameScope(t.scope, matrix.schools.B.scope) ? true : firstDenial(() => userPolicy.changeAccess(actor, t), () => userPolicy.place(actor, matrix.schools.B.scope))),
+          () =>
+            sameScope(t.scope, matrix.schools.B.scope)
+              ? true
+              : firstDenial(
+                  () => userPolicy.changeAccess(actor, t),
+                  () => userPolicy.place(actor, matrix.schools.B.scope),
+                ),
         ),
       (t, c) => {
         const b = c.m.schools.B;
@@ -276,7 +306,9 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     places: NOWHERE,
     make: (c) => ensureSignature(c.m, 'jury'),
     request: async () => {
-      const form = multipart({ kind: 'jury', name: 'Jean Mbala', title: 'Président du jury' }, [{ name: 'image', filename: 'jury.png', type: 'image/png', data: await scannedSignature() }]);
+      const form = multipart({ kind: 'jury', name: 'Jean Mbala', title: 'Président du jury' }, [
+        { name: 'image', filename: 'jury.png', type: 'image/png', data: await scannedSignature() },
+      ]);
       return { url: '/api/signatures', payload: form.payload, headers: form.headers };
     },
     policy: (actor) => signaturePolicy.replace(actor),
@@ -333,15 +365,23 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     on: 'place',
     what: "a new batch in the school's province",
     places: SCHOOLS,
-    request: (_, c) => ({ url: '/api/generations/import/from-exetatcd', payload: { template_id: c.m.templateId, session_id: c.m.sessionId, province_id: schoolOf(c).scope.educProvinceId } }),
+    request: (_, c) => ({
+      url: '/api/generations/import/from-exetatcd',
+      payload: { template_id: c.m.templateId, session_id: c.m.sessionId, province_id: schoolOf(c).scope.educProvinceId },
+    }),
     policy: (actor, _, c) => generationPolicy.create(actor, newBatchPlace(actor, c)),
     // The province may hold no passed candidate left to import.
     alsoOk: [{ status: 422, field: 'province_id' }],
   },
   // The draft has no stored list: an allowed call ends in 409 after the batch rule passed.
-  'POST /api/start-import-process': batchCase('created', generationPolicy.importList, (b) => ({ url: '/api/start-import-process', payload: { generation_id: b.id, title: 'Liste de la matrice' } }), {
-    alsoOk: [{ status: 409 }],
-  }),
+  'POST /api/start-import-process': batchCase(
+    'created',
+    generationPolicy.importList,
+    (b) => ({ url: '/api/start-import-process', payload: { generation_id: b.id, title: 'Liste de la matrice' } }),
+    {
+      alsoOk: [{ status: 409 }],
+    },
+  ),
   'POST /api/import/candidates': [
     batchCase(
       'pending_validation',
@@ -398,9 +438,14 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // ---------------------------------------------------------------- launch, signature, cancellation
   'GET /api/generations/send-otp': batchCase('ready_for_generation', generationPolicy.launch, (b) => ({ url: `/api/generations/send-otp?generation_id=${b.id}` })),
   // A wrong code: an allowed call is refused on `code` after the batch rule passed.
-  'POST /api/generations/verify-otp': batchCase('ready_for_generation', generationPolicy.launch, (b) => ({ url: '/api/generations/verify-otp', payload: { code: '000000', generation_id: b.id } }), {
-    alsoOk: [{ status: 422, field: 'code' }],
-  }),
+  'POST /api/generations/verify-otp': batchCase(
+    'ready_for_generation',
+    generationPolicy.launch,
+    (b) => ({ url: '/api/generations/verify-otp', payload: { code: '000000', generation_id: b.id } }),
+    {
+      alsoOk: [{ status: 422, field: 'code' }],
+    },
+  ),
   // The caller holds a verified launch code for the batch (granted directly), so an allowed launch is queued.
   ...Object.fromEntries(
     ['/api/start-generation-process', '/api/generations/start'].map((url) => [
@@ -427,25 +472,48 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/validations/data/:generationId': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/data/${b.id}` })),
   'GET /api/validations/:generationId/filters': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/${b.id}/filters` })),
   'GET /api/generations/:id/items/rejected': batchCase('pending_validation', generationPolicy.viewRejected, (b) => ({ url: `/api/generations/${b.id}/items/rejected` })),
-  'GET /api/validations/photos/:generationId/items/:itemId/photo': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo` })),
+  'GET /api/validations/photos/:generationId/items/:itemId/photo': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({
+    url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo`,
+  })),
   'GET /api/image-to-base64': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/image-to-base64?image=${b.itemId}` })),
   'POST /api/validations/photos/validate': [
     itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/validate', payload: { generation_id: b.id, items: [b.itemId] } })),
-    itemCase('completed', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/validate', payload: { generation_id: b.id, items: [b.itemId] } }), { variant: 'validation closed' }),
+    itemCase('completed', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/validate', payload: { generation_id: b.id, items: [b.itemId] } }), {
+      variant: 'validation closed',
+    }),
   ],
   'POST /api/validations/photos/:itemId/upload': itemCase(
     'pending_validation',
-    (actor, batch) => firstDenial(() => generationPolicy.viewCandidates(actor, batch), () => generationPolicy.validatePhotos(actor, batch)),
+    (actor, batch) =>
+      firstDenial(
+        () => generationPolicy.viewCandidates(actor, batch),
+        () => generationPolicy.validatePhotos(actor, batch),
+      ),
     async (b) => {
       const form = multipart({}, [{ name: 'photo', filename: 'photo.jpg', type: 'image/jpeg', data: await uploadablePhoto() }]);
       return { url: `/api/validations/photos/${b.itemId}/upload`, payload: form.payload, headers: form.headers };
     },
   ),
-  'POST /api/validations/photos/reject': itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/reject', payload: { generation_id: b.id, item: b.itemId, reason: 'Photo floue' } })),
-  'POST /api/validations/photos/reopen': itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/reopen', payload: { generation_id: b.id, item: b.itemId } })),
-  'POST /api/validations/data/validate': itemCase('pending_validation', generationPolicy.validateData, (b) => ({ url: '/api/validations/data/validate', payload: { generation_id: b.id, items: [b.itemId] } })),
-  'DELETE /api/validations/data/reject': itemCase('pending_validation', generationPolicy.validateData, (b) => ({ url: '/api/validations/data/reject', payload: { generation_id: b.id, item: b.itemId, reason: 'Nom mal orthographié' } })),
-  'POST /api/validations/data/reopen': itemCase('pending_validation', generationPolicy.validateData, (b) => ({ url: '/api/validations/data/reopen', payload: { generation_id: b.id, item: b.itemId } })),
+  'POST /api/validations/photos/reject': itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({
+    url: '/api/validations/photos/reject',
+    payload: { generation_id: b.id, item: b.itemId, reason: 'Photo floue' },
+  })),
+  'POST /api/validations/photos/reopen': itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({
+    url: '/api/validations/photos/reopen',
+    payload: { generation_id: b.id, item: b.itemId },
+  })),
+  'POST /api/validations/data/validate': itemCase('pending_validation', generationPolicy.validateData, (b) => ({
+    url: '/api/validations/data/validate',
+    payload: { generation_id: b.id, items: [b.itemId] },
+  })),
+  'DELETE /api/validations/data/reject': itemCase('pending_validation', generationPolicy.validateData, (b) => ({
+    url: '/api/validations/data/reject',
+    payload: { generation_id: b.id, item: b.itemId, reason: 'Nom mal orthographié' },
+  })),
+  'POST /api/validations/data/reopen': itemCase('pending_validation', generationPolicy.validateData, (b) => ({
+    url: '/api/validations/data/reopen',
+    payload: { generation_id: b.id, item: b.itemId },
+  })),
 
   // ---------------------------------------------------------------- distribution
   'POST /api/generations/:id/broadcast': [
@@ -482,7 +550,10 @@ const denialTexts = new Set(DENIAL_KEYS.map((k) => t(`errors:${k}`)));
 
 beforeAll(async () => {
   matrix = await openMatrix(ROLES);
-  roleFacts = Object.fromEntries((await loadAllRoles(matrix.ctx.db)).map((r) => [r.name, { name: r.name, permissions: r.permissions.map((p) => p.name) }])) as unknown as Record<RoleName, RoleFacts>;
+  roleFacts = Object.fromEntries((await loadAllRoles(matrix.ctx.db)).map((r) => [r.name, { name: r.name, permissions: r.permissions.map((p) => p.name) }])) as unknown as Record<
+    RoleName,
+    RoleFacts
+  >;
 }, 180_000);
 afterAll(async () => {
   await matrix?.close();
@@ -563,8 +634,11 @@ async function runCell(key: string, c: Case<any>, account: Account, place: Place
   const got = `got ${res.statusCode} ${res.body.slice(0, 300)}`;
   if (expected.allowed) {
     const named = (c.alsoOk ?? []).some((a) => a.status === res.statusCode && (!a.field || a.field in errors));
-    const denialText = Object.values(errors).flat().find((m) => denialTexts.has(m));
-    if (!(res.statusCode < 300 || named) || denialText) throw new Error(`${name} → expected allowed (2xx${c.alsoOk ? ` or ${c.alsoOk.map((a) => `${a.status}${a.field ? ` on ${a.field}` : ''}`).join(', ')}` : ''}), ${got}`);
+    const denialText = Object.values(errors)
+      .flat()
+      .find((m) => denialTexts.has(m));
+    if (!(res.statusCode < 300 || named) || denialText)
+      throw new Error(`${name} → expected allowed (2xx${c.alsoOk ? ` or ${c.alsoOk.map((a) => `${a.status}${a.field ? ` on ${a.field}` : ''}`).join(', ')}` : ''}), ${got}`);
     return;
   }
   if (res.statusCode !== expected.status) throw new Error(`${name} → expected ${expected.status} (${expected.why}), ${got}`);
@@ -574,7 +648,10 @@ async function runCell(key: string, c: Case<any>, account: Account, place: Place
     const fields = field === 'scope' ? ['institution_id', 'centre_id', 'province_id'] : [field];
     if (!fields.some((f) => errors[f]?.includes(text))) throw new Error(`${name} → expected 422 on ${field} ("${text}"), ${got}`);
   }
-  const wrote = await matrix.ctx.db.select({ action: auditLog.action }).from(auditLog).where(and(gt(auditLog.id, before), eq(auditLog.actorId, account.id)));
+  const wrote = await matrix.ctx.db
+    .select({ action: auditLog.action })
+    .from(auditLog)
+    .where(and(gt(auditLog.id, before), eq(auditLog.actorId, account.id)));
   if (wrote.length) throw new Error(`${name} → refused with ${res.statusCode}, yet the audit log got ${wrote.map((w) => w.action).join(', ')}`);
 }
 

@@ -22,7 +22,10 @@ const PRINTED_STATUSES: readonly GenerationStatus[] = ['ready_for_signature', 'c
 const VIEW: readonly Permission[] = ['generation.view', 'generation.create', 'generation.generate'];
 
 const inScope = (actor: Actor, batch: BatchFacts) => (): Decision => (isWithin(actor.scope, batch) ? true : 'hidden');
-const needs = (actor: Actor, ...permissions: Permission[]) => (): Decision => (holdsAny(actor, permissions) ? true : 'forbidden');
+const needs =
+  (actor: Actor, ...permissions: Permission[]) =>
+  (): Decision =>
+    holdsAny(actor, permissions) ? true : 'forbidden';
 const when = (ok: boolean) => (): Decision => (ok ? true : 'state');
 
 const status = (batch: BatchFacts) => batch.status as GenerationStatus;
@@ -44,8 +47,7 @@ export const generationPolicy = {
   create: (actor: Actor, place: Scope) =>
     firstDenial(needs(actor, 'generation.create'), () => (isWithin(actor.scope, place) ? true : { field: 'province_id', message: 'field.province_outside_scope' })),
 
-  importList: (actor: Actor, batch: BatchFacts) =>
-    firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(status(batch)))),
+  importList: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(status(batch)))),
 
   followImport: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create', 'generation.view')),
 

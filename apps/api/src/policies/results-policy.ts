@@ -9,5 +9,9 @@ import { isWithin, type Scope } from './scope.ts';
  */
 export const resultsPolicy = {
   find: (actor: Actor) => (holds(actor, 'generation.view') ? true : 'forbidden') satisfies Decision,
-  read: (actor: Actor, school: Scope) => firstDenial(() => resultsPolicy.find(actor), () => (isWithin(actor.scope, school) ? true : 'hidden')),
+  read: (actor: Actor, school: Scope) =>
+    firstDenial(
+      () => resultsPolicy.find(actor),
+      () => (isWithin(actor.scope, school) ? true : 'hidden'),
+    ),
 };

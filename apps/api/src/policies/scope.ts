@@ -66,7 +66,15 @@ export async function loadScopes(db: Pick<Db, 'select'>, userIds: number[]): Pro
   const result = new Map<number, Scope>();
   if (userIds.length === 0) return result;
   const rows = await db
-    .select({ id: users.id, institutionId: users.institutionId, centreId: users.centreId, educProvinceId: users.educProvinceId, schoolCentre: institutions.centreId, schoolProvince: institutions.educProvinceId, centreProvince: centres.educProvinceId })
+    .select({
+      id: users.id,
+      institutionId: users.institutionId,
+      centreId: users.centreId,
+      educProvinceId: users.educProvinceId,
+      schoolCentre: institutions.centreId,
+      schoolProvince: institutions.educProvinceId,
+      centreProvince: centres.educProvinceId,
+    })
     .from(users)
     .leftJoin(institutions, eq(institutions.id, users.institutionId))
     .leftJoin(centres, eq(centres.id, users.centreId))

@@ -52,7 +52,11 @@ async function staff(email: string, role: string, school: School | null): Promis
 
 /** A candidate of the national results whose school is `school`. */
 async function candidateOf(school: School, skip = 0): Promise<string> {
-  const rows = await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).where(eq(nationalResults.institutionCode, school.code)).limit(skip + 1);
+  const rows = await ctx.db
+    .select({ code: nationalResults.candidateCode })
+    .from(nationalResults)
+    .where(eq(nationalResults.institutionCode, school.code))
+    .limit(skip + 1);
   if (!rows[skip]) throw new Error(`no candidate of ${school.code} in the results registry`);
   return rows[skip].code;
 }
@@ -118,7 +122,10 @@ describe('user management stays inside the scope', () => {
     expect((await call('POST', `/api/users/${nationalAdminId}/reset`, as.schoolAdmin)).statusCode).toBe(404);
     const [after] = await ctx.db.select().from(users).where(eq(users.id, nationalAdminId));
     expect(after!.email).toBe('admin@sceau.example');
-    const audited = await ctx.db.select().from(auditLog).where(and(eq(auditLog.subjectType, 'user'), eq(auditLog.subjectId, String(nationalAdminId))));
+    const audited = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectType, 'user'), eq(auditLog.subjectId, String(nationalAdminId))));
     expect(audited.filter((entry) => entry.actorId === schoolAdminId)).toEqual([]);
   });
 
@@ -148,7 +155,12 @@ describe('user management stays inside the scope', () => {
   });
 
   it('places new and edited accounts only inside its scope; an account added without a place works at its school', async () => {
-    const outside = await call('POST', '/api/users', as.schoolAdmin, { name: 'Dehors', email: 'dehors@example.cd', roles: [roleId.validateur], province_id: schoolB.educProvinceId });
+    const outside = await call('POST', '/api/users', as.schoolAdmin, {
+      name: 'Dehors',
+      email: 'dehors@example.cd',
+      roles: [roleId.validateur],
+      province_id: schoolB.educProvinceId,
+    });
     expect(outside.statusCode).toBe(422);
     expect(Object.keys(outside.json().errors)).toEqual(['province_id']);
     const inside = await call('POST', '/api/users', as.schoolAdmin, { name: 'Dedans', email: 'dedans@example.cd', roles: [roleId.validateur] });
@@ -157,7 +169,7 @@ describe('user management stays inside the scope', () => {
     const move = await call('PUT', `/api/users/${inside.json().data.id}`, as.schoolAdmin, { institution_id: schoolB.id });
     expect(move.statusCode).toBe(422);
     const mismatch = await call('PUT', `/api/users/${inside.json().data.id}`, as.root, { institution_id: schoolA.id, province_id: schoolB.educProvinceId });
-    expect(mismatch.json().errors.institution_id).toEqual(['L\'école, le centre et la province choisis ne correspondent pas']);
+    expect(mismatch.json().errors.institution_id).toEqual(["L'école, le centre et la province choisis ne correspondent pas"]);
   });
 
   it('sends with each account what the caller may do to it', async () => {
@@ -196,7 +208,8 @@ describe('official signatures are national', () => {
   it('a scoped admin cannot replace the ministry signature; a national admin can', async () => {
     await seedDemoSignatures(ctx.db, services.storage);
     const [before] = await ctx.db.select().from(officialSignatures).where(eq(officialSignatures.kind, 'ministry'));
-    const png = await (await import('sharp')).default({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    const png = await (await import('sharp'))
+      .default({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
       .composite([{ input: Buffer.from('<svg width="300" height="100"><path d="M10 80 Q 150 0 290 80" stroke="black" stroke-width="6" fill="none"/></svg>') }])
       .png()
       .toBuffer();

@@ -44,7 +44,11 @@ export const userPolicy = {
   edit: (actor: Actor, target: AccountFacts) => firstDenial(inScope(actor, target), needs(actor, 'users.edit'), rootByRoot(actor, target), active(target)),
 
   /** Roles and scope are changed by someone else, never by their holder. */
-  changeAccess: (actor: Actor, target: AccountFacts) => firstDenial(() => userPolicy.edit(actor, target), () => (target.id === actor.id ? { field: 'roles', message: 'field.cannot_change_own_access' } : true)),
+  changeAccess: (actor: Actor, target: AccountFacts) =>
+    firstDenial(
+      () => userPolicy.edit(actor, target),
+      () => (target.id === actor.id ? { field: 'roles', message: 'field.cannot_change_own_access' } : true),
+    ),
 
   resetPassword: (actor: Actor, target: AccountFacts) =>
     firstDenial(inScope(actor, target), needs(actor, 'users.edit'), rootByRoot(actor, target), notSelf(actor, target), active(target)),

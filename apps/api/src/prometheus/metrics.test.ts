@@ -28,10 +28,12 @@ async function scrape(port: string): Promise<string> {
 /** A GET on a connection of its own, so that a cluster's processes share the requests. */
 function getOnNewConnection(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    http
+      .get(url, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
   });
 }
 
@@ -116,7 +118,9 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     expect(value(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
 
     // Only on loopback: the machine's other address serves the platform's port, not the metrics'.
-    const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const outside = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
     if (outside) {
       expect(await accepts(outside, Number(env.PORT))).toBe(true);
       expect(await accepts(outside, Number(env.METRICS_PORT))).toBe(false);

@@ -27,14 +27,15 @@ export function trackPlatform(db: Db, jobs: JobQueue | null, log: { warn(obj: ob
       return await db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local statement_timeout = ${QUERY_TIMEOUT_MS}`));
         const batches = await tx.execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from generations group by status`);
-        const [d] = (
+        const [d] =
           // A revoked batch revokes each of its diplomas (as the dashboard counts them).
-          await tx.execute<{ issued: number; published: number; revoked: number }>(sql`
+          (
+            await tx.execute<{ issued: number; published: number; revoked: number }>(sql`
             select count(*)::int as issued,
                    count(*) filter (where g.status = 'completed')::int as published,
                    count(*) filter (where d.revoked_at is not null or g.revoked_at is not null)::int as revoked
               from diplomas d join generations g on g.id = d.generation_id`)
-        ).rows;
+          ).rows;
         return { batches: new Map(batches.rows.map((r) => [r.status, r.n])), diplomas: d ?? { issued: 0, published: 0, revoked: 0 } };
       });
     } catch (error) {

@@ -42,7 +42,12 @@ async function scannedSignature(path: string): Promise<Buffer> {
 }
 
 const DEMO_SIGNERS = [
-  { kind: 'ministry', name: 'Béatrice Mwamba Kasongo', title: "La Ministre de l'Éducation nationale", path: 'M30 140 C 90 20, 140 190, 200 90 S 300 40, 330 120 S 430 160, 480 60 L 560 70' },
+  {
+    kind: 'ministry',
+    name: 'Béatrice Mwamba Kasongo',
+    title: "La Ministre de l'Éducation nationale",
+    path: 'M30 140 C 90 20, 140 190, 200 90 S 300 40, 330 120 S 430 160, 480 60 L 560 70',
+  },
   { kind: 'inspector_general', name: 'Jean-Claude Ilunga Mbuyi', title: "L'Inspecteur général", path: 'M40 120 Q 120 30 170 130 T 300 110 Q 360 60 400 140 T 560 90' },
   { kind: 'jury', name: 'Thérèse Nsimba Luzolo', title: 'La Présidente du Jury', path: 'M50 150 C 100 40, 180 40, 210 150 C 240 60, 320 60, 350 140 S 480 60, 550 110' },
 ] as const;

@@ -36,9 +36,30 @@ const CITIES: Record<string, string> = {
 
 const CENTRE_HOSTS = ['Institut', 'Lycée', 'Collège', 'Complexe scolaire', 'Athénée'];
 const PATRONS = [
-  'Saint-Joseph', 'Mapendo', 'Bonsomi', 'de la Gombe', 'Kimbangu', 'Elikya', 'Tuendelee', 'Lumière', 'Umoja',
-  'Saint-Raphaël', 'Bondeko', 'Mwinda', 'La Sagesse', 'Sainte-Thérèse', 'Matondo', 'Les Anges', 'Boboto', 'Kabambare',
-  'Tumaini', 'Excellence', 'Saint-François', 'Bosangani', 'Imani', 'Mama Yemo',
+  'Saint-Joseph',
+  'Mapendo',
+  'Bonsomi',
+  'de la Gombe',
+  'Kimbangu',
+  'Elikya',
+  'Tuendelee',
+  'Lumière',
+  'Umoja',
+  'Saint-Raphaël',
+  'Bondeko',
+  'Mwinda',
+  'La Sagesse',
+  'Sainte-Thérèse',
+  'Matondo',
+  'Les Anges',
+  'Boboto',
+  'Kabambare',
+  'Tumaini',
+  'Excellence',
+  'Saint-François',
+  'Bosangani',
+  'Imani',
+  'Mama Yemo',
 ];
 
 export interface DemoCentre {

@@ -1,20 +1,7 @@
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type RoleName } from '@sceau/contracts';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import {
-  centres,
-  countries,
-  educProvinces,
-  examSessions,
-  institutionOptions,
-  institutions,
-  options,
-  permissions,
-  rolePermissions,
-  roles,
-  userRoles,
-  users,
-} from '../db/schema.ts';
+import { centres, countries, educProvinces, examSessions, institutionOptions, institutions, options, permissions, rolePermissions, roles, userRoles, users } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/auth-service.ts';
 import { recordAudit } from '../modules/audit/audit-service.ts';
 import { buildDemoSchools, DEMO_PASSWORD } from './demo-data.ts';
@@ -30,8 +17,16 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  */
 export async function seedCatalogue(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    const insertedPermissions = await tx.insert(permissions).values(PERMISSIONS.map((name) => ({ name }))).onConflictDoNothing().returning();
-    const insertedRoles = await tx.insert(roles).values(ROLES.map((name) => ({ name }))).onConflictDoNothing().returning();
+    const insertedPermissions = await tx
+      .insert(permissions)
+      .values(PERMISSIONS.map((name) => ({ name })))
+      .onConflictDoNothing()
+      .returning();
+    const insertedRoles = await tx
+      .insert(roles)
+      .values(ROLES.map((name) => ({ name })))
+      .onConflictDoNothing()
+      .returning();
     // Default grants go to roles created now, and a permission new to the catalogue goes to the
     // existing default roles that hold it by default (e.g. diplomas.revoke to admin); root always
     // holds every permission. Nothing an administrator removed is granted again.
@@ -40,19 +35,18 @@ export async function seedCatalogue(db: Db): Promise<void> {
     const [root] = await tx.select().from(roles).where(eq(roles.name, 'root'));
     const existingRoles = (await tx.select().from(roles)).filter((role) => !insertedRoles.some((r) => r.id === role.id));
     const grants = [
-      ...insertedRoles.flatMap((role) =>
-        (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).map((p) => ({ roleId: role.id, permissionId: permissionId.get(p)! })),
-      ),
+      ...insertedRoles.flatMap((role) => (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).map((p) => ({ roleId: role.id, permissionId: permissionId.get(p)! }))),
       ...existingRoles.flatMap((role) =>
-        insertedPermissions
-          .filter((p) => (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).includes(p.name as never))
-          .map((p) => ({ roleId: role.id, permissionId: p.id })),
+        insertedPermissions.filter((p) => (DEFAULT_ROLE_PERMISSIONS[role.name as RoleName] ?? []).includes(p.name as never)).map((p) => ({ roleId: role.id, permissionId: p.id })),
       ),
       ...(root ? permissionRows.map((p) => ({ roleId: root.id, permissionId: p.id })) : []),
     ];
     if (grants.length) await tx.insert(rolePermissions).values(grants).onConflictDoNothing();
 
-    await tx.insert(countries).values([...COUNTRIES]).onConflictDoNothing();
+    await tx
+      .insert(countries)
+      .values([...COUNTRIES])
+      .onConflictDoNothing();
     await tx
       .insert(educProvinces)
       .values(EDUC_PROVINCES.map(([code, name, province]) => ({ code, name, province })))
@@ -113,7 +107,15 @@ export async function seedDemo(db: Db): Promise<void> {
         .onConflictDoNothing();
     }
 
-    const roleRows = await tx.select().from(roles).where(inArray(roles.name, DEMO_USERS.map((u) => u.role)));
+    const roleRows = await tx
+      .select()
+      .from(roles)
+      .where(
+        inArray(
+          roles.name,
+          DEMO_USERS.map((u) => u.role),
+        ),
+      );
     for (const demo of DEMO_USERS) {
       const [user] = await tx
         .insert(users)
@@ -141,7 +143,10 @@ export async function createRootAccount(db: Db, input: { email: string; password
     const email = input.email.trim().toLowerCase();
     const [taken] = await tx.select({ id: users.id }).from(users).where(sql`${users.email} = ${email}`);
     if (taken) throw new Error(`An account with the e-mail ${email} already exists`);
-    const [user] = await tx.insert(users).values({ name: input.name, firstName: input.firstName ?? null, email, passwordHash, verifiedAt: new Date() }).returning({ id: users.id });
+    const [user] = await tx
+      .insert(users)
+      .values({ name: input.name, firstName: input.firstName ?? null, email, passwordHash, verifiedAt: new Date() })
+      .returning({ id: users.id });
     const [root] = await tx.select().from(roles).where(eq(roles.name, 'root'));
     await tx.insert(userRoles).values({ userId: user!.id, roleId: root!.id });
     await recordAudit(tx, { action: 'user.created', actorLabel: 'create-root command', subjectType: 'user', subjectId: user!.id, details: { role: 'root' } });

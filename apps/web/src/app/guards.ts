@@ -26,11 +26,7 @@ export function loginPathFor(requested: string): string {
  * sign in (and comes back after); then role, permission, section, each to /dashboard with its
  * message. A signed-in user on a visitors-only route is sent to that route's redirect.
  */
-export async function decideAccess(
-  route: AppRoute,
-  session: Pick<SessionStore, 'getSnapshot' | 'ensureProfile'>,
-  requested: string,
-): Promise<AccessDecision> {
+export async function decideAccess(route: AppRoute, session: Pick<SessionStore, 'getSnapshot' | 'ensureProfile'>, requested: string): Promise<AccessDecision> {
   const { token } = session.getSnapshot();
   if (route.access === 'public') return { kind: 'allow' };
   if (route.access === 'guest') {

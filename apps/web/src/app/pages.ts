@@ -43,5 +43,4 @@ export const ROUTE_PAGES = {
   '/dev/outbox': () => import('@/features/messaging/outbox-page').then((m) => m.OutboxPage),
 } as const satisfies Record<RoutePath, PageModule>;
 
-export const loadNotFoundPage: PageModule = () =>
-  import('@/features/not-found/not-found-page').then((m) => m.NotFoundPage);
+export const loadNotFoundPage: PageModule = () => import('@/features/not-found/not-found-page').then((m) => m.NotFoundPage);

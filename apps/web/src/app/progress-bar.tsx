@@ -22,12 +22,7 @@ export function ProgressBar() {
 
   if (phase === 'idle') return null;
   return (
-    <div
-      className={`progress-bar progress-bar--${phase}`}
-      role="progressbar"
-      aria-label={t('common.loadingPage')}
-      aria-busy={phase === 'running'}
-    >
+    <div className={`progress-bar progress-bar--${phase}`} role="progressbar" aria-label={t('common.loadingPage')} aria-busy={phase === 'running'}>
       <span className="progress-bar__fill" />
     </div>
   );

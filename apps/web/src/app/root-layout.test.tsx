@@ -19,19 +19,15 @@ describe('header and footer per route', () => {
     renderApp({ path: '/' });
     await screen.findByRole('heading', { level: 1, name: /diplômes nationaux authentifiés/ });
     const nav = within(header()!).getByRole('navigation', { name: 'Navigation principale' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Accueil',
-      'Vérification',
-      'Espace candidat',
-      'Contact',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Accueil', 'Vérification', 'Espace candidat', 'Contact']);
     expect(within(header()!).getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/login');
     expect(footer()).toBeInTheDocument();
     expect(within(footer()!).getByText(new RegExp(`© ${new Date().getFullYear()} Sceau`))).toBeInTheDocument();
-    expect(within(footer()!).getByRole('link', { name: 'contact@sceau.example' })).toHaveAttribute(
-      'href',
-      'mailto:contact@sceau.example',
-    );
+    expect(within(footer()!).getByRole('link', { name: 'contact@sceau.example' })).toHaveAttribute('href', 'mailto:contact@sceau.example');
   });
 
   it("public page for a signed-in user: 'Mon compte' to the dashboard, no logout", async () => {
@@ -60,16 +56,22 @@ describe('header and footer per route', () => {
     const admin = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['admin']) } });
     await screen.findByRole('heading', { name: /Bienvenue/ });
     const nav = within(header()!).getByRole('navigation');
-    expect(within(nav).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/dashboard', '/role-access']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/dashboard', '/role-access']);
     expect(within(header()!).getByRole('button', { name: 'Se déconnecter' })).toBeInTheDocument();
     expect(footer()).toBeNull();
     admin.unmount();
 
     renderApp({ path: '/dashboard', signedIn: { profile: makeProfile(['validateur']) } });
     await screen.findByRole('heading', { name: /Bienvenue/ });
-    expect(within(within(header()!).getByRole('navigation')).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
-      '/dashboard',
-    ]);
+    expect(
+      within(within(header()!).getByRole('navigation'))
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/dashboard']);
   });
 
   it('logout calls the server, clears the session and goes home', async () => {

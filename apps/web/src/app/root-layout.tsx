@@ -16,13 +16,7 @@ function isRouteHandle(value: unknown): value is RouteHandle {
 
 /** Layout classes by role (spec section 2): root, admin and backoffice_manager. */
 export function layoutClasses(handle: RouteHandle, roles: { root: boolean; admin: boolean; backofficeManager: boolean }) {
-  return [
-    'layout',
-    `layout--${handle.area}`,
-    roles.root ? 'layout--root' : '',
-    roles.admin ? 'layout--admin' : '',
-    roles.backofficeManager ? 'layout--backoffice-manager' : '',
-  ]
+  return ['layout', `layout--${handle.area}`, roles.root ? 'layout--root' : '', roles.admin ? 'layout--admin' : '', roles.backofficeManager ? 'layout--backoffice-manager' : '']
     .filter(Boolean)
     .join(' ');
 }
@@ -31,7 +25,11 @@ export function RootLayout() {
   const { t } = useTranslation();
   const matches = useMatches();
   const grants = useGrants();
-  const handle = [...matches].reverse().map((match) => match.handle).find(isRouteHandle) ?? NOT_FOUND_HANDLE;
+  const handle =
+    [...matches]
+      .reverse()
+      .map((match) => match.handle)
+      .find(isRouteHandle) ?? NOT_FOUND_HANDLE;
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);

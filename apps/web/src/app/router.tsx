@@ -35,10 +35,7 @@ export function buildRoutes(deps: RouterDeps): RouteObject[] {
       Component: RootLayout,
       HydrateFallback: BootScreen,
       ErrorBoundary: RouteError,
-      children: [
-        ...pages,
-        { path: '*', handle: NOT_FOUND_HANDLE, lazy: async () => ({ Component: await loadNotFoundPage() }) },
-      ],
+      children: [...pages, { path: '*', handle: NOT_FOUND_HANDLE, lazy: async () => ({ Component: await loadNotFoundPage() }) }],
     },
   ];
 }

@@ -44,7 +44,12 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 
   return (
     <>
-      <button type="button" className="button button--ghost button--small" aria-label={label} onClick={() => void writeClipboard(value).then((ok) => setState(ok ? 'copied' : 'failed'))}>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        aria-label={label}
+        onClick={() => void writeClipboard(value).then((ok) => setState(ok ? 'copied' : 'failed'))}
+      >
         {t('copy.action')}
       </button>
       <span role="status" className="muted">

@@ -1,11 +1,4 @@
-import {
-  checkPhone,
-  DEFAULT_PHONE_COUNTRY,
-  detectPhoneCountry,
-  PHONE_COUNTRIES,
-  phoneCountry,
-  type PhoneError,
-} from '@sceau/contracts';
+import { checkPhone, DEFAULT_PHONE_COUNTRY, detectPhoneCountry, PHONE_COUNTRIES, phoneCountry, type PhoneError } from '@sceau/contracts';
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -46,21 +39,7 @@ export interface PhoneInputProps {
 }
 
 /** Keys that edit or move without typing a character. */
-const EDITING_KEYS = new Set([
-  'Backspace',
-  'Delete',
-  'Tab',
-  'Escape',
-  'Enter',
-  'ArrowLeft',
-  'ArrowRight',
-  'ArrowUp',
-  'ArrowDown',
-  'Home',
-  'End',
-  'Unidentified',
-  'Process',
-]);
+const EDITING_KEYS = new Set(['Backspace', 'Delete', 'Tab', 'Escape', 'Enter', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'Unidentified', 'Process']);
 
 export function isAllowedPhoneKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey) return true; // copy, paste, select all…
@@ -167,13 +146,7 @@ export function PhoneInput({ id, label, hint, defaultValue, error, showError = f
         <label htmlFor={`${id}-country`} className="visually-hidden">
           {t('phone.country')}
         </label>
-        <select
-          id={`${id}-country`}
-          className="phone-input__country"
-          value={country}
-          disabled={disabled}
-          onChange={(event) => update({ country: event.target.value })}
-        >
+        <select id={`${id}-country`} className="phone-input__country" value={country} disabled={disabled} onChange={(event) => update({ country: event.target.value })}>
           {PHONE_COUNTRIES.map((c) => (
             <option key={c.code} value={c.code}>
               {t(`phone.countries.${c.code}`)} (+{c.dialCode})

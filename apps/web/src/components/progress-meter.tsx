@@ -6,15 +6,7 @@ export function ProgressMeter({ percent, label, text, testId }: { percent: numbe
   const value = Math.min(100, Math.max(0, Math.round(percent)));
   return (
     <div className="progress-meter" data-testid={testId}>
-      <div
-        className="progress-meter__track"
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={value}
-        aria-valuetext={text}
-      >
+      <div className="progress-meter__track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={text}>
         <div className="progress-meter__fill" style={{ width: `${value}%` }} />
       </div>
       <p className="progress-meter__text">{text}</p>

@@ -14,10 +14,7 @@ export const EMPTY_PHONE: PhoneFieldValue = { value: null, valid: false };
 const EMAIL = z.email();
 
 /** The contact chosen with the toggle must be given and valid; the other one is ignored. */
-export function checkContact(
-  values: { method: ContactMethod; email: string; phone: PhoneFieldValue },
-  ctx: z.RefinementCtx,
-): void {
+export function checkContact(values: { method: ContactMethod; email: string; phone: PhoneFieldValue }, ctx: z.RefinementCtx): void {
   if (values.method === 'phone') {
     if (!values.phone.valid) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'validation.phone' });
     return;

@@ -52,7 +52,10 @@ describe('http client', () => {
   });
 
   it('turns a network failure into "Connection error", in the current language', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(http.get('/me')).rejects.toMatchObject({ code: 'network_error', status: 0, message: 'Erreur de connexion' });
     await changeLocale('en');
     await expect(http.get('/me')).rejects.toMatchObject({ message: 'Connection error' });
@@ -60,7 +63,10 @@ describe('http client', () => {
 
   it("keeps the server's translated message and field errors", async () => {
     const body = { code: 'validation_failed', message: 'Données invalides', errors: { username: ['Ce champ est requis'] } };
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(body, 422)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(body, 422)),
+    );
     const error = await http.post('/register', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Données invalides' });
@@ -68,7 +74,10 @@ describe('http client', () => {
   });
 
   it('falls back to the generic message when the answer is not an API error', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })),
+    );
     await changeLocale('en');
     await expect(http.get('/me')).rejects.toMatchObject({
       status: 502,
@@ -99,7 +108,7 @@ describe('http client', () => {
 describe('downloads', () => {
   it('reads the file name of Content-Disposition, preferring the UTF-8 form, never a path', () => {
     expect(fileNameOf('attachment; filename="diplome-12345678901234.pdf"')).toBe('diplome-12345678901234.pdf');
-    expect(fileNameOf("attachment; filename=\"a.pdf\"; filename*=UTF-8''dipl%C3%B4me%20%C3%A9.pdf")).toBe('diplôme é.pdf');
+    expect(fileNameOf('attachment; filename="a.pdf"; filename*=UTF-8\'\'dipl%C3%B4me%20%C3%A9.pdf')).toBe('diplôme é.pdf');
     expect(fileNameOf('attachment; filename=plain.pdf')).toBe('plain.pdf');
     expect(fileNameOf('attachment; filename="../../etc/passwd"')).toBe('passwd');
     expect(fileNameOf('attachment')).toBeNull();
@@ -108,7 +117,9 @@ describe('downloads', () => {
 
   it('downloads a file with the bearer token and gives its name; a refusal is an ApiError', async () => {
     sessionStorage.setItem('token', 'session-token');
-    const fetchMock = vi.fn(async () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-1.pdf"' } }));
+    const fetchMock = vi.fn(
+      async () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-1.pdf"' } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const { blob, fileName } = await http.download('/items/5');
     expect(lastRequest(fetchMock).url).toBe('/api/items/5');
@@ -116,7 +127,10 @@ describe('downloads', () => {
     expect(await blob.text()).toBe('%PDF-1.7');
     expect(fileName).toBe('diplome-1.pdf');
 
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ code: 'not_found', message: 'Introuvable' }, 404)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ code: 'not_found', message: 'Introuvable' }, 404)),
+    );
     await expect(http.download('/items/6')).rejects.toMatchObject({ status: 404, message: 'Introuvable' });
   });
 });

@@ -48,12 +48,7 @@ export interface RequestOptions {
 }
 
 function isErrorBody(value: unknown): value is ErrorResponse {
-  return (
-    !!value &&
-    typeof value === 'object' &&
-    typeof (value as ErrorResponse).code === 'string' &&
-    typeof (value as ErrorResponse).message === 'string'
-  );
+  return !!value && typeof value === 'object' && typeof (value as ErrorResponse).code === 'string' && typeof (value as ErrorResponse).message === 'string';
 }
 
 function buildUrl(baseUrl: string, path: string, query: RequestOptions['query']): string {
@@ -140,10 +135,7 @@ export function createHttpClient(deps: HttpDeps) {
     const payload = await readJson(response);
     const retryAfter = readRetryAfter(response);
     if (isErrorBody(payload)) {
-      const message =
-        payload.message.trim() !== ''
-          ? payload.message
-          : deps.translate(payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic');
+      const message = payload.message.trim() !== '' ? payload.message : deps.translate(payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic');
       return new ApiError(response.status, payload.code, message, payload.errors ?? {}, retryAfter);
     }
     return new ApiError(response.status, 'unknown_error', deps.translate('web:errors.generic'), {}, retryAfter);
@@ -177,14 +169,10 @@ export function createHttpClient(deps: HttpDeps) {
     request,
     getBlob,
     download,
-    get: <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
-      request<T>(path, { ...options, method: 'GET' }),
-    post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
-      request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
-    put: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
-      request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
-    delete: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
-      request<T>(path, { ...options, method: 'DELETE', body }),
+    get: <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...options, method: 'GET' }),
+    post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
+    put: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
+    delete: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) => request<T>(path, { ...options, method: 'DELETE', body }),
   };
 }
 

@@ -19,9 +19,7 @@ export function createQueryClient(): QueryClient {
  * useQuery whose data is empty while the last load failed (spec section 8: "each failed load
  * empties its stored data"): a page never shows stale data next to an error.
  */
-export function useApiQuery<T, K extends QueryKey = QueryKey>(
-  options: UseQueryOptions<T, ApiError, T, K>,
-): UseQueryResult<T, ApiError> {
+export function useApiQuery<T, K extends QueryKey = QueryKey>(options: UseQueryOptions<T, ApiError, T, K>): UseQueryResult<T, ApiError> {
   const result = useQuery(options);
   if (!result.isError) return result;
   return { ...result, data: undefined } as UseQueryResult<T, ApiError>;

@@ -20,7 +20,14 @@ function lookup(catalogue: unknown, key: string): unknown {
 /** Literal keys used in the code: t('a.b'), titleKey="a.b", messageKey / key: 'a.b' and 'web:a.b'. */
 function usedKeys(): string[] {
   const keys = new Set<string>();
-  const patterns = [/\bt\(\s*'([\w.:-]+)'/g, /(?:titleKey|descriptionKey)="([\w.]+)"/g, /\bkey: '([a-z]+\.[\w.]+)'/g, /translate\('web:([\w.]+)'\)/g, /'(guard\.[a-z]+)'/g, /(?:flashKey|labelKey|flash\.push\()\s*:?\s*'([a-z]+\.[\w.]+)'/g];
+  const patterns = [
+    /\bt\(\s*'([\w.:-]+)'/g,
+    /(?:titleKey|descriptionKey)="([\w.]+)"/g,
+    /\bkey: '([a-z]+\.[\w.]+)'/g,
+    /translate\('web:([\w.]+)'\)/g,
+    /'(guard\.[a-z]+)'/g,
+    /(?:flashKey|labelKey|flash\.push\()\s*:?\s*'([a-z]+\.[\w.]+)'/g,
+  ];
   for (const file of sourceFiles(SRC)) {
     const text = readFileSync(file, 'utf8');
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) keys.add(match[1]!);

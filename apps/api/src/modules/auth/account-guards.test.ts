@@ -98,7 +98,22 @@ describe('text that cannot be stored (NUL, control characters, lone surrogates)'
 
     // A multipart form's text fields too.
     const boundary = 'sceau-boundary';
-    const body = [`--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', 'ministry', `--${boundary}`, 'Content-Disposition: form-data; name="name"', '', 'Nom\u0000', `--${boundary}`, 'Content-Disposition: form-data; name="title"', '', 'Ministre', `--${boundary}--`, ''].join('\r\n');
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="kind"',
+      '',
+      'ministry',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="name"',
+      '',
+      'Nom\u0000',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="title"',
+      '',
+      'Ministre',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
     const multipart = await ctx.app.inject({
       method: 'POST',
       url: '/api/signatures',

@@ -32,10 +32,7 @@ export function loginCandidates(username: string): { email?: string; phones: str
 /** The account a login name opens with a password (active, contact confirmed), or null. */
 export async function findSignInAccount(db: Db, username: string): Promise<{ id: number; passwordHash: string | null } | null> {
   const { email, phones } = loginCandidates(username);
-  const conditions = [
-    ...(email ? [eq(users.email, email)] : []),
-    ...phones.map((p) => eq(users.phone, p)),
-  ];
+  const conditions = [...(email ? [eq(users.email, email)] : []), ...phones.map((p) => eq(users.phone, p))];
   if (conditions.length === 0) return null;
   const [user] = await db
     .select({ id: users.id, passwordHash: users.passwordHash })

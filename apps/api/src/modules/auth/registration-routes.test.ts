@@ -91,7 +91,10 @@ describe('registration with a one-time code', () => {
     const registration = await registered(contact);
     await post('/api/register/getOtp', { mail_or_phone: contact, registration });
     const code = codeIn((await lastMessageTo(ctx, contact))?.text);
-    await ctx.db.update(oneTimeCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(oneTimeCodes.destination, contact), like(oneTimeCodes.purpose, 'register:%')));
+    await ctx.db
+      .update(oneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oneTimeCodes.destination, contact), like(oneTimeCodes.purpose, 'register:%')));
     const res = await post('/api/register/validateOtp', { otp: code, mail_or_phone: contact, registration }, { 'x-locale': 'en' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.otp).toEqual(['This code has expired: ask for a new one']);
@@ -139,7 +142,11 @@ describe('registration with a one-time code', () => {
     expect(errors.mail_or_phone).toEqual(['Enter a valid e-mail address or a phone number in international format']);
     const shortPhone = await post('/api/register', { name: 'Kabamba', mail_or_phone: '+24381234567', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2026' });
     expect(shortPhone.json().errors.mail_or_phone).toEqual(['Pour ce pays, le numéro doit contenir exactement 9 chiffres']);
-    const belgian = await post('/api/register', { name: 'Kabamba', mail_or_phone: '+321234567890', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2026' }, { 'x-locale': 'en' });
+    const belgian = await post(
+      '/api/register',
+      { name: 'Kabamba', mail_or_phone: '+321234567890', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2026' },
+      { 'x-locale': 'en' },
+    );
     expect(belgian.json().errors.mail_or_phone).toEqual(['For this country, the number must have between 8 and 9 digits']);
     const mismatch = await post('/api/register', { name: 'Kabamba', mail_or_phone: 'k@example.cd', password: 'Kinshasa-2026', password_confirmation: 'Kinshasa-2027' });
     expect(mismatch.json().errors.password_confirmation).toEqual(['La confirmation ne correspond pas au mot de passe']);

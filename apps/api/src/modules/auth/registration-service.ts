@@ -82,11 +82,17 @@ export class RegistrationService {
       const pending = existing && !existing.verifiedAt && !existing.archivedAt ? existing : null;
       let userId: number | null = pending?.id ?? null;
       if (pending) {
-        await tx.update(users).set({ ...fields, updatedAt: new Date() }).where(and(eq(users.id, pending.id), isNull(users.verifiedAt)));
+        await tx
+          .update(users)
+          .set({ ...fields, updatedAt: new Date() })
+          .where(and(eq(users.id, pending.id), isNull(users.verifiedAt)));
         await recordAudit(tx, { action: 'user.registration_updated', actorId: null, actorLabel: contact, subjectType: 'user', subjectId: pending.id }, request);
       } else if (!existing) {
         const contactField = contact.includes('@') ? { email: contact } : { phone: contact };
-        const [created] = await tx.insert(users).values({ ...fields, ...contactField }).returning({ id: users.id });
+        const [created] = await tx
+          .insert(users)
+          .values({ ...fields, ...contactField })
+          .returning({ id: users.id });
         userId = created!.id;
         await recordAudit(tx, { action: 'user.registered', actorId: null, actorLabel: contact, subjectType: 'user', subjectId: userId }, request);
       }
@@ -94,7 +100,9 @@ export class RegistrationService {
       await tx
         .update(oneTimeCodes)
         .set({ consumedAt: new Date() })
-        .where(and(eq(oneTimeCodes.destination, contact), isNull(oneTimeCodes.consumedAt), sql`(${oneTimeCodes.purpose} = ${ATTEMPT} or ${oneTimeCodes.purpose} like 'register:%')`));
+        .where(
+          and(eq(oneTimeCodes.destination, contact), isNull(oneTimeCodes.consumedAt), sql`(${oneTimeCodes.purpose} = ${ATTEMPT} or ${oneTimeCodes.purpose} like 'register:%')`),
+        );
       await tx.insert(oneTimeCodes).values({
         purpose: ATTEMPT,
         destination: contact,
@@ -142,7 +150,10 @@ export class RegistrationService {
       const attempt = await this.attemptOf(destination, registration);
       const codePurpose = `register:${attempt.id}` as const;
       if (attempt.userId !== null) {
-        const [pending] = await this.db.select({ locale: users.locale }).from(users).where(and(eq(users.id, attempt.userId), isNull(users.verifiedAt)));
+        const [pending] = await this.db
+          .select({ locale: users.locale })
+          .from(users)
+          .where(and(eq(users.id, attempt.userId), isNull(users.verifiedAt)));
         if (pending) return this.otp.send({ destination, purpose: codePurpose, userId: attempt.userId, locale: pending.locale as Locale, template: 'otp_register' });
       }
       // A decoy attempt (the contact has an account): the same wait and count, and a notice to its owner.
@@ -260,7 +271,10 @@ export class RegistrationService {
           // A pending account's password was never proven by its contact's owner (anyone may have
           // registered it): Google confirming the contact does not make it usable.
           const unproven = known.verifiedAt ? {} : { passwordHash: null };
-          await tx.update(users).set({ googleSub: identity.sub, verifiedAt: known.verifiedAt ?? new Date(), ...unproven, updatedAt: new Date() }).where(eq(users.id, known.id));
+          await tx
+            .update(users)
+            .set({ googleSub: identity.sub, verifiedAt: known.verifiedAt ?? new Date(), ...unproven, updatedAt: new Date() })
+            .where(eq(users.id, known.id));
           await recordAudit(tx, { action: 'user.google_linked', actorId: known.id, subjectType: 'user', subjectId: known.id }, request);
         }
       } else {

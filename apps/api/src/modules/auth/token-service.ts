@@ -11,15 +11,18 @@ export async function issueAccessToken(
 ): Promise<{ token: string; expiresIn: number; tokenId: number }> {
   const token = randomBytes(32).toString('base64url');
   const expiresIn = input.ttlMinutes * 60;
-  const [row] = await db.insert(accessTokens).values({
-    userId: input.userId,
-    tokenHash: hashToken(token),
-    clientId: input.clientId,
-    scope: input.scope,
-    ip: input.ip,
-    userAgent: input.userAgent,
-    expiresAt: new Date(Date.now() + expiresIn * 1000),
-  }).returning({ id: accessTokens.id });
+  const [row] = await db
+    .insert(accessTokens)
+    .values({
+      userId: input.userId,
+      tokenHash: hashToken(token),
+      clientId: input.clientId,
+      scope: input.scope,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      expiresAt: new Date(Date.now() + expiresIn * 1000),
+    })
+    .returning({ id: accessTokens.id });
   return { token, expiresIn, tokenId: row!.id };
 }
 

@@ -111,7 +111,9 @@ describe('POST /v2/verify-candidate', () => {
   });
 
   it('checks the fields: 14-digit code, names, date, session, two different classmates (422, translated)', async () => {
-    const res = await check({ ...elodie(), code: '123', fullname: '', birthdate: '2007-02-30', fullname_collegue_1: 'Kab1la', session_id: 'x' }, newAddress(), { 'x-locale': 'en' });
+    const res = await check({ ...elodie(), code: '123', fullname: '', birthdate: '2007-02-30', fullname_collegue_1: 'Kab1la', session_id: 'x' }, newAddress(), {
+      'x-locale': 'en',
+    });
     expect(res.statusCode).toBe(422);
     const errors = res.json().errors as Record<string, string[]>;
     expect(errors.code).toEqual(['The candidate code has exactly 14 digits']);
@@ -173,7 +175,12 @@ describe('POST /v2/verify-candidate', () => {
   it('rate-limits repeated failures from one address (429, even with the right answers), and writes nothing for a success', async () => {
     const ip = newAddress();
     expect((await check(elodie(), ip)).json().data.recognised).toBe(true);
-    expect(await ctx.db.select().from(rateLimits).where(eq(rateLimits.key, `candidate_check:${ip}`))).toEqual([]);
+    expect(
+      await ctx.db
+        .select()
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `candidate_check:${ip}`)),
+    ).toEqual([]);
 
     for (let i = 0; i < 3; i++) expect((await check({ ...elodie(), fullname_collegue_1: `Faux Camarade ${'x'.repeat(i + 1)}` }, ip)).json().data.recognised).toBe(false);
     const blocked = await check(elodie(), ip, { 'x-locale': 'en' });

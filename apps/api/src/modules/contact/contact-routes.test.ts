@@ -37,7 +37,7 @@ describe('POST /contact', () => {
     expect(mail?.subject).toBe('[Contact] Diplôme introuvable');
     expect(mail?.text).toContain('Aline Mukendi');
     expect(mail?.text).toContain('aline@example.cd');
-    expect(mail?.text).toContain("je ne trouve pas mon diplôme");
+    expect(mail?.text).toContain('je ne trouve pas mon diplôme');
     expect(mail?.text).toContain(`n° ${stored!.id}`);
 
     const fr = await send({ ...message, mail_or_phone: '+243812345678' }, '192.0.2.11');

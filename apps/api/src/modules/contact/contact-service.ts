@@ -28,7 +28,15 @@ export class ContactService {
     if (input.website && input.website.trim() !== '') return null;
     const [stored] = await this.db
       .insert(contactMessages)
-      .values({ name: input.name, contact: input.mail_or_phone, subject: input.subject, message: input.message, locale: meta.locale, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 500) ?? null })
+      .values({
+        name: input.name,
+        contact: input.mail_or_phone,
+        subject: input.subject,
+        message: input.message,
+        locale: meta.locale,
+        ip: meta.ip,
+        userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      })
       .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
     try {
       // The provider reads French, the platform's first language; the sender's language is noted.

@@ -34,7 +34,11 @@ export class RevocationService {
       handle: async ({ kind, id, hash, reason }) => {
         const written = await chain.registry.revoke(`0x${hash}`, reason);
         if (kind === 'diploma') await this.db.update(diplomas).set({ revocationTxHash: written.txHash }).where(eq(diplomas.id, id));
-        else await this.db.update(generations).set({ revocationTxHash: written.txHash }).where(eq(generations.id, Number(id)));
+        else
+          await this.db
+            .update(generations)
+            .set({ revocationTxHash: written.txHash })
+            .where(eq(generations.id, Number(id)));
         this.onRevoked(hash);
       },
     });

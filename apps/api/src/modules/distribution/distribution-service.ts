@@ -89,7 +89,11 @@ export class DistributionService {
     try {
       broadcast = await this.db.transaction(async (tx) => {
         const [row] = await tx.insert(broadcasts).values({ generationId, locale: actor.locale, total, requestedBy: actor.id }).returning();
-        await recordAudit(tx, { action: 'generation.broadcast_requested', subjectType: 'generation', subjectId: generationId, details: { broadcast: row!.id, candidates: total } }, actor);
+        await recordAudit(
+          tx,
+          { action: 'generation.broadcast_requested', subjectType: 'generation', subjectId: generationId, details: { broadcast: row!.id, candidates: total } },
+          actor,
+        );
         return row!;
       });
     } catch (error) {
@@ -170,7 +174,11 @@ export class DistributionService {
     }
     await this.db.transaction(async (tx) => {
       // Taken first: another run that got here before holds the row (and its outcome) already.
-      const [taken] = await tx.insert(broadcastDeliveries).values({ broadcastId, itemId: item.id, status: 'sent' }).onConflictDoNothing().returning({ itemId: broadcastDeliveries.itemId });
+      const [taken] = await tx
+        .insert(broadcastDeliveries)
+        .values({ broadcastId, itemId: item.id, status: 'sent' })
+        .onConflictDoNothing()
+        .returning({ itemId: broadcastDeliveries.itemId });
       if (!taken) return;
       const token = await this.links.create(tx, { purpose: 'direct_auth:candidate', subject: `diploma:${diplomaId}`, minutes: DISTRIBUTION_LIMITS.candidateLinkMinutes });
       const params = {
@@ -182,7 +190,10 @@ export class DistributionService {
       };
       const sent = { email: false, sms: false };
       const errors: string[] = [];
-      for (const [channel, destination] of [['email', item.email], ['sms', item.phone]] as const) {
+      for (const [channel, destination] of [
+        ['email', item.email],
+        ['sms', item.phone],
+      ] as const) {
         if (!destination) continue;
         try {
           await this.messenger.send(destination, 'broadcast_diploma', locale, params);
@@ -317,7 +328,10 @@ export class DistributionService {
       await this.db.transaction(async (tx) => {
         const [current] = await tx.select().from(archiveMailings).where(eq(archiveMailings.id, mailingId)).for('update');
         if (current?.status !== 'queued') return;
-        await tx.update(archiveMailings).set({ status: 'sent', delivery: attach ? 'attachment' : 'link', bytes: size, sentAt: new Date() }).where(eq(archiveMailings.id, mailingId));
+        await tx
+          .update(archiveMailings)
+          .set({ status: 'sent', delivery: attach ? 'attachment' : 'link', bytes: size, sentAt: new Date() })
+          .where(eq(archiveMailings.id, mailingId));
         await recordAudit(tx, {
           action: 'generation.archive_mailed',
           actorId: claimed.requestedBy,
@@ -326,11 +340,19 @@ export class DistributionService {
           details: { mailing: mailingId, email: claimed.email, files, bytes: size, delivery: attach ? 'attachment' : 'link' },
         });
         if (attach) {
-          await this.messenger.send(claimed.email, 'archive_by_mail', locale, { name, count: files }, [{ filename: archiveFileName(batch.id), contentType: 'application/zip', path: file }]);
+          await this.messenger.send(claimed.email, 'archive_by_mail', locale, { name, count: files }, [
+            { filename: archiveFileName(batch.id), contentType: 'application/zip', path: file },
+          ]);
         } else {
           const days = DISTRIBUTION_LIMITS.zipLinkDays;
           const token = await this.links.create(tx, { purpose: 'archive_download', subject: `generation:${batch.id}`, minutes: days * 24 * 60 });
-          await this.messenger.send(claimed.email, 'archive_by_mail_link', locale, { name, count: files, url: this.archiveUrl(token), days, size: Math.ceil(size / (1024 * 1024)) });
+          await this.messenger.send(claimed.email, 'archive_by_mail_link', locale, {
+            name,
+            count: files,
+            url: this.archiveUrl(token),
+            days,
+            size: Math.ceil(size / (1024 * 1024)),
+          });
         }
       });
     } catch (error) {
@@ -358,7 +380,10 @@ export class DistributionService {
   async fillLinkedArchive(generationId: number, archive: ReturnType<typeof newBatchArchive>, request: FastifyRequest): Promise<void> {
     const files = await fillBatchArchive(this.db, this.storage, generationId, archive);
     await this.db.transaction(async (tx) => {
-      await tx.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(and(eq(diplomas.generationId, generationId), sql`${diplomas.pdfKey} is not null`));
+      await tx
+        .update(diplomas)
+        .set({ downloads: sql`${diplomas.downloads} + 1` })
+        .where(and(eq(diplomas.generationId, generationId), sql`${diplomas.pdfKey} is not null`));
       await recordAudit(tx, { action: 'generation.exported', subjectType: 'generation', subjectId: generationId, details: { files, via: 'link' } }, request);
     });
   }
@@ -380,9 +405,18 @@ export class DistributionService {
         await recordAudit(tx, { action: 'diploma.direct_link_used', actorLabel: 'candidate', subjectType: 'diploma', subjectId: diploma.id }, request);
         return { answer: { kind: 'candidate' as const, diploma_id: diploma.id } };
       }
-      const [user] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, link.userId ?? -1), isNull(users.archivedAt)));
+      const [user] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, link.userId ?? -1), isNull(users.archivedAt)));
       if (!user) return { failure: 'unknown' as const };
-      const issued = await issueAccessToken(tx, { userId: user.id, clientId: this.config.oauth.clientId, scope: '', ttlMinutes: this.config.tokenTtlMinutes, ...requestOrigin(request) });
+      const issued = await issueAccessToken(tx, {
+        userId: user.id,
+        clientId: this.config.oauth.clientId,
+        scope: '',
+        ttlMinutes: this.config.tokenTtlMinutes,
+        ...requestOrigin(request),
+      });
       await recordAudit(tx, { action: 'auth.signed_in', actorId: user.id, subjectType: 'user', subjectId: user.id, details: { via: 'direct_link' } }, request);
       return { answer: { kind: 'staff' as const, token_type: 'Bearer' as const, access_token: issued.token, expires_in: issued.expiresIn } };
     });
@@ -402,7 +436,10 @@ export class DistributionService {
 
   /** At start: broadcasts and zip mailings a crash left behind are queued again (their handlers are idempotent). */
   async resumePending(queue: JobQueue): Promise<number> {
-    const pendingBroadcasts = await this.db.select({ id: broadcasts.id }).from(broadcasts).where(inArray(broadcasts.status, ['queued', 'running']));
+    const pendingBroadcasts = await this.db
+      .select({ id: broadcasts.id })
+      .from(broadcasts)
+      .where(inArray(broadcasts.status, ['queued', 'running']));
     for (const { id } of pendingBroadcasts) await queue.send(this.jobs.broadcast, { broadcastId: id }, { singletonKey: `broadcast:${id}` });
     const pendingMailings = await this.db.select({ id: archiveMailings.id }).from(archiveMailings).where(eq(archiveMailings.status, 'queued'));
     for (const { id } of pendingMailings) await queue.send(this.jobs.archiveMail, { mailingId: id }, { singletonKey: `archive-mail:${id}` });

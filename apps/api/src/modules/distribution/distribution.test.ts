@@ -7,7 +7,20 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO_PASSWORD, signIn, type TestContext } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
-import { archiveMailings, auditLog, broadcastDeliveries, broadcasts, diplomas, generationItems, generations, institutions, oneTimeCodes, roles, userRoles, users } from '../../db/schema.ts';
+import {
+  archiveMailings,
+  auditLog,
+  broadcastDeliveries,
+  broadcasts,
+  diplomas,
+  generationItems,
+  generations,
+  institutions,
+  oneTimeCodes,
+  roles,
+  userRoles,
+  users,
+} from '../../db/schema.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
@@ -73,14 +86,34 @@ beforeAll(async () => {
   items = rows.map((r, index) => ({ ...r.item, ...(CONTACTS[index] ?? {}), diplomaId: r.diplomaId }));
 
   const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
-  const [other] = await ctx.db.insert(generations).values({ ...batch!, id: undefined, title: 'Lot en validation', status: 'pending_validation', signatureStatus: 'not_started', merkleRoot: null, anchorTxHash: null, publishedAt: null }).returning();
+  const [other] = await ctx.db
+    .insert(generations)
+    .values({
+      ...batch!,
+      id: undefined,
+      title: 'Lot en validation',
+      status: 'pending_validation',
+      signatureStatus: 'not_started',
+      merkleRoot: null,
+      anchorTxHash: null,
+      publishedAt: null,
+    })
+    .returning();
   otherBatchId = other!.id;
 
   // A root-role account bound to another school: it must not see the batch.
   const [elsewhere] = await ctx.db.select().from(institutions).where(eq(institutions.code, 'KIN-FUN-C1-E2'));
   const [outsider] = await ctx.db
     .insert(users)
-    .values({ name: 'Ailleurs', email: 'ailleurs@sceau.example', passwordHash: await hashPassword(DEMO_PASSWORD), verifiedAt: new Date(), institutionId: elsewhere!.id, centreId: elsewhere!.centreId, educProvinceId: elsewhere!.educProvinceId })
+    .values({
+      name: 'Ailleurs',
+      email: 'ailleurs@sceau.example',
+      passwordHash: await hashPassword(DEMO_PASSWORD),
+      verifiedAt: new Date(),
+      institutionId: elsewhere!.id,
+      centreId: elsewhere!.centreId,
+      educProvinceId: elsewhere!.educProvinceId,
+    })
     .returning();
   const [rootRole] = await ctx.db.select().from(roles).where(eq(roles.name, 'root'));
   await ctx.db.insert(userRoles).values({ userId: outsider!.id, roleId: rootRole!.id });
@@ -170,9 +203,15 @@ describe('broadcasting a published batch to its candidates', () => {
     expect(tokenIn((await lastTo(CONTACTS[1]!.email!))!.text)).not.toBe(token);
     expect((await lastTo(CONTACTS[2]!.phone!))!.text).toContain(`/verify/${items[2]!.diplomaId}`);
     expect(await outbox(CONTACTS[3]!.email!)).toHaveLength(0);
-    const notified = await ctx.db.select({ id: generationItems.id }).from(generationItems).where(and(eq(generationItems.generationId, batchId), isNotNull(generationItems.broadcastAt)));
+    const notified = await ctx.db
+      .select({ id: generationItems.id })
+      .from(generationItems)
+      .where(and(eq(generationItems.generationId, batchId), isNotNull(generationItems.broadcastAt)));
     expect(notified.map((r) => r.id).sort()).toEqual([items[0]!.id, items[1]!.id, items[2]!.id].sort());
-    const audits = await ctx.db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.subjectType, 'generation'), eq(auditLog.subjectId, String(batchId))));
+    const audits = await ctx.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectType, 'generation'), eq(auditLog.subjectId, String(batchId))));
     expect(audits.map((a) => a.action)).toEqual(expect.arrayContaining(['generation.broadcast_requested', 'generation.broadcast_completed']));
 
     // The job run again (a retry, an expired lease): nobody is notified twice.
@@ -228,7 +267,10 @@ describe('direct sign-in links', () => {
       expect(res.json().errors.token).toEqual(["Ce lien de connexion n'est pas valide : vérifiez qu'il est complet"]);
     }
     const token = await services.distribution.createStaffLink(ctx.db, (await ctx.db.select().from(users).where(eq(users.email, 'validateur@sceau.example')))[0]!.id);
-    await ctx.db.update(oneTimeCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oneTimeCodes.id, Number(token.split('.')[0])));
+    await ctx.db
+      .update(oneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oneTimeCodes.id, Number(token.split('.')[0])));
     expect((await exchange(token, 'en')).json().errors.token).toEqual(['This sign-in link has expired']);
   });
 
@@ -258,14 +300,18 @@ describe('direct sign-in links', () => {
     const me = await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${session.access_token}` } });
     expect(me.json().data.data.email).toBe('validateur@sceau.example');
     expect((await exchange(token)).statusCode).toBe(422);
-    const audit = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.sign_in_link_sent'), eq(auditLog.subjectId, String(validateur!.id))));
+    const audit = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.sign_in_link_sent'), eq(auditLog.subjectId, String(validateur!.id))));
     expect(audit).toHaveLength(2);
   });
 });
 
 describe('sending by e-mail', () => {
   const byMail = (payload: Record<string, unknown>, headers: Record<string, string>) => app.inject({ method: 'POST', url: '/api/items/by-mail', headers, payload });
-  const archiveByMail = (payload: Record<string, unknown>, headers: Record<string, string>) => app.inject({ method: 'POST', url: '/api/generations/archive-by-mail', headers, payload });
+  const archiveByMail = (payload: Record<string, unknown>, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/api/generations/archive-by-mail', headers, payload });
 
   it('needs generation.share.email, a valid e-mail, a published batch in the scope and a diploma not revoked', async () => {
     expect((await byMail({ item_id: items[0]!.id, email: 'x@example.cd' }, as.admin)).statusCode).toBe(403);
@@ -275,7 +321,10 @@ describe('sending by e-mail', () => {
     expect((await byMail({ item_id: items[0]!.id }, { ...as.manager, 'x-locale': 'en' })).json().errors.email).toEqual(['Enter a valid e-mail address to send to']);
     expect((await byMail({ item_id: items[0]!.id, email: 'x@example.cd' }, as.outsider)).statusCode).toBe(404);
     expect((await byMail({ item_id: items[3]!.id, email: 'x@example.cd' }, as.manager)).json().errors.item_id).toEqual(['Ce diplôme est révoqué : il ne peut pas être envoyé']);
-    const [pending] = await ctx.db.insert(generationItems).values({ ...items[0]!, id: undefined, generationId: otherBatchId, candidateCode: '20269999999999' }).returning();
+    const [pending] = await ctx.db
+      .insert(generationItems)
+      .values({ ...items[0]!, id: undefined, generationId: otherBatchId, candidateCode: '20269999999999' })
+      .returning();
     expect((await byMail({ item_id: pending!.id, email: 'x@example.cd' }, as.manager)).json().errors.item_id).toEqual(["Seuls les diplômes d'un lot publié peuvent être envoyés"]);
     expect((await archiveByMail({ generation_id: batchId, email: 'nope' }, as.manager)).statusCode).toBe(422);
     expect((await archiveByMail({ generation_id: batchId, email: 'x@example.cd' }, as.outsider)).statusCode).toBe(404);
@@ -293,7 +342,10 @@ describe('sending by e-mail', () => {
     const [diploma] = await ctx.db.select().from(diplomas).where(eq(diplomas.id, items[1]!.diplomaId));
     expect(attached.equals((await services.storage.get(diploma!.pdfKey!))!)).toBe(true);
     expect(message.attachments![0]).toMatchObject({ filename: `diplome-${items[1]!.candidateCode}.pdf`, content_type: 'application/pdf' });
-    const [audit] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'diploma.sent_by_mail'), eq(auditLog.subjectId, items[1]!.diplomaId)));
+    const [audit] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'diploma.sent_by_mail'), eq(auditLog.subjectId, items[1]!.diplomaId)));
     expect(audit?.details).toMatchObject({ email: 'universite@example.org' });
   });
 
@@ -331,7 +383,10 @@ describe('sending by e-mail', () => {
     // Reusable until it expires.
     expect((await app.inject({ method: 'GET', url: url.replace('https://sceau.example', '') })).statusCode).toBe(200);
     const token = decodeURIComponent(url.split('/').pop()!);
-    await ctx.db.update(oneTimeCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oneTimeCodes.id, Number(token.split('.')[0])));
+    await ctx.db
+      .update(oneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oneTimeCodes.id, Number(token.split('.')[0])));
     const expired = await app.inject({ method: 'GET', url: url.replace('https://sceau.example', '') });
     expect(expired.statusCode).toBe(404);
     expect(expired.json().errors.token[0]).toMatch(/a expiré/);

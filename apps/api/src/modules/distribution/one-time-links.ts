@@ -33,10 +33,7 @@ export class OneTimeLinks {
    * A new link's token. `replace` ends the subject's earlier links of the same purpose still unused
    * (a staff member's newest link is the only one that works).
    */
-  async create(
-    tx: Executor,
-    input: { purpose: LinkPurpose; subject: string; userId?: number | null; minutes: number; replace?: boolean },
-  ): Promise<string> {
+  async create(tx: Executor, input: { purpose: LinkPurpose; subject: string; userId?: number | null; minutes: number; replace?: boolean }): Promise<string> {
     if (input.replace) {
       await tx
         .update(oneTimeCodes)
@@ -54,7 +51,10 @@ export class OneTimeLinks {
         expiresAt: new Date(Date.now() + input.minutes * 60_000),
       })
       .returning({ id: oneTimeCodes.id });
-    await tx.update(oneTimeCodes).set({ codeHash: hashLink(row!.id, secret) }).where(eq(oneTimeCodes.id, row!.id));
+    await tx
+      .update(oneTimeCodes)
+      .set({ codeHash: hashLink(row!.id, secret) })
+      .where(eq(oneTimeCodes.id, row!.id));
     return `${row!.id}.${secret}`;
   }
 
@@ -103,7 +103,10 @@ export class OneTimeLinks {
   }
 
   private async whyNot(tx: Executor, id: number, hash: string, purposes: LinkPurpose[]): Promise<LinkFailure> {
-    const [row] = await tx.select().from(oneTimeCodes).where(and(eq(oneTimeCodes.id, id), eq(oneTimeCodes.codeHash, hash)));
+    const [row] = await tx
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.id, id), eq(oneTimeCodes.codeHash, hash)));
     if (!row || !(purposes as string[]).includes(row.purpose)) return 'unknown';
     if (row.consumedAt) return 'used';
     return 'expired';

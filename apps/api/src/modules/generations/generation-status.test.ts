@@ -12,10 +12,7 @@ beforeAll(async () => {
   ctx = await createTestApp();
   const [session] = await ctx.db.select().from(examSessions).limit(1);
   const [province] = await ctx.db.select().from(educProvinces).limit(1);
-  const [template] = await ctx.db
-    .insert(templates)
-    .values({ name: 'Test', ownerType: 'country', ownerId: 1, generationType: 'diplome_etat', design: {} })
-    .returning();
+  const [template] = await ctx.db.insert(templates).values({ name: 'Test', ownerType: 'country', ownerId: 1, generationType: 'diplome_etat', design: {} }).returning();
   const [generation] = await ctx.db
     .insert(generations)
     .values({ type: 'diplome_etat', templateId: template!.id, sessionId: session!.id, educProvinceId: province!.id })
@@ -70,7 +67,13 @@ describe('moving a batch between statuses', () => {
   it('serialises concurrent moves: exactly one of two racing launches wins', async () => {
     const [g] = await ctx.db
       .insert(generations)
-      .values({ type: 'diplome_etat', templateId: (await statusOf()).templateId, sessionId: (await statusOf()).sessionId, educProvinceId: (await statusOf()).educProvinceId, status: 'ready_for_generation' })
+      .values({
+        type: 'diplome_etat',
+        templateId: (await statusOf()).templateId,
+        sessionId: (await statusOf()).sessionId,
+        educProvinceId: (await statusOf()).educProvinceId,
+        status: 'ready_for_generation',
+      })
       .returning();
     const results = await Promise.allSettled([
       ctx.db.transaction((tx) => moveGeneration(tx, g!.id, 'in_progress')),

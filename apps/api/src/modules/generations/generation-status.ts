@@ -56,10 +56,6 @@ export async function moveSignature(
     .update(generations)
     .set({ ...context.changes, signatureStatus: to, updatedAt: new Date() })
     .where(eq(generations.id, id));
-  await recordAudit(
-    tx,
-    { action: 'generation.signature_status_changed', actorId: context.actorId, subjectType: 'generation', subjectId: id, details: { from, to } },
-    context.by,
-  );
+  await recordAudit(tx, { action: 'generation.signature_status_changed', actorId: context.actorId, subjectType: 'generation', subjectId: id, details: { from, to } }, context.by);
   return { from };
 }

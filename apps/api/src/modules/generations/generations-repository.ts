@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
-import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options, } from '../../db/schema.ts';
+import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options } from '../../db/schema.ts';
 
 const batchInstitution = aliasedTable(institutions, 'batch_institution');
 const batchCentre = aliasedTable(centres, 'batch_centre');
@@ -29,7 +29,14 @@ export async function listGenerations(db: Db, actor: Actor, where: SQL | undefin
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(perPage)
     .offset((page - 1) * perPage);
-  return { views: await presentGenerations(db, rows.map((r) => r.id), actor), total };
+  return {
+    views: await presentGenerations(
+      db,
+      rows.map((r) => r.id),
+      actor,
+    ),
+    total,
+  };
 }
 
 /**

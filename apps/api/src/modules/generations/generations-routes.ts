@@ -65,7 +65,14 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
         let after = 0;
         for (;;) {
           const page = await db
-            .select({ itemId: diplomas.itemId, id: diplomas.id, code: diplomas.candidateCode, pdfKey: diplomas.pdfKey, last: generationItems.lastName, first: generationItems.firstName })
+            .select({
+              itemId: diplomas.itemId,
+              id: diplomas.id,
+              code: diplomas.candidateCode,
+              pdfKey: diplomas.pdfKey,
+              last: generationItems.lastName,
+              first: generationItems.firstName,
+            })
             .from(diplomas)
             .innerJoin(generationItems, eq(generationItems.id, diplomas.itemId))
             .where(and(eq(diplomas.generationId, id), sql`${diplomas.itemId} > ${after}`, sql`${diplomas.pdfKey} is not null`))
@@ -75,7 +82,10 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
           for (const d of page) {
             const pdf = await services.storage.get(d.pdfKey!);
             if (!pdf) continue;
-            const name = `${d.code}-${[d.last, d.first].filter(Boolean).join('-')}`.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9-]+/g, '-');
+            const name = `${d.code}-${[d.last, d.first].filter(Boolean).join('-')}`
+              .normalize('NFD')
+              .replace(/[\u0300-\u036f]/g, '')
+              .replace(/[^A-Za-z0-9-]+/g, '-');
             await new Promise<void>((resolve) => {
               archive.once('entry', () => resolve());
               archive.append(pdf, { name: `${added.has(name) ? `${name}-${d.id}` : name}.pdf` });
@@ -84,7 +94,10 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
           }
           after = page.at(-1)!.itemId;
         }
-        await db.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(and(eq(diplomas.generationId, id), sql`${diplomas.pdfKey} is not null`));
+        await db
+          .update(diplomas)
+          .set({ downloads: sql`${diplomas.downloads} + 1` })
+          .where(and(eq(diplomas.generationId, id), sql`${diplomas.pdfKey} is not null`));
         await recordAudit(db, { action: 'generation.exported', subjectType: 'generation', subjectId: id, details: { files: added.size } }, actor);
         await archive.finalize();
       };
@@ -115,7 +128,10 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       const pdf = await services.storage.get(row.diploma.pdfKey);
       if (!pdf) throw new AppError('not_found');
       await db.transaction(async (tx) => {
-        await tx.update(diplomas).set({ downloads: sql`${diplomas.downloads} + 1` }).where(eq(diplomas.id, row.diploma.id));
+        await tx
+          .update(diplomas)
+          .set({ downloads: sql`${diplomas.downloads} + 1` })
+          .where(eq(diplomas.id, row.diploma.id));
         await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id }, actor);
       });
       return reply

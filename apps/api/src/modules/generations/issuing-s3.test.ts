@@ -205,7 +205,10 @@ describe('issuing with FILE_STORAGE=s3', () => {
   });
 
   it('verifies each diploma by id, by its PDF from the bucket, and serves its PDF and photo publicly', async () => {
-    const rows = await ctx.db.select().from(diplomas).where(and(eq(diplomas.generationId, batchId), isNotNull(diplomas.pdfKey)));
+    const rows = await ctx.db
+      .select()
+      .from(diplomas)
+      .where(and(eq(diplomas.generationId, batchId), isNotNull(diplomas.pdfKey)));
     for (const r of rows) {
       const byId = await app.inject({ method: 'GET', url: `/api/verify/${r.id}` });
       expect(byId.json().data.verdict, r.id).toBe('authentic');

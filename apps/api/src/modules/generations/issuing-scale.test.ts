@@ -53,7 +53,16 @@ async function launchedBatch(count: number, codeBase: number): Promise<number> {
   return db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(generations)
-      .values({ type: 'diplome_etat', templateId, title: `scale ${codeBase}`, sessionId: session!.id, educProvinceId: province!.id, institutionId: school!.id, centreId: school!.centreId, optionId: option!.optionId })
+      .values({
+        type: 'diplome_etat',
+        templateId,
+        title: `scale ${codeBase}`,
+        sessionId: session!.id,
+        educProvinceId: province!.id,
+        institutionId: school!.id,
+        centreId: school!.centreId,
+        optionId: option!.optionId,
+      })
       .returning({ id: generations.id });
     const id = batch!.id;
     const rows = [];
@@ -171,36 +180,44 @@ describe('several workers on one batch', () => {
   it.each([
     ['the main thread', 2_000, false],
     ['the render threads (ADR 0110)', 3_000, true],
-  ])('the same chunk run twice at the same time by two services stores and counts each diploma once (file work on %s)', async (_, codeBase, inThreads) => {
-    const count = 10;
-    const batchId = await launchedBatch(count, codeBase);
-    const options = inThreads ? { workerFiles: { filesDir: ctx.config.filesDir, fileStorage: ctx.config.fileStorage } } : {};
-    const a = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
-    const b = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
-    pools.push(a['db'], b['db']);
-    // Credentials once, then both render the whole range at once.
-    let ranges: ItemRange[] = [];
-    await a.generate(batchId, { fanOut: async (r) => void (ranges = r), rangeSize: 100 });
-    expect(ranges).toHaveLength(1);
-    await Promise.all([a.renderRange(batchId, ranges[0]!), b.renderRange(batchId, ranges[0]!)]);
-    await expectIssuedOnce(batchId, count);
-    expect(await a.pendingRanges(batchId, 100)).toEqual([]);
-  }, 120_000);
+  ])(
+    'the same chunk run twice at the same time by two services stores and counts each diploma once (file work on %s)',
+    async (_, codeBase, inThreads) => {
+      const count = 10;
+      const batchId = await launchedBatch(count, codeBase);
+      const options = inThreads ? { workerFiles: { filesDir: ctx.config.filesDir, fileStorage: ctx.config.fileStorage } } : {};
+      const a = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
+      const b = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
+      pools.push(a['db'], b['db']);
+      // Credentials once, then both render the whole range at once.
+      let ranges: ItemRange[] = [];
+      await a.generate(batchId, { fanOut: async (r) => void (ranges = r), rangeSize: 100 });
+      expect(ranges).toHaveLength(1);
+      await Promise.all([a.renderRange(batchId, ranges[0]!), b.renderRange(batchId, ranges[0]!)]);
+      await expectIssuedOnce(batchId, count);
+      expect(await a.pendingRanges(batchId, 100)).toEqual([]);
+    },
+    120_000,
+  );
 
   it.each([
     ['the main thread', 4_000, false],
     ['the render threads', 5_000, true],
-  ])('a photo missing from the store fails the batch, naming the candidate, with no PDF left (file work on %s)', async (_, codeBase, inThreads) => {
-    const batchId = await launchedBatch(8, codeBase);
-    const [lost] = await ctx.db.select().from(generationItems).where(eq(generationItems.generationId, batchId)).orderBy(generationItems.id).offset(5).limit(1);
-    await storage.delete(lost!.photoKey!);
-    const options = inThreads ? { workerFiles: { filesDir: ctx.config.filesDir, fileStorage: ctx.config.fileStorage } } : {};
-    const issuing = new IssuingService(ctx.db, ctx.config, keys, storage, chain, log, options);
-    await issuing.generate(batchId);
-    const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
-    expect(batch).toMatchObject({ status: 'failed', lastError: `candidate ${lost!.candidateCode} has no photo` });
-    const stored = await ctx.db.select({ key: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batchId));
-    expect(stored.every((d) => d.key === null)).toBe(true);
-    await expect(readdir(path.join(ctx.config.filesDir, 'diplomas', String(batchId)))).rejects.toThrow();
-  }, 120_000);
+  ])(
+    'a photo missing from the store fails the batch, naming the candidate, with no PDF left (file work on %s)',
+    async (_, codeBase, inThreads) => {
+      const batchId = await launchedBatch(8, codeBase);
+      const [lost] = await ctx.db.select().from(generationItems).where(eq(generationItems.generationId, batchId)).orderBy(generationItems.id).offset(5).limit(1);
+      await storage.delete(lost!.photoKey!);
+      const options = inThreads ? { workerFiles: { filesDir: ctx.config.filesDir, fileStorage: ctx.config.fileStorage } } : {};
+      const issuing = new IssuingService(ctx.db, ctx.config, keys, storage, chain, log, options);
+      await issuing.generate(batchId);
+      const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
+      expect(batch).toMatchObject({ status: 'failed', lastError: `candidate ${lost!.candidateCode} has no photo` });
+      const stored = await ctx.db.select({ key: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batchId));
+      expect(stored.every((d) => d.key === null)).toBe(true);
+      await expect(readdir(path.join(ctx.config.filesDir, 'diplomas', String(batchId)))).rejects.toThrow();
+    },
+    120_000,
+  );
 });

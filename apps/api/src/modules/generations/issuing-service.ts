@@ -1,13 +1,4 @@
-import {
-  buildMerkleTree,
-  bytesToHex,
-  credentialDocument,
-  encodeQrPayload,
-  newDiplomaId,
-  qrFieldsFromRecord,
-  saltRecord,
-  signMerkleRoot,
-} from '@sceau/credential';
+import { buildMerkleTree, bytesToHex, credentialDocument, encodeQrPayload, newDiplomaId, qrFieldsFromRecord, saltRecord, signMerkleRoot } from '@sceau/credential';
 import { nodeZlibCompress } from '@sceau/credential/node-signer';
 import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -16,18 +7,7 @@ import { reconcile } from '@sceau/chain';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import {
-  centres,
-  diplomas,
-  educProvinces,
-  examSessions,
-  generationItems,
-  generations,
-  institutions,
-  officialSignatures,
-  options,
-  templates,
-} from '../../db/schema.ts';
+import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, officialSignatures, options, templates } from '../../db/schema.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
@@ -83,7 +63,6 @@ export interface ItemRange {
 function issueDate(now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Kinshasa', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
-
 
 /**
  * Turns a launched batch into signed diplomas and publishes it (architecture section 3):
@@ -160,7 +139,10 @@ export class IssuingService {
     const moved = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
       if (locked?.status !== 'in_progress' || !locked.merkleRoot) return false;
-      const [left] = await tx.select({ n: sql<number>`count(*)::int` }).from(diplomas).where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey)));
+      const [left] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(diplomas)
+        .where(and(eq(diplomas.generationId, generationId), isNull(diplomas.pdfKey)));
       if (left!.n > 0) return false;
       await moveGeneration(tx, generationId, 'ready_for_signature', { changes: { generatedAt: new Date() } });
       return true;
@@ -293,10 +275,7 @@ export class IssuingService {
           from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as v(id text, signature jsonb)
           where d.id = v.id`);
       }
-      await tx
-        .update(generations)
-        .set({ merkleRoot, progressTotal: ids.length, progressDone: 0, updatedAt: new Date() })
-        .where(eq(generations.id, generationId));
+      await tx.update(generations).set({ merkleRoot, progressTotal: ids.length, progressDone: 0, updatedAt: new Date() }).where(eq(generations.id, generationId));
     });
   }
 
@@ -363,7 +342,9 @@ export class IssuingService {
         // The threads read the photos and, once the rows are locked below, write the PDFs
         // themselves: no photo or PDF bytes through the main thread (nor its garbage collector).
         const files = this.options.workerFiles;
-        results = await Promise.allSettled(rows.map((row) => pool.renderHeld(setup, files, { photoKey: row.photo_key!, qr: qr(row), credentialJson: encoder.encode(row.credential) })));
+        results = await Promise.allSettled(
+          rows.map((row) => pool.renderHeld(setup, files, { photoKey: row.photo_key!, qr: qr(row), credentialJson: encoder.encode(row.credential) })),
+        );
       } else {
         const photos = await Promise.all(rows.map((row) => this.storage.get(row.photo_key!)));
         pool.stats.photoReadMs += performance.now() - t;
@@ -470,7 +451,13 @@ export class IssuingService {
         const anchor = await this.chain.registry.issueRoot(lost.root);
         await this.db
           .update(generations)
-          .set({ anchorTxHash: anchor.txHash, anchorBlockNumber: anchor.blockNumber, anchorContract: this.chain.address.toLowerCase(), anchoredAt: new Date(anchor.timestamp * 1000), updatedAt: new Date() })
+          .set({
+            anchorTxHash: anchor.txHash,
+            anchorBlockNumber: anchor.blockNumber,
+            anchorContract: this.chain.address.toLowerCase(),
+            anchoredAt: new Date(anchor.timestamp * 1000),
+            updatedAt: new Date(),
+          })
           .where(eq(generations.id, batch.id));
         log.warn({ generationId: batch.id, txHash: anchor.txHash }, 'the local chain had lost this batch: anchored again');
         reanchored++;

@@ -193,7 +193,14 @@ describe('issuing a batch', () => {
     // A second batch, generated, waiting for its anchoring, when the chain goes away.
     const [copy] = await ctx.db
       .insert(generations)
-      .values({ type: batch!.type, templateId: batch!.templateId, sessionId: batch!.sessionId, educProvinceId: batch!.educProvinceId, status: 'ready_for_signature', merkleRoot: 'cd'.repeat(32) })
+      .values({
+        type: batch!.type,
+        templateId: batch!.templateId,
+        sessionId: batch!.sessionId,
+        educProvinceId: batch!.educProvinceId,
+        status: 'ready_for_signature',
+        merkleRoot: 'cd'.repeat(32),
+      })
       .returning();
     await ctx.db.transaction((tx) => moveSignature(tx, copy!.id, 'in_progress'));
     await chain.local!.stop();

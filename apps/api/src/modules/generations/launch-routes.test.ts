@@ -103,7 +103,12 @@ describe('launching, generating and publishing a batch', () => {
     expect(sent.statusCode).toBe(200);
     expect(sent.json().data).toMatchObject({ channel: 'email', destination: 'ad•••@sceau.example' });
     const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
-    const wrong = await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code: code === '000000' ? '111111' : '000000', generation_id: id } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/generations/verify-otp',
+      headers: admin,
+      payload: { code: code === '000000' ? '111111' : '000000', generation_id: id },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.code[0]).toMatch(/Tentatives restantes : 4/);
     expect((await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code, generation_id: id } })).statusCode).toBe(200);
@@ -159,7 +164,8 @@ describe('the official signatures chosen at launch', () => {
     const code = codeIn((await lastMessageTo(ctx, 'admin@sceau.example'))?.text);
     expect((await app.inject({ method: 'POST', url: '/api/generations/verify-otp', headers: admin, payload: { code, generation_id: id } })).statusCode).toBe(200);
   }
-  const launch = (id: number, signatures?: unknown) => app.inject({ method: 'POST', url: '/api/generations/start', headers: admin, payload: { generation_id: id, ...(signatures ? { signatures } : {}) } });
+  const launch = (id: number, signatures?: unknown) =>
+    app.inject({ method: 'POST', url: '/api/generations/start', headers: admin, payload: { generation_id: id, ...(signatures ? { signatures } : {}) } });
   const signatures = async (id: number) => (await app.inject({ method: 'GET', url: `/api/generations/${id}/signatures`, headers: admin })).json().data;
 
   /** The text of one of the batch's PDFs, as a reader extracts it. */
@@ -208,7 +214,10 @@ describe('the official signatures chosen at launch', () => {
     // Neither the jury's signer nor the template's placeholder for that box.
     expect(text).not.toContain('Thérèse Nsimba Luzolo');
     expect(text).not.toMatch(/Jury/);
-    const [audit] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'generation.signatures_chosen'), eq(auditLog.subjectId, String(id))));
+    const [audit] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'generation.signatures_chosen'), eq(auditLog.subjectId, String(id))));
     expect(audit!.details).toEqual({ signatures: ['inspector_general', 'ministry'] });
     expect(await signatures(id)).toMatchObject({ chosen: ['inspector_general', 'ministry'], locked: true });
   });
@@ -220,7 +229,10 @@ describe('the official signatures chosen at launch', () => {
     await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
     // As if the generation had failed after printing some of them.
     const [first] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, id)).limit(1);
-    await ctx.db.update(diplomas).set({ pdfKey: null }).where(and(eq(diplomas.generationId, id), eq(diplomas.id, first!.id)));
+    await ctx.db
+      .update(diplomas)
+      .set({ pdfKey: null })
+      .where(and(eq(diplomas.generationId, id), eq(diplomas.id, first!.id)));
     await ctx.db.update(generations).set({ status: 'failed', lastError: 'interrupted' }).where(eq(generations.id, id));
 
     await verifiedCode(id);
@@ -243,7 +255,9 @@ describe('the official signatures chosen at launch', () => {
     expect((await launch(id, ['ministry'])).statusCode).toBe(200);
     const [launched] = await ctx.db.select({ snapshot: generations.signatureSnapshot }).from(generations).where(eq(generations.id, id));
     const [ministry] = await ctx.db.select().from(officialSignatures).where(eq(officialSignatures.kind, 'ministry'));
-    expect(launched!.snapshot).toEqual([{ kind: 'ministry', signerName: ministry!.signerName, signerTitle: ministry!.signerTitle, imageKey: ministry!.imageKey, imageSha256: ministry!.imageSha256 }]);
+    expect(launched!.snapshot).toEqual([
+      { kind: 'ministry', signerName: ministry!.signerName, signerTitle: ministry!.signerTitle, imageKey: ministry!.imageKey, imageSha256: ministry!.imageSha256 },
+    ]);
     await vi.waitFor(async () => expect((await status(id)).status).toBe('ready_for_signature'), { timeout: 30_000, interval: 500 });
 
     // Replaced on /settings after a batch was launched: a relaunch of that batch (nothing printed

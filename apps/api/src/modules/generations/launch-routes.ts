@@ -1,4 +1,13 @@
-import { envelope, GENERATION_STATUSES, launchSignaturesResponse, SIGNATURE_KINDS, SIGNATURE_STATUSES, startGenerationRequest, type Locale, type SignatureKind } from '@sceau/contracts';
+import {
+  envelope,
+  GENERATION_STATUSES,
+  launchSignaturesResponse,
+  SIGNATURE_KINDS,
+  SIGNATURE_STATUSES,
+  startGenerationRequest,
+  type Locale,
+  type SignatureKind,
+} from '@sceau/contracts';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,7 +56,11 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
 
   /** Whether some of the batch's diplomas are printed already (a relaunch after a failure): their signatures are fixed. */
   async function hasPrinted(id: number): Promise<boolean> {
-    const [printed] = await db.select({ id: diplomas.id }).from(diplomas).where(and(eq(diplomas.generationId, id), isNotNull(diplomas.pdfKey))).limit(1);
+    const [printed] = await db
+      .select({ id: diplomas.id })
+      .from(diplomas)
+      .where(and(eq(diplomas.generationId, id), isNotNull(diplomas.pdfKey)))
+      .limit(1);
     return printed !== undefined;
   }
 
@@ -80,7 +93,9 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
         tags,
         summary: 'Send the signed-in user a one-time code to launch (or relaunch, after a failure) a batch',
         querystring: z.object({ generation_id: generationId }),
-        response: { 200: envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']), destination: z.string(), resend_in: z.number().int(), expires_in: z.number().int() })) },
+        response: {
+          200: envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']), destination: z.string(), resend_in: z.number().int(), expires_in: z.number().int() })),
+        },
       },
     },
     async (request) => {
@@ -105,7 +120,18 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     '/generations/verify-otp',
     {
       config: { access: launch },
-      schema: { tags, summary: 'Check the launch code; a right one allows this user to launch this batch for a few minutes', body: z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'field.otp_format' }), generation_id: generationId }), response: { 200: messageResponse } },
+      schema: {
+        tags,
+        summary: 'Check the launch code; a right one allows this user to launch this batch for a few minutes',
+        body: z.object({
+          code: z
+            .string()
+            .trim()
+            .regex(/^\d{6}$/, { error: 'field.otp_format' }),
+          generation_id: generationId,
+        }),
+        response: { 200: messageResponse },
+      },
     },
     async (request) => {
       const batch = await batchFor(db, actorOf(request), request.body.generation_id, generationPolicy.launch);
@@ -169,7 +195,12 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     '/generations/:id/signatures',
     {
       config: { access: launch },
-      schema: { tags, summary: 'The official signatures a launch may put on the batch, and its current choice', params: z.object({ id: generationId }), response: { 200: launchSignaturesResponse } },
+      schema: {
+        tags,
+        summary: 'The official signatures a launch may put on the batch, and its current choice',
+        params: z.object({ id: generationId }),
+        response: { 200: launchSignaturesResponse },
+      },
     },
     async (request) => {
       const batch = await batchFor(db, actorOf(request), request.params.id, generationPolicy.prepareLaunch);
@@ -190,7 +221,11 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
 
   const statusOf = async (request: FastifyRequest, id: number) => {
     const batch = await batchFor(db, actorOf(request), id, generationPolicy.view);
-    const percent = batch.progressTotal ? Math.round((batch.progressDone / batch.progressTotal) * 1000) / 10 : batch.status === 'ready_for_signature' || batch.status === 'completed' ? 100 : 0;
+    const percent = batch.progressTotal
+      ? Math.round((batch.progressDone / batch.progressTotal) * 1000) / 10
+      : batch.status === 'ready_for_signature' || batch.status === 'completed'
+        ? 100
+        : 0;
     return {
       data: {
         id: batch.id,
@@ -204,7 +239,10 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
   const view = { anyPermission: ['generation.view', 'generation.generate'], section: 'generation' } as const;
   app.get(
     '/generations/status',
-    { config: { access: view }, schema: { tags, summary: "A batch's status and progress", querystring: z.object({ generation_id: generationId }), response: { 200: statusResponse } } },
+    {
+      config: { access: view },
+      schema: { tags, summary: "A batch's status and progress", querystring: z.object({ generation_id: generationId }), response: { 200: statusResponse } },
+    },
     async (request) => statusOf(request, request.query.generation_id),
   );
   app.get(
@@ -217,7 +255,12 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     '/generations/:id/apply-signature',
     {
       config: { access: launch },
-      schema: { tags, summary: 'Apply the official signature: publish the generated batch (anchor its root on the chain)', params: z.object({ id: generationId }), response: { 202: messageResponse } },
+      schema: {
+        tags,
+        summary: 'Apply the official signature: publish the generated batch (anchor its root on the chain)',
+        params: z.object({ id: generationId }),
+        response: { 202: messageResponse },
+      },
     },
     async (request, reply) => {
       const { queue, jobs } = requireQueue();
@@ -233,7 +276,12 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
     '/generations/:id/cancel',
     {
       config: { access: { anyPermission: ['generation.create', 'generation.generate'], section: 'generation' } },
-      schema: { tags, summary: 'Cancel a batch before its signature starts (what it produced is removed)', params: z.object({ id: generationId }), response: { 200: messageResponse } },
+      schema: {
+        tags,
+        summary: 'Cancel a batch before its signature starts (what it produced is removed)',
+        params: z.object({ id: generationId }),
+        response: { 200: messageResponse },
+      },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -241,7 +289,13 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
       const pdfKeys = await db.transaction(async (tx) => {
         await moveGeneration(tx, batch.id, 'cancelled', { by: actor });
         const produced = await tx.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batch.id));
-        if (produced.length) await tx.delete(diplomas).where(inArray(diplomas.id, produced.map((d) => d.id)));
+        if (produced.length)
+          await tx.delete(diplomas).where(
+            inArray(
+              diplomas.id,
+              produced.map((d) => d.id),
+            ),
+          );
         await tx.update(generations).set({ merkleRoot: null, progressDone: 0, progressTotal: 0 }).where(eq(generations.id, batch.id));
         return produced.map((d) => d.pdfKey).filter((k): k is string => k !== null);
       });

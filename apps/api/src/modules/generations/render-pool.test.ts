@@ -21,7 +21,12 @@ function newPool(...args: ConstructorParameters<typeof RenderPool>): RenderPool 
 
 function job(i: number): RenderJob {
   const fields = testFields({ name: `Ngalula Kabamba Élodie ${i}`, diplomaNumber: `DE-${i}` });
-  return { fields, photo: new Uint8Array(photo), qr: { verifyUrl: `https://sceau.example/verify/${i}`, offlinePayload: testOfflinePayload() }, credentialJson: testCredentialJson(fields) };
+  return {
+    fields,
+    photo: new Uint8Array(photo),
+    qr: { verifyUrl: `https://sceau.example/verify/${i}`, offlinePayload: testOfflinePayload() },
+    credentialJson: testCredentialJson(fields),
+  };
 }
 
 beforeAll(async () => {
@@ -59,13 +64,30 @@ describe('the render pool', () => {
   it('reads the printed fields from the credential when none are given, and attaches it compact', async () => {
     const pool = newPool({ size: 1 });
     const record = {
-      diploma_id: 'q3Yb1mJk2Vx8Zr4tN6pL0w', candidate_code: '20260000000042', last_name: 'Ngalula', middle_name: 'Kabamba', first_name: 'Élodie',
-      birth_date: '2007-01-09', birth_place: 'Matadi', option: 'Littéraire', school: 'Complexe scolaire Lumière', centre: 'Centre Funa 1',
-      educ_province: 'Kinshasa-Funa', session_year: 2026, percentage: 72.5, issue_date: '2026-07-01',
+      diploma_id: 'q3Yb1mJk2Vx8Zr4tN6pL0w',
+      candidate_code: '20260000000042',
+      last_name: 'Ngalula',
+      middle_name: 'Kabamba',
+      first_name: 'Élodie',
+      birth_date: '2007-01-09',
+      birth_place: 'Matadi',
+      option: 'Littéraire',
+      school: 'Complexe scolaire Lumière',
+      centre: 'Centre Funa 1',
+      educ_province: 'Kinshasa-Funa',
+      session_year: 2026,
+      percentage: 72.5,
+      issue_date: '2026-07-01',
     };
     // As PostgreSQL prints a jsonb: spaces after separators.
-    const text = JSON.stringify({ record, salts: { last_name: 'ab' } }).replaceAll('","', '", "').replaceAll('":', '": ');
-    const { pdf } = await pool.renderFromCredential(setup, { photo: new Uint8Array(photo), qr: { verifyUrl: 'https://sceau.example/verify/x', offlinePayload: testOfflinePayload() }, credentialJson: new TextEncoder().encode(text) });
+    const text = JSON.stringify({ record, salts: { last_name: 'ab' } })
+      .replaceAll('","', '", "')
+      .replaceAll('":', '": ');
+    const { pdf } = await pool.renderFromCredential(setup, {
+      photo: new Uint8Array(photo),
+      qr: { verifyUrl: 'https://sceau.example/verify/x', offlinePayload: testOfflinePayload() },
+      credentialJson: new TextEncoder().encode(text),
+    });
     const attached = new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!);
     expect(attached).toBe(JSON.stringify(JSON.parse(text)));
     const raw = Buffer.from(pdf).toString('latin1');
@@ -84,7 +106,20 @@ describe('the render pool', () => {
       const pool = newPool({ size: 1 });
       const credential = testCredentialJson(testFields());
       const withRecord = (id: string) =>
-        new TextEncoder().encode(JSON.stringify({ record: { diploma_id: id, last_name: 'Ilunga', first_name: 'Grâce', birth_date: '2007-01-09', birth_place: 'Matadi', issue_date: '2026-07-01', percentage: 65.8, session_year: 2026 } }));
+        new TextEncoder().encode(
+          JSON.stringify({
+            record: {
+              diploma_id: id,
+              last_name: 'Ilunga',
+              first_name: 'Grâce',
+              birth_date: '2007-01-09',
+              birth_place: 'Matadi',
+              issue_date: '2026-07-01',
+              percentage: 65.8,
+              session_year: 2026,
+            },
+          }),
+        );
       // The printed fields come from the credential's record.
       const held = await pool.renderHeld(setup, files, {
         photoKey: 'photos/1/a.jpg',
@@ -99,12 +134,18 @@ describe('the render pool', () => {
       expect(verifyPdfSignature(pdf).intact).toBe(true);
       await expect(held.store('diplomas/1/again.pdf')).rejects.toThrow(/already stored/);
 
-      const released = await pool.renderHeld(setup, files, { photoKey: 'photos/1/a.jpg', qr: { verifyUrl: 'https://sceau.example/verify/b', offlinePayload: testOfflinePayload() }, credentialJson: withRecord('b') });
+      const released = await pool.renderHeld(setup, files, {
+        photoKey: 'photos/1/a.jpg',
+        qr: { verifyUrl: 'https://sceau.example/verify/b', offlinePayload: testOfflinePayload() },
+        credentialJson: withRecord('b'),
+      });
       released.release();
       await expect(released.store('diplomas/1/b.pdf')).rejects.toThrow(/already stored or released/);
       expect(await storage.get('diplomas/1/b.pdf')).toBeNull();
 
-      const missing = await pool.renderHeld(setup, files, { photoKey: 'photos/1/none.jpg', qr: { verifyUrl: 'x', offlinePayload: 'y' }, credentialJson: credential }).catch((e: unknown) => e);
+      const missing = await pool
+        .renderHeld(setup, files, { photoKey: 'photos/1/none.jpg', qr: { verifyUrl: 'x', offlinePayload: 'y' }, credentialJson: credential })
+        .catch((e: unknown) => e);
       expect(missing).toBeInstanceOf(RenderError);
       expect((missing as RenderError).code).toBe('photo_missing');
     } finally {

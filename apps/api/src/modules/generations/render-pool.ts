@@ -369,7 +369,8 @@ export class RenderPool {
       sha256,
       bytes,
       store: (key) => {
-        if (!slot.held.delete(id)) return Promise.reject(new RenderError(slot.alive ? 'this PDF was already stored or released' : 'render worker stopped: the PDF it held is lost'));
+        if (!slot.held.delete(id))
+          return Promise.reject(new RenderError(slot.alive ? 'this PDF was already stored or released' : 'render worker stopped: the PDF it held is lost'));
         return new Promise<void>((resolve, reject) => {
           slot.storing.set(id, { resolve, reject });
           slot.worker.ref();
@@ -386,7 +387,9 @@ export class RenderPool {
   private onExit(slot: Slot, code: number): void {
     slot.alive = false;
     this.slots.splice(this.slots.indexOf(slot), 1);
-    const cause = this.closed ? new Error('render pool closed') : new Error(`render worker stopped (exit code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ''}`, { cause: slot.lastError ?? undefined });
+    const cause = this.closed
+      ? new Error('render pool closed')
+      : new Error(`render worker stopped (exit code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ''}`, { cause: slot.lastError ?? undefined });
     if (!this.closed) this.stats.crashes++;
     for (const queued of slot.inFlight.values()) {
       this.stats.failed++;

@@ -125,9 +125,24 @@ describe('GET /generations/stats', () => {
       ]),
     );
     expect(data.by_province).toHaveLength(2);
-    expect(data.by_status.map((s: { status: string }) => s.status)).toEqual(['created', 'pending_validation', 'ready_for_generation', 'in_progress', 'ready_for_signature', 'completed', 'failed', 'cancelled']);
+    expect(data.by_status.map((s: { status: string }) => s.status)).toEqual([
+      'created',
+      'pending_validation',
+      'ready_for_generation',
+      'in_progress',
+      'ready_for_signature',
+      'completed',
+      'failed',
+      'cancelled',
+    ]);
     expect(data.by_status.find((s: { status: string }) => s.status === 'completed')).toEqual({ status: 'completed', batches: 3, diplomas: 10, published: 6, revoked: 4 });
-    expect(data.by_status.find((s: { status: string }) => s.status === 'ready_for_signature')).toEqual({ status: 'ready_for_signature', batches: 1, diplomas: 4, published: 0, revoked: 0 });
+    expect(data.by_status.find((s: { status: string }) => s.status === 'ready_for_signature')).toEqual({
+      status: 'ready_for_signature',
+      batches: 1,
+      diplomas: 4,
+      published: 0,
+      revoked: 0,
+    });
     expect(data.by_status.find((s: { status: string }) => s.status === 'failed')).toEqual({ status: 'failed', batches: 0, diplomas: 0, published: 0, revoked: 0 });
   });
 

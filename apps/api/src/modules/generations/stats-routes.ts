@@ -51,7 +51,12 @@ async function issuedStats(db: Db, where: SQL | undefined): Promise<Omit<Generat
       .where(where)
       .groupBy(educProvinces.id)
       .orderBy(asc(educProvinces.name)),
-    db.select({ status: generations.status, ...measures }).from(generations).leftJoin(perBatch, join).where(where).groupBy(generations.status),
+    db
+      .select({ status: generations.status, ...measures })
+      .from(generations)
+      .leftJoin(perBatch, join)
+      .where(where)
+      .groupBy(generations.status),
   ]);
 
   const counts = (row: IssuedCounts): IssuedCounts => ({ batches: row.batches, diplomas: row.diplomas, published: row.published, revoked: row.revoked });

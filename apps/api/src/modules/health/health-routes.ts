@@ -16,7 +16,13 @@ async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<
     timer = setTimeout(() => resolve('failing'), timeoutMs);
   });
   try {
-    return await Promise.race([probe().then(() => 'ok' as const, () => 'failing' as const), late]);
+    return await Promise.race([
+      probe().then(
+        () => 'ok' as const,
+        () => 'failing' as const,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -34,12 +34,20 @@ export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Conf
     reply.header('cache-control', 'public, max-age=300');
     reply.header('access-control-allow-origin', '*');
   };
-  app.get('/.well-known/jwks.json', { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The issuer's public keys (JWKS), every key that ever signed" } }, async (_, reply) => {
-    cache(reply);
-    return opts.keys.jwks();
-  });
-  app.get('/.well-known/sceau-issuer.json', { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'The issuer: its keys, verification URLs and registry contract' } }, async (_, reply) => {
-    cache(reply);
-    return issuerDocument(opts.config, opts.keys, opts.chain);
-  });
+  app.get(
+    '/.well-known/jwks.json',
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The issuer's public keys (JWKS), every key that ever signed" } },
+    async (_, reply) => {
+      cache(reply);
+      return opts.keys.jwks();
+    },
+  );
+  app.get(
+    '/.well-known/sceau-issuer.json',
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'The issuer: its keys, verification URLs and registry contract' } },
+    async (_, reply) => {
+      cache(reply);
+      return issuerDocument(opts.config, opts.keys, opts.chain);
+    },
+  );
 }

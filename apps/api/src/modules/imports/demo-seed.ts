@@ -14,10 +14,114 @@ export async function seedImportDemo(db: Db): Promise<void> {
 
 export const DEMO_RESULTS_COUNT = 3000;
 
-const LAST = ['Kabongo', 'Mbuyi', 'Ilunga', 'Tshibangu', 'Kalonji', 'Mukendi', 'Nsimba', 'Lukusa', 'Kasongo', 'Mwamba', 'Ngoy', 'Banza', 'Mulumba', 'Kanku', 'Nzuzi', 'Makiese', 'Tshala', 'Mpoyi', 'Mbala', 'Lusamba', 'Kapinga', 'Ntumba', 'Kabeya', 'Mayala', 'Luzolo', 'Matondo', 'Bokele', 'Lokwa', 'Bolamba', 'Mokonzi', "N'Sele", 'Kiese', 'Bahati', 'Mugisho', 'Amani', 'Kahindo', 'Masika', 'Ndaya', 'Kalala', 'Tshimanga'];
-const MIDDLE = ['wa Kalombo', 'Kabamba', 'Tshilombo', 'Mbuyamba', 'Ngalula', 'Mutombo', 'Kazadi', 'Mbiya', 'Nkulu', 'Kilolo', 'Lutete', 'Diasivi', 'Nkiambi', 'Makengo', 'Bolingo', 'Likonde', 'Mulamba', 'Tshiunza', 'Ebondo', 'Kavira'];
-const FIRST_F = ['Élodie', 'Marie-Claire', 'Grâce', 'Bénédicte', 'Thérèse', 'Rebecca', 'Divine', 'Esther', 'Ruth', 'Sarah', 'Chance', 'Merveille', 'Joëlle', 'Gloria', 'Naomie', 'Dorcas', 'Rachel', 'Anne-Marie', 'Christelle', 'Prisca'];
-const FIRST_M = ['Patrick', 'Joseph', 'Héritier', 'Daniel', 'Aimé', 'Christian', 'Jean-Baptiste', 'Emmanuel', 'Glody', 'Trésor', 'Fiston', 'Junior', 'Dieudonné', 'Israël', 'Merdi', 'Exaucé', 'Josué', 'Jonathan', 'Serge', 'Blaise'];
+const LAST = [
+  'Kabongo',
+  'Mbuyi',
+  'Ilunga',
+  'Tshibangu',
+  'Kalonji',
+  'Mukendi',
+  'Nsimba',
+  'Lukusa',
+  'Kasongo',
+  'Mwamba',
+  'Ngoy',
+  'Banza',
+  'Mulumba',
+  'Kanku',
+  'Nzuzi',
+  'Makiese',
+  'Tshala',
+  'Mpoyi',
+  'Mbala',
+  'Lusamba',
+  'Kapinga',
+  'Ntumba',
+  'Kabeya',
+  'Mayala',
+  'Luzolo',
+  'Matondo',
+  'Bokele',
+  'Lokwa',
+  'Bolamba',
+  'Mokonzi',
+  "N'Sele",
+  'Kiese',
+  'Bahati',
+  'Mugisho',
+  'Amani',
+  'Kahindo',
+  'Masika',
+  'Ndaya',
+  'Kalala',
+  'Tshimanga',
+];
+const MIDDLE = [
+  'wa Kalombo',
+  'Kabamba',
+  'Tshilombo',
+  'Mbuyamba',
+  'Ngalula',
+  'Mutombo',
+  'Kazadi',
+  'Mbiya',
+  'Nkulu',
+  'Kilolo',
+  'Lutete',
+  'Diasivi',
+  'Nkiambi',
+  'Makengo',
+  'Bolingo',
+  'Likonde',
+  'Mulamba',
+  'Tshiunza',
+  'Ebondo',
+  'Kavira',
+];
+const FIRST_F = [
+  'Élodie',
+  'Marie-Claire',
+  'Grâce',
+  'Bénédicte',
+  'Thérèse',
+  'Rebecca',
+  'Divine',
+  'Esther',
+  'Ruth',
+  'Sarah',
+  'Chance',
+  'Merveille',
+  'Joëlle',
+  'Gloria',
+  'Naomie',
+  'Dorcas',
+  'Rachel',
+  'Anne-Marie',
+  'Christelle',
+  'Prisca',
+];
+const FIRST_M = [
+  'Patrick',
+  'Joseph',
+  'Héritier',
+  'Daniel',
+  'Aimé',
+  'Christian',
+  'Jean-Baptiste',
+  'Emmanuel',
+  'Glody',
+  'Trésor',
+  'Fiston',
+  'Junior',
+  'Dieudonné',
+  'Israël',
+  'Merdi',
+  'Exaucé',
+  'Josué',
+  'Jonathan',
+  'Serge',
+  'Blaise',
+];
 
 /** A small fast generator, seeded: the same synthetic session on every machine. */
 function generator(seed: number) {
@@ -50,14 +154,23 @@ export async function seedDemoResults(db: Db): Promise<void> {
     .innerJoin(educProvinces, eq(educProvinces.id, institutions.educProvinceId))
     .orderBy(asc(institutions.id));
   if (!schools.length) return;
-  const taught = await db.select({ institutionId: institutionOptions.institutionId, code: options.code }).from(institutionOptions).innerJoin(options, eq(options.id, institutionOptions.optionId)).orderBy(asc(options.code));
+  const taught = await db
+    .select({ institutionId: institutionOptions.institutionId, code: options.code })
+    .from(institutionOptions)
+    .innerJoin(options, eq(options.id, institutionOptions.optionId))
+    .orderBy(asc(options.code));
   const optionsOf = new Map<number, string[]>();
   for (const t of taught) optionsOf.set(t.institutionId, [...(optionsOf.get(t.institutionId) ?? []), t.code]);
 
   // The demo batch's school and option, found the way seedDemoBatch finds them.
   const [funa] = await db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
   const [demoSchool] = await db.select().from(institutions).where(eq(institutions.educProvinceId, funa!.id)).limit(1);
-  const [demoOption] = await db.select({ code: options.code }).from(institutionOptions).innerJoin(options, eq(options.id, institutionOptions.optionId)).where(eq(institutionOptions.institutionId, demoSchool!.id)).limit(1);
+  const [demoOption] = await db
+    .select({ code: options.code })
+    .from(institutionOptions)
+    .innerJoin(options, eq(options.id, institutionOptions.optionId))
+    .where(eq(institutionOptions.institutionId, demoSchool!.id))
+    .limit(1);
   const demo = schools.find((s) => s.id === demoSchool!.id)!;
 
   const rows: NationalResultRow[] = DEMO_CANDIDATES.map(([last, middle, first, gender, birthDate, birthPlace, tenths], index) => ({

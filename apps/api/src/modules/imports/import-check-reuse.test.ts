@@ -17,7 +17,9 @@ afterAll(() => t.close());
 
 /** A list of `codes` with a zip holding a fitted photo for each, checked (draft); its stored check's key. */
 async function checkedDraft(codes: string[]) {
-  const photo = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a9bb0' } }).jpeg({ quality: 80 }).toBuffer();
+  const photo = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a9bb0' } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const photos = await zip(Object.fromEntries(codes.map((c) => [`${c}.jpg`, photo])));
   const body = multipart({ template: t.templateId, session_id: t.sessionId, province_id: t.provinceId }, [
     csvFile(csv(codes.map((c) => row(c, { photo: `${c}.jpg` })))),
@@ -86,7 +88,10 @@ describe('the stored check of a list', () => {
     await importIt(a.generationId, 'Premier lot');
     const started = await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: b.generationId, title: 'Second lot' } });
     expect(started.statusCode).toBe(422);
-    const none = await t.ctx.db.select().from(generationItems).where(and(eq(generationItems.generationId, b.generationId)));
+    const none = await t.ctx.db
+      .select()
+      .from(generationItems)
+      .where(and(eq(generationItems.generationId, b.generationId)));
     expect(none).toHaveLength(0);
   });
 });

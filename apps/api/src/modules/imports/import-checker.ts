@@ -54,9 +54,7 @@ export interface CheckContext {
   zip: ZipArchive | null;
 }
 
-const HEADER_KEYS = new Map<string, ImportColumn>(
-  IMPORT_COLUMNS.flatMap((c) => [[c.key, c.key] as const, ...c.aliases.map((a) => [a, c.key] as const)]),
-);
+const HEADER_KEYS = new Map<string, ImportColumn>(IMPORT_COLUMNS.flatMap((c) => [[c.key, c.key] as const, ...c.aliases.map((a) => [a, c.key] as const)]));
 /** Every header spelling the reader should recognise. */
 export const HEADER_HINTS: ReadonlySet<string> = new Set(HEADER_KEYS.keys());
 
@@ -257,7 +255,8 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
   // Against the session's other batches (a cancelled batch frees its candidates).
   const known = await findImportedCodes(db, context.sessionId, [...firstRowOfCode.keys()]);
   if (known.size) {
-    for (const [code, generationId] of known) problems.push({ row: firstRowOfCode.get(code)!, column: 'code_candidat', code: 'code_already_imported', params: { generation: generationId } });
+    for (const [code, generationId] of known)
+      problems.push({ row: firstRowOfCode.get(code)!, column: 'code_candidat', code: 'code_already_imported', params: { generation: generationId } });
     const refused = new Set(known.keys());
     candidates.splice(0, candidates.length, ...candidates.filter((c) => !refused.has(c.candidateCode)));
   }

@@ -43,13 +43,15 @@ describe("candidates' contacts in a student list", () => {
   });
 
   it('carries phone and e-mail into the batch (international form, lower-cased), from a CSV or an XLSX with aliased headers', async () => {
-    const list = csv([
-      row('20260007000020', { telephone: '0812345678', email: ' Aline.Mukendi@Example.CD ' }),
-      row('20260007000021', { telephone: '', email: '' }),
-    ]);
+    const list = csv([row('20260007000020', { telephone: '0812345678', email: ' Aline.Mukendi@Example.CD ' }), row('20260007000021', { telephone: '', email: '' })]);
     const checked = (await check(csvFile(list))).json().data;
     expect(checked).toMatchObject({ valid_rows: 2, errors: [] });
-    const started = await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: checked.generation_id, title: 'Lot contacts' } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/start-import-process',
+      headers: admin,
+      payload: { generation_id: checked.generation_id, title: 'Lot contacts' },
+    });
     expect(started.statusCode).toBe(202);
     await t.services.imports.job.handle({ importationId: started.json().data.importation_id }, { id: 'contacts-1' });
     const items = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, checked.generation_id)).orderBy(generationItems.candidateCode);

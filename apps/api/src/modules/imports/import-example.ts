@@ -3,8 +3,38 @@ import ExcelJS from 'exceljs';
 
 /** Three candidates of the demo's first school (Kinshasa-Funa), written the ways real lists write them (contacts optional). */
 const EXAMPLE_ROWS = [
-  ['20260000100001', 'Kabongo', 'wa Ilunga', 'Marie-Claire', '14/03/2007', 'Kinshasa', 'F', 'LIT', 'KIN-FUN-C1-E1', 'KIN-FUN-C1', '72,5', '20260000100001.jpg', '+243 81 234 5678', 'marie.kabongo@example.cd'],
-  ['20260000100002', "N'Sele", 'Mbuyi', 'Jean-Baptiste', '2006-11-02', 'Mbuji-Mayi', 'M', 'Secrétariat-Administration', 'KIN-FUN-C1-E1', 'KIN-FUN-C1', '68.1', '20260000100002.jpg', '0991234567', ''],
+  [
+    '20260000100001',
+    'Kabongo',
+    'wa Ilunga',
+    'Marie-Claire',
+    '14/03/2007',
+    'Kinshasa',
+    'F',
+    'LIT',
+    'KIN-FUN-C1-E1',
+    'KIN-FUN-C1',
+    '72,5',
+    '20260000100001.jpg',
+    '+243 81 234 5678',
+    'marie.kabongo@example.cd',
+  ],
+  [
+    '20260000100002',
+    "N'Sele",
+    'Mbuyi',
+    'Jean-Baptiste',
+    '2006-11-02',
+    'Mbuji-Mayi',
+    'M',
+    'Secrétariat-Administration',
+    'KIN-FUN-C1-E1',
+    'KIN-FUN-C1',
+    '68.1',
+    '20260000100002.jpg',
+    '0991234567',
+    '',
+  ],
   ['20260000100003', 'Lukusa', 'Tshibola', 'Bénédicte', '21/07/2007', 'Kananga', 'Féminin', 'ELE', 'KIN-FUN-C1-E1', 'KIN-FUN-C1', '80', '', '', ''],
 ] as const;
 

@@ -24,10 +24,14 @@ async function startedImport(prefix: string, n: number) {
   return { generationId, importationId: started.json().data.importation_id as number };
 }
 
-const itemCount = async (generationId: number) =>
-  (await t.ctx.db.select({ n: count() }).from(generationItems).where(eq(generationItems.generationId, generationId)))[0]!.n;
+const itemCount = async (generationId: number) => (await t.ctx.db.select({ n: count() }).from(generationItems).where(eq(generationItems.generationId, generationId)))[0]!.n;
 const distinctCodes = async (generationId: number) =>
-  (await t.ctx.db.select({ n: sql<number>`count(distinct ${generationItems.candidateCode})`.mapWith(Number) }).from(generationItems).where(eq(generationItems.generationId, generationId)))[0]!.n;
+  (
+    await t.ctx.db
+      .select({ n: sql<number>`count(distinct ${generationItems.candidateCode})`.mapWith(Number) })
+      .from(generationItems)
+      .where(eq(generationItems.generationId, generationId))
+  )[0]!.n;
 const importation = async (id: number) => (await t.ctx.db.select().from(importations).where(eq(importations.id, id)))[0]!;
 const batchStatus = async (id: number) => (await t.ctx.db.select({ s: generations.status }).from(generations).where(eq(generations.id, id)))[0]!.s;
 
@@ -35,10 +39,12 @@ describe('the import job', () => {
   it('is all or nothing: a crash in the middle of the transaction leaves no candidate, the next run imports each once', async () => {
     const { generationId, importationId } = await startedImport('2026100', 2500);
     // The 1,500th insert fails as a killed process would: after the first chunk was written in the transaction.
-    await t.ctx.db.execute(sql.raw(`
+    await t.ctx.db.execute(
+      sql.raw(`
       create function fail_mid_import() returns trigger language plpgsql as $$
       begin if new.candidate_code = '20261000001500' then raise exception 'simulated crash'; end if; return new; end $$;
-      create trigger fail_mid_import before insert on generation_items for each row execute function fail_mid_import();`));
+      create trigger fail_mid_import before insert on generation_items for each row execute function fail_mid_import();`),
+    );
     await expect(t.services.imports.job.handle({ importationId }, { id: 'run-1' })).rejects.toThrow();
     expect(await itemCount(generationId)).toBe(0);
     expect(await batchStatus(generationId)).toBe('created');
@@ -74,8 +80,17 @@ describe('the import job', () => {
     const second = await startedImport('2026301', 2);
     await t.ctx.db.update(importations).set({ status: 'completed' }).where(eq(importations.id, second.importationId));
     await t.ctx.db.insert(generationItems).values({
-      generationId: second.generationId, candidateCode: '20263000000002', lastName: 'Autre', firstName: 'Lot', birthDate: '2007-01-01', birthPlace: 'Kinshasa', gender: 'M',
-      optionId: (await t.ctx.db.select().from(generationItems).limit(1))[0]!.optionId, institutionId: t.schools.e1, centreId: (await t.ctx.db.select().from(generationItems).limit(1))[0]!.centreId, percentageTenths: 600,
+      generationId: second.generationId,
+      candidateCode: '20263000000002',
+      lastName: 'Autre',
+      firstName: 'Lot',
+      birthDate: '2007-01-01',
+      birthPlace: 'Kinshasa',
+      gender: 'M',
+      optionId: (await t.ctx.db.select().from(generationItems).limit(1))[0]!.optionId,
+      institutionId: t.schools.e1,
+      centreId: (await t.ctx.db.select().from(generationItems).limit(1))[0]!.centreId,
+      percentageTenths: 600,
     });
     await t.services.imports.job.handle({ importationId: first.importationId }, { id: 'x' });
     expect(await itemCount(first.generationId)).toBe(0);

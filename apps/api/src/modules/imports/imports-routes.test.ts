@@ -4,21 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationItems, generations, importations, users } from '../../db/schema.ts';
 import { hashPassword } from '../auth/auth-service.ts';
-import {
-  bearer,
-  createImportTest,
-  csv,
-  csvFile,
-  HEADERS,
-  multipart,
-  portrait,
-  row,
-  schoolUser,
-  xlsx,
-  zip,
-  type ImportTest,
-  type UploadFile,
-} from './imports-test-support.ts';
+import { bearer, createImportTest, csv, csvFile, HEADERS, multipart, portrait, row, schoolUser, xlsx, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 let t: ImportTest;
 let admin: Record<string, string>;
@@ -31,7 +17,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const fields = (extra: Record<string, string | number> = {}) => ({ template: t.templateId, generation_type: 'diplome_etat', session_id: t.sessionId, province_id: t.provinceId, ...extra });
+const fields = (extra: Record<string, string | number> = {}) => ({
+  template: t.templateId,
+  generation_type: 'diplome_etat',
+  session_id: t.sessionId,
+  province_id: t.provinceId,
+  ...extra,
+});
 
 async function check(files: UploadFile[], headers = admin, extra: Record<string, string | number> = {}) {
   const body = multipart(fields(extra), files);
@@ -59,7 +51,7 @@ describe('checking a student list', () => {
     const [batch] = await t.ctx.db.select().from(generations).where(eq(generations.id, data.generation_id));
     expect(batch).toMatchObject({ status: 'created', title: null, type: 'diplome_etat', templateId: t.templateId, institutionId: t.schools.e1 });
     expect(await t.services.storage.get(batch!.sourceFileKey!)).toEqual(list);
-    const [{ n }] = await t.ctx.db.select({ n: count() }).from(generationItems).where(eq(generationItems.generationId, data.generation_id)) as [{ n: number }];
+    const [{ n }] = (await t.ctx.db.select({ n: count() }).from(generationItems).where(eq(generationItems.generationId, data.generation_id))) as [{ n: number }];
     expect(n).toBe(0);
   });
 
@@ -145,7 +137,9 @@ describe('checking a student list', () => {
   });
 
   it('refuses a PNG named .csv, an old .xls, a missing file and a missing province with field messages', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const image = await check([csvFile(png, 'liste.csv')]);
     expect(image.statusCode).toBe(422);
     expect(image.json().errors.file).toEqual(["Ce fichier n'est ni un CSV ni un classeur XLSX"]);
@@ -231,13 +225,23 @@ describe('importing a checked list', () => {
   it('takes photos from a zip (named in the list or by candidate code), normalised to 300×400 JPEGs under 30 KB', async () => {
     const photos = await zip({
       'photos/Kabongo.JPG': await portrait(10),
-      '20260001000002.png': await sharp(await portrait(200, 800, 600)).png().toBuffer(),
+      '20260001000002.png': await sharp(await portrait(200, 800, 600))
+        .png()
+        .toBuffer(),
       '__MACOSX/._Kabongo.JPG': Buffer.from('junk'),
       'notes.txt': Buffer.from('not a photo'),
     });
-    const missing = await check(
-      [csvFile(csv([row('20260001000001', { photo: 'kabongo.jpg' }), row('20260001000002'), row('20260001000003', { photo: 'absent.jpg' }), row('20260001000004', { photo: 'notes.txt' })])), { name: 'photos', filename: 'photos.zip', type: 'application/zip', data: photos }],
-    );
+    const missing = await check([
+      csvFile(
+        csv([
+          row('20260001000001', { photo: 'kabongo.jpg' }),
+          row('20260001000002'),
+          row('20260001000003', { photo: 'absent.jpg' }),
+          row('20260001000004', { photo: 'notes.txt' }),
+        ]),
+      ),
+      { name: 'photos', filename: 'photos.zip', type: 'application/zip', data: photos },
+    ]);
     const data = missing.json().data;
     expect(data.photos).toEqual({ files: 3, matched: 2 });
     expect((data.errors as CheckError[]).map((e) => [e.row, e.column, e.code])).toEqual([
@@ -245,7 +249,9 @@ describe('importing a checked list', () => {
       [5, 'photo', 'photo_unreadable'],
     ]);
     // Fixed list, the zip already stored with the draft is kept.
-    const fixed = await check([csvFile(csv([row('20260001000001', { photo: 'Kabongo.jpg' }), row('20260001000002'), row('20260001000003')]))], admin, { generation_id: data.generation_id });
+    const fixed = await check([csvFile(csv([row('20260001000001', { photo: 'Kabongo.jpg' }), row('20260001000002'), row('20260001000003')]))], admin, {
+      generation_id: data.generation_id,
+    });
     expect(fixed.json().data).toMatchObject({ valid_rows: 3, errors: [], photos: { files: 3, matched: 2 } });
 
     const started = await start(data.generation_id);
@@ -340,7 +346,10 @@ describe('finding an import again', () => {
     const recent = (await mine()).json().data.find((i: { id: number }) => i.id === importationId);
     expect(recent).toMatchObject({ status: 'completed', percent: 100, finished_at: expect.any(String), generation: { status: 'pending_validation' } });
     // Finished long ago: no longer listed.
-    await t.ctx.db.update(importations).set({ updatedAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(importations.id, importationId));
+    await t.ctx.db
+      .update(importations)
+      .set({ updatedAt: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(importations.id, importationId));
     expect(ids(await mine())).not.toContain(importationId);
   });
 

@@ -68,7 +68,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
         tags,
         summary: 'Check a student list (CSV or XLSX, optional photos zip) and store it with a draft batch',
         description:
-          'Multipart: `file`, `template` (or `template_id`, `generate_id`), `session_id`, `province_id`, optional `generation_type`, `photos` (zip) and `generation_id` (re-upload: replaces that draft\'s list). Nothing is imported: every problem is listed by row and column.',
+          "Multipart: `file`, `template` (or `template_id`, `generate_id`), `session_id`, `province_id`, optional `generation_type`, `photos` (zip) and `generation_id` (re-upload: replaces that draft's list). Nothing is imported: every problem is listed by row and column.",
         consumes: ['multipart/form-data'],
         response: { 200: importCheckResponse },
       },
@@ -149,7 +149,13 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
       const data = [];
       for (const row of rows) {
         const { importation: i, view } = await tracking(request, row.id);
-        data.push({ ...view, kind: i.kind as 'list' | 'append', created_at: i.createdAt.toISOString(), finished_at: i.finishedAt?.toISOString() ?? null, generation: row.generation });
+        data.push({
+          ...view,
+          kind: i.kind as 'list' | 'append',
+          created_at: i.createdAt.toISOString(),
+          finished_at: i.finishedAt?.toISOString() ?? null,
+          generation: row.generation,
+        });
       }
       return { data };
     },

@@ -125,13 +125,27 @@ export class ImportsService {
       if (draft) {
         const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
         if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
-        await tx.update(generations).set({ ...values, updatedAt: new Date() }).where(eq(generations.id, draft.id));
-        await recordAudit(tx, { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, actor);
+        await tx
+          .update(generations)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(generations.id, draft.id));
+        await recordAudit(
+          tx,
+          { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
+          actor,
+        );
         const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
         return { id: draft.id, replaced: old };
       }
-      const [created] = await tx.insert(generations).values({ ...values, title: null, createdBy: actor.id }).returning({ id: generations.id });
-      await recordAudit(tx, { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } }, actor);
+      const [created] = await tx
+        .insert(generations)
+        .values({ ...values, title: null, createdBy: actor.id })
+        .returning({ id: generations.id });
+      await recordAudit(
+        tx,
+        { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
+        actor,
+      );
       return { id: created!.id, replaced: [] as string[] };
     });
     for (const key of replaced) await this.storage.delete(key).catch(() => {});
@@ -158,7 +172,16 @@ export class ImportsService {
         rowsTotal: outcome.candidates.length,
         createdBy: actor.id,
       });
-      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: importationId, rows: outcome.candidates.length, title } }, actor);
+      await recordAudit(
+        tx,
+        {
+          action: 'generation.import_started',
+          subjectType: 'generation',
+          subjectId: generationId,
+          details: { importation: importationId, rows: outcome.candidates.length, title },
+        },
+        actor,
+      );
       return importationId;
     });
     await this.queueImportation(queue, id);
@@ -191,7 +214,11 @@ export class ImportsService {
     await this.storeReadList(fileKey, files.list, files.photos, session!.year, read);
     const importationId = await this.db.transaction(async (tx) => {
       const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: actor.id });
-      await recordAudit(tx, { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } }, actor);
+      await recordAudit(
+        tx,
+        { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } },
+        actor,
+      );
       return id;
     });
     await this.queueImportation(queue, importationId);
@@ -218,7 +245,17 @@ export class ImportsService {
    */
   async createBatchFromList(
     tx: Tx,
-    input: { userId: number; scope: Scope; templateId: number; type: string; sessionId: number; provinceId: number; title: string | null; listKey: string; candidates: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[] },
+    input: {
+      userId: number;
+      scope: Scope;
+      templateId: number;
+      type: string;
+      sessionId: number;
+      provinceId: number;
+      title: string | null;
+      listKey: string;
+      candidates: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[];
+    },
   ): Promise<{ generationId: number; importationId: number }> {
     const placement = await this.placement(input.scope, input.candidates);
     const [created] = await tx
@@ -234,7 +271,14 @@ export class ImportsService {
         createdBy: input.userId,
       })
       .returning({ id: generations.id });
-    const importationId = await insertImportation(tx, { generationId: created!.id, kind: 'list', fileKey: input.listKey, photosKey: null, rowsTotal: input.candidates.length, createdBy: input.userId });
+    const importationId = await insertImportation(tx, {
+      generationId: created!.id,
+      kind: 'list',
+      fileKey: input.listKey,
+      photosKey: null,
+      rowsTotal: input.candidates.length,
+      createdBy: input.userId,
+    });
     return { generationId: created!.id, importationId };
   }
 
@@ -246,7 +290,10 @@ export class ImportsService {
 
   /** At start: importations a crash left queued or running are sent again (the handler is idempotent). */
   async resumePending(queue: JobQueue): Promise<number> {
-    const pending = await this.db.select({ id: importations.id }).from(importations).where(inArray(importations.status, ['queued', 'running']));
+    const pending = await this.db
+      .select({ id: importations.id })
+      .from(importations)
+      .where(inArray(importations.status, ['queued', 'running']));
     for (const { id } of pending) await this.queueImportation(queue, id);
     return pending.length;
   }
@@ -325,7 +372,11 @@ export class ImportsService {
       if (!locked || !allowed.includes(locked.status)) throw new ImportRefused('field.import_batch_status');
       // One import at a time per session, so two batches cannot take the same candidate.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sceau.import.session'), ${batch.sessionId})`);
-      const taken = await findImportedCodes(tx, batch.sessionId, candidates.map((c) => c.candidateCode));
+      const taken = await findImportedCodes(
+        tx,
+        batch.sessionId,
+        candidates.map((c) => c.candidateCode),
+      );
       if (taken.size) throw new ImportRefused('field.import_file_has_errors', { count: taken.size });
       // One statement and one JSON parameter per chunk: the ORM's multi-row insert bound 17
       // parameters per row and cost more CPU than everything else in this transaction.
@@ -472,7 +523,10 @@ export class ImportsService {
     const [template] = await this.db.select().from(templates).where(eq(templates.id, id));
     const [school] =
       template?.ownerType === 'institution'
-        ? await this.db.select({ institutionId: institutions.id, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId }).from(institutions).where(eq(institutions.id, template.ownerId))
+        ? await this.db
+            .select({ institutionId: institutions.id, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId })
+            .from(institutions)
+            .where(eq(institutions.id, template.ownerId))
         : [];
     if (!template || !allowed(templatePolicy.use(actor, { ownerType: template.ownerType, school: school ?? null }))) throw fieldError('template', 'field.template_unknown');
     return template;
@@ -538,11 +592,15 @@ async function insertImportation(
   values: { generationId: number; kind: 'list' | 'append'; fileKey: string; photosKey: string | null; rowsTotal: number; createdBy: number },
 ): Promise<number> {
   try {
-    const [row] = await tx.insert(importations).values({ ...values, status: 'queued' }).returning({ id: importations.id });
+    const [row] = await tx
+      .insert(importations)
+      .values({ ...values, status: 'queued' })
+      .returning({ id: importations.id });
     return row!.id;
   } catch (error) {
     // importations_active_key: an import of this batch is already queued or running.
-    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw new AppError('conflict');
+    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505')
+      throw new AppError('conflict');
     throw error;
   }
 }

@@ -9,7 +9,22 @@ import { centres, countries, educProvinces, examSessions, institutions, roles, t
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../auth/auth-service.ts';
 
-export const HEADERS = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'photo', 'telephone', 'email'];
+export const HEADERS = [
+  'code_candidat',
+  'nom',
+  'postnom',
+  'prenom',
+  'date_naissance',
+  'lieu_naissance',
+  'sexe',
+  'option',
+  'ecole',
+  'centre',
+  'pourcentage',
+  'photo',
+  'telephone',
+  'email',
+];
 
 export interface ImportTest {
   ctx: TestContext;
@@ -56,7 +71,16 @@ export async function schoolUser(t: ImportTest, email: string, institutionId: nu
   const [centre] = await t.ctx.db.select().from(centres).where(eq(centres.id, school!.centreId));
   const [user] = await t.ctx.db
     .insert(users)
-    .values({ name: 'Ecole', firstName: 'Agent', email, passwordHash: await hashPassword('Sceau-Demo-2026'), verifiedAt: new Date(), institutionId, centreId: centre!.id, educProvinceId: school!.educProvinceId })
+    .values({
+      name: 'Ecole',
+      firstName: 'Agent',
+      email,
+      passwordHash: await hashPassword('Sceau-Demo-2026'),
+      verifiedAt: new Date(),
+      institutionId,
+      centreId: centre!.id,
+      educProvinceId: school!.educProvinceId,
+    })
     .returning();
   const [admin] = await t.ctx.db.select().from(roles).where(eq(roles.name, 'admin'));
   await t.ctx.db.insert(userRoles).values({ userId: user!.id, roleId: admin!.id });

@@ -44,7 +44,10 @@ export async function readImportForm(request: FastifyRequest): Promise<{ fields:
   if (tooLarge.length) {
     throw new AppError('payload_too_large', {
       fields: Object.fromEntries(
-        tooLarge.map((name) => [name, [{ key: name === 'file' ? 'field.import_file_too_large' : 'field.import_photos_too_large', params: { size: LIMITS[name as 'file' | 'photos'] / 1024 / 1024 } }]]),
+        tooLarge.map((name) => [
+          name,
+          [{ key: name === 'file' ? 'field.import_file_too_large' : 'field.import_photos_too_large', params: { size: LIMITS[name as 'file' | 'photos'] / 1024 / 1024 } }],
+        ]),
       ),
     });
   }

@@ -63,7 +63,8 @@ export class ResultsRegistryService {
         const file = await this.storage.get(fileKey);
         if (!file) return this.log.warn({ fileKey }, 'results export file missing: nothing imported');
         const outcome = await this.importExport(file, sessionId);
-        if (outcome.problems.length) this.log.warn({ fileKey, problems: outcome.problems.slice(0, 20), count: outcome.problems.length }, 'results export refused: nothing imported');
+        if (outcome.problems.length)
+          this.log.warn({ fileKey, problems: outcome.problems.slice(0, 20), count: outcome.problems.length }, 'results export refused: nothing imported');
         else this.log.info({ fileKey, rows: outcome.rows }, 'results export imported');
       },
     });
@@ -90,7 +91,8 @@ export class ResultsRegistryService {
     const seen = new Map<string, number>();
     for (const { row, cells } of table.rows) {
       const cell = (key: ResultColumn) => (index.has(key) ? (cells[index.get(key)!] ?? '') : '');
-      const problem = (column: RowProblem['column'], code: RowProblem['code'], params?: Record<string, unknown>) => problems.push({ row, column, code, ...(params ? { params } : {}) });
+      const problem = (column: RowProblem['column'], code: RowProblem['code'], params?: Record<string, unknown>) =>
+        problems.push({ row, column, code, ...(params ? { params } : {}) });
       const before = problems.length;
       const code = readCandidateCode(cell('code_candidat'));
       if ('error' in code) problem('code_candidat', code.error);
@@ -256,7 +258,12 @@ export class ResultsRegistryService {
       });
       await recordAudit(
         tx,
-        { action: 'generation.created_from_registry', subjectType: 'generation', subjectId: out.generationId, details: { importation: out.importationId, rows: usable.length, skipped: rows.length - usable.length, source: product } },
+        {
+          action: 'generation.created_from_registry',
+          subjectType: 'generation',
+          subjectId: out.generationId,
+          details: { importation: out.importationId, rows: usable.length, skipped: rows.length - usable.length, source: product },
+        },
         actor,
       );
       return out;
@@ -296,7 +303,20 @@ export async function upsertResults(db: Pick<Db, 'insert'>, rows: NationalResult
 export function toListCsv(rows: (typeof nationalResults.$inferSelect)[]): string {
   const quote = (v: string) => (/[;"\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
   const lines = rows.map((r) =>
-    [r.candidateCode, r.lastName, r.middleName ?? '', r.firstName ?? '', r.birthDate, r.birthPlace, r.gender, r.optionCode, r.institutionCode, r.centreCode, (r.percentageTenths / 10).toFixed(1), '']
+    [
+      r.candidateCode,
+      r.lastName,
+      r.middleName ?? '',
+      r.firstName ?? '',
+      r.birthDate,
+      r.birthPlace,
+      r.gender,
+      r.optionCode,
+      r.institutionCode,
+      r.centreCode,
+      (r.percentageTenths / 10).toFixed(1),
+      '',
+    ]
       .map(quote)
       .join(';'),
   );

@@ -21,7 +21,14 @@ async function passedInProvince(provinceId: number, institutionId?: number) {
     .select({ n: count() })
     .from(nationalResults)
     .innerJoin(institutions, eq(institutions.code, nationalResults.institutionCode))
-    .where(and(eq(nationalResults.sessionId, t.sessionId), eq(nationalResults.passed, true), eq(institutions.educProvinceId, provinceId), ...(institutionId ? [eq(institutions.id, institutionId)] : [])))) as [{ n: number }];
+    .where(
+      and(
+        eq(nationalResults.sessionId, t.sessionId),
+        eq(nationalResults.passed, true),
+        eq(institutions.educProvinceId, provinceId),
+        ...(institutionId ? [eq(institutions.id, institutionId)] : []),
+      ),
+    )) as [{ n: number }];
   return n;
 }
 
@@ -75,7 +82,13 @@ describe('the national results registry', () => {
     const checked = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...admin, ...body.headers }, payload: body.payload });
     expect(checked.json().data.errors).toEqual([]);
     const first = checked.json().data.generation_id as number;
-    await t.services.imports.job.handle({ importationId: (await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: first, title: 'Un candidat' } })).json().data.importation_id }, { id: 't' });
+    await t.services.imports.job.handle(
+      {
+        importationId: (await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: first, title: 'Un candidat' } })).json()
+          .data.importation_id,
+      },
+      { id: 't' },
+    );
 
     const res = await fromRegistry({ template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId });
     expect(res.statusCode).toBe(202);
@@ -88,7 +101,13 @@ describe('the national results registry', () => {
     const items = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, data.generation_id));
     expect(items).toHaveLength(expected - 1);
     expect(items.some((i) => i.candidateCode === taken!.code)).toBe(false);
-    expect(items.find((i) => i.candidateCode === '20260000000001')).toMatchObject({ lastName: 'Ngalula', firstName: 'Élodie', percentageTenths: 725, photoStatus: 'pending', dataStatus: 'pending' });
+    expect(items.find((i) => i.candidateCode === '20260000000001')).toMatchObject({
+      lastName: 'Ngalula',
+      firstName: 'Élodie',
+      percentageTenths: 725,
+      photoStatus: 'pending',
+      dataStatus: 'pending',
+    });
     expect((await t.ctx.db.select().from(generations).where(eq(generations.id, data.generation_id)))[0]!.status).toBe('pending_validation');
 
     const again = await fromRegistry({ template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId });
@@ -106,13 +125,28 @@ describe('the national results registry', () => {
     const [batch] = await t.ctx.db.select().from(generations).where(eq(generations.id, res.json().data.generation_id));
     expect(batch).toMatchObject({ institutionId: otherProvinceSchool!.id, title: 'Résultats KC-1' });
     expect((await fromRegistry({ template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId }, agent)).statusCode).toBe(422);
-    expect((await fromRegistry({ template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId }, await bearer(t, 'validateur@sceau.example'))).statusCode).toBe(403);
+    expect((await fromRegistry({ template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId }, await bearer(t, 'validateur@sceau.example'))).statusCode).toBe(
+      403,
+    );
   });
 
   it("loads the exam authority's export, all rows or none, and a corrected export replaces rows", async () => {
     const [session2025] = await t.ctx.db.select().from(examSessions).where(eq(examSessions.year, 2025));
     const headers = ['code_candidat', 'nom', 'postnom', 'prenom', 'date_naissance', 'lieu_naissance', 'sexe', 'option', 'ecole', 'centre', 'pourcentage', 'admis'];
-    const line = (code: string, pct: string, admis: string) => [code, 'Tshala', 'Mpoyi', 'Rebecca', '05/06/2006', 'Kinshasa', 'F', 'LIT', 'KIN-FUN-C1-E1', 'KIN-FUN-C1', pct, admis];
+    const line = (code: string, pct: string, admis: string) => [
+      code,
+      'Tshala',
+      'Mpoyi',
+      'Rebecca',
+      '05/06/2006',
+      'Kinshasa',
+      'F',
+      'LIT',
+      'KIN-FUN-C1-E1',
+      'KIN-FUN-C1',
+      pct,
+      admis,
+    ];
     const bad = await t.services.results.importExport(csv([line('20250000000001', '61,0', 'oui'), line('2025', '55', 'non')], headers), session2025!.id);
     expect(bad.problems.map((p) => [p.row, p.code])).toEqual([[3, 'code_format']]);
     const codes = ['20250000000001', '20250000000002'];

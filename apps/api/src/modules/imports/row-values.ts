@@ -9,7 +9,10 @@ type Result<T, E extends string> = { value: T } | { error: E };
 
 /** Spaces collapsed, Unicode composed (an "é" typed two ways is one letter). */
 export function cleanText(value: string | undefined): string {
-  return (value ?? '').normalize('NFC').replace(/[\s\u00a0]+/g, ' ').trim();
+  return (value ?? '')
+    .normalize('NFC')
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim();
 }
 
 /** Letters of any alphabet, spaces, apostrophes, hyphens and dots: "N'Sele", "Marie-Élodie", "wa Kalombo". */
@@ -57,8 +60,20 @@ export function readBirthDate(
 export const BIRTH_AGE = { min: 14, max: 70 } as const;
 
 const GENDERS: Record<string, 'M' | 'F'> = {
-  m: 'M', h: 'M', g: 'M', masculin: 'M', homme: 'M', male: 'M', garcon: 'M', masc: 'M',
-  f: 'F', feminin: 'F', femme: 'F', female: 'F', fille: 'F', fem: 'F',
+  m: 'M',
+  h: 'M',
+  g: 'M',
+  masculin: 'M',
+  homme: 'M',
+  male: 'M',
+  garcon: 'M',
+  masc: 'M',
+  f: 'F',
+  feminin: 'F',
+  femme: 'F',
+  female: 'F',
+  fille: 'F',
+  fem: 'F',
 };
 
 export function readGender(value: string | undefined): Result<'M' | 'F', 'gender_required' | 'gender_invalid'> {
@@ -80,10 +95,7 @@ export function readPercentage(value: string | undefined): Result<number, 'perce
 
 /** For matching codes and names: no case, no accents, single spaces. */
 export function comparable(value: string | undefined): string {
-  return cleanText(value)
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  return cleanText(value).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 type PhoneProblem = 'phone_digits_only' | 'phone_too_short' | 'phone_too_long' | 'phone_length_exact' | 'phone_length_range';

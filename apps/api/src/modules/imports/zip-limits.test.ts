@@ -147,7 +147,9 @@ describe('zip caps counted on inflated bytes', () => {
   });
 
   it('the bomb stops at the entry cap, not at its stated size, in bounded time and memory', async () => {
-    const { outcome, rssGrowthMb, ms } = await measured(() => checkZipLimits(bomb, { maxEntries: 10, maxEntryBytes: 64 * MB, maxTotalBytes: 100 * MB }).catch((error: Error) => error));
+    const { outcome, rssGrowthMb, ms } = await measured(() =>
+      checkZipLimits(bomb, { maxEntries: 10, maxEntryBytes: 64 * MB, maxTotalBytes: 100 * MB }).catch((error: Error) => error),
+    );
     expect(outcome).toBeInstanceOf(ZipLimitExceeded);
     expect((outcome as ZipLimitExceeded).limit).toBe('entry_bytes');
     expect(ms).toBeLessThan(20_000);
@@ -166,7 +168,11 @@ describe('zip caps counted on inflated bytes', () => {
 describe('an import upload past the caps', () => {
   it('an XLSX list that inflates far past what its headers say: 413, translated, bounded, nothing left behind', async () => {
     const before = await leftBehind();
-    const { outcome: fr, rssGrowthMb, ms } = await measured(() => check([{ name: 'file', filename: 'liste.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', data: bomb }]));
+    const {
+      outcome: fr,
+      rssGrowthMb,
+      ms,
+    } = await measured(() => check([{ name: 'file', filename: 'liste.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', data: bomb }]));
     expect(fr.statusCode).toBe(413);
     expect(fr.json().errors.file).toEqual(['Un fichier de ce zip dépasse 64 Mo une fois décompressé : il ne peut pas être lu']);
     // Before ADR 0114: exceljs inflated it all (0.5 → 2.2 GB for such a file). Generous bounds.

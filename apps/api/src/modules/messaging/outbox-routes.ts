@@ -36,7 +36,10 @@ function isLoopback(address: string | undefined): boolean {
 export function fromThisMachine(request: FastifyRequest): boolean {
   if (!isLoopback(request.raw.socket.remoteAddress)) return false;
   const forwarded = request.headers['x-forwarded-for'];
-  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   return hops.every(isLoopback);
 }
 
@@ -64,6 +67,8 @@ export const outboxRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { con
         response: { 200: envelope(z.array(outboxMessage)) },
       },
     },
-    async (request) => ({ data: await messenger.outbox.list({ to: request.query.to?.toLowerCase().includes('@') ? request.query.to.toLowerCase() : request.query.to, limit: request.query.limit }) }),
+    async (request) => ({
+      data: await messenger.outbox.list({ to: request.query.to?.toLowerCase().includes('@') ? request.query.to.toLowerCase() : request.query.to, limit: request.query.limit }),
+    }),
   );
 };

@@ -53,14 +53,7 @@ export class OtpService {
    * self-service purposes) are checked and the code recorded under one advisory lock on the
    * destination, so that concurrent requests cannot all pass the checks.
    */
-  async send(input: {
-    destination: string;
-    purpose: CodePurpose;
-    userId: number | null;
-    locale: Locale;
-    template: string;
-    deliver?: boolean;
-  }): Promise<SentCode> {
+  async send(input: { destination: string; purpose: CodePurpose; userId: number | null; locale: Locale; template: string; deliver?: boolean }): Promise<SentCode> {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expiresAt = new Date(Date.now() + this.settings.ttlMinutes * 60_000);
     await this.db.transaction(async (tx) => {
@@ -92,7 +85,10 @@ export class OtpService {
         .insert(oneTimeCodes)
         .values({ purpose: input.purpose, destination: input.destination, userId: input.userId, codeHash: 'pending', expiresAt })
         .returning({ id: oneTimeCodes.id });
-      await tx.update(oneTimeCodes).set({ codeHash: hashCode(row!.id, code) }).where(eq(oneTimeCodes.id, row!.id));
+      await tx
+        .update(oneTimeCodes)
+        .set({ codeHash: hashCode(row!.id, code) })
+        .where(eq(oneTimeCodes.id, row!.id));
       // Sent inside the transaction: if delivery fails, no code is recorded and the person may retry at once.
       if (input.deliver !== false) {
         await this.messenger.send(input.destination, input.template, input.locale, { code, minutes: this.settings.ttlMinutes });

@@ -3,7 +3,10 @@ import type { Db } from '../../db/client.ts';
 import { centres, countries, educProvinces, examSessions, institutionOptions, institutions, options } from '../../db/schema.ts';
 
 export async function listCountries(db: Db, locale: 'fr' | 'en') {
-  const rows = await db.select().from(countries).orderBy(sql`${countries.isDefault} desc`, asc(locale === 'fr' ? countries.nameFr : countries.nameEn));
+  const rows = await db
+    .select()
+    .from(countries)
+    .orderBy(sql`${countries.isDefault} desc`, asc(locale === 'fr' ? countries.nameFr : countries.nameEn));
   return rows.map((c) => ({
     id: c.id,
     code: c.code,
@@ -26,10 +29,7 @@ export async function listEducProvinces(db: Db) {
 }
 
 export async function listOptions(db: Db) {
-  return db
-    .select({ id: options.id, code: options.code, name: options.name, section: options.section })
-    .from(options)
-    .orderBy(asc(options.section), asc(options.name));
+  return db.select({ id: options.id, code: options.code, name: options.name, section: options.section }).from(options).orderBy(asc(options.section), asc(options.name));
 }
 
 const centreColumns = {

@@ -89,7 +89,19 @@ describe('platform endpoints', () => {
     const res = await get('/api/docs/json');
     expect(res.status).toBe(200);
     const paths = Object.keys(res.body.paths);
-    for (const p of ['/api/oauth/token', '/api/me', '/api/user/logout', '/api/countries', '/api/sessions', '/api/educ-provinces', '/api/options', '/api/centres/{id}', '/api/institutions/{id}', '/api/institutions/country/{id}', '/api/health']) {
+    for (const p of [
+      '/api/oauth/token',
+      '/api/me',
+      '/api/user/logout',
+      '/api/countries',
+      '/api/sessions',
+      '/api/educ-provinces',
+      '/api/options',
+      '/api/centres/{id}',
+      '/api/institutions/{id}',
+      '/api/institutions/country/{id}',
+      '/api/health',
+    ]) {
       expect(paths).toContain(p);
     }
   });

@@ -25,12 +25,7 @@ export async function processSignatureImage(input: Buffer): Promise<{ png: Buffe
     throw fieldError('image', { key: 'field.image_dimensions', params: { min: SIGNATURE_MIN_SIDE, max: SIGNATURE_MAX_SIDE } });
   }
 
-  const { data, info } = await sharp(input)
-    .rotate()
-    .resize({ width: OUTPUT_MAX_WIDTH, withoutEnlargement: true })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(input).rotate().resize({ width: OUTPUT_MAX_WIDTH, withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 
   if (hasWhiteBackground(data, info.width, info.height)) {
     for (let i = 0; i < data.length; i += 4) {
@@ -47,7 +42,9 @@ export async function processSignatureImage(input: Buffer): Promise<{ png: Buffe
     .toBuffer({ resolveWithObject: true })
     .catch(async () =>
       // trim() refuses an image that is entirely blank: keep it whole rather than fail.
-      sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true }),
+      sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+        .png({ compressionLevel: 9 })
+        .toBuffer({ resolveWithObject: true }),
     );
   return { png: png.data, width: png.info.width, height: png.info.height };
 }

@@ -17,7 +17,10 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
 
   app.get(
     '/signatures/state',
-    { config: { access: { anyPermission: ['signatures.list'], section: 'signatures' } }, schema: { tags, summary: 'The official signatures', response: { 200: signaturesStateResponse } } },
+    {
+      config: { access: { anyPermission: ['signatures.list'], section: 'signatures' } },
+      schema: { tags, summary: 'The official signatures', response: { 200: signaturesStateResponse } },
+    },
     async (request) => {
       const actor = actorOf(request);
       return {
@@ -29,8 +32,15 @@ export const signaturesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
 
   app.get(
     '/signatures/:kind/image',
-    { config: { access: { anyPermission: ['signatures.list'], section: 'signatures' } }, schema: { tags, summary: 'A signature image (transparent PNG)', params: signatureKindParam } },
-    async (request, reply) => reply.type('image/png').header('cache-control', 'private, max-age=3600').send(await signatures.image(request.params.kind)),
+    {
+      config: { access: { anyPermission: ['signatures.list'], section: 'signatures' } },
+      schema: { tags, summary: 'A signature image (transparent PNG)', params: signatureKindParam },
+    },
+    async (request, reply) =>
+      reply
+        .type('image/png')
+        .header('cache-control', 'private, max-age=3600')
+        .send(await signatures.image(request.params.kind)),
   );
 
   app.post(

@@ -51,10 +51,18 @@ export class SignaturesService {
     try {
       await this.db.transaction(async (tx) => {
         const values = { signerName: input.name, signerTitle: input.title, imageKey: key, imageSha256: sha, width, height, updatedAt: new Date(), updatedBy: actor.id };
-        await tx.insert(officialSignatures).values({ kind: input.kind, ...values }).onConflictDoUpdate({ target: officialSignatures.kind, set: values });
+        await tx
+          .insert(officialSignatures)
+          .values({ kind: input.kind, ...values })
+          .onConflictDoUpdate({ target: officialSignatures.kind, set: values });
         await recordAudit(
           tx,
-          { action: existing ? 'signature.replaced' : 'signature.added', subjectType: 'signature', subjectId: input.kind, details: { name: input.name, title: input.title, image_sha256: sha } },
+          {
+            action: existing ? 'signature.replaced' : 'signature.added',
+            subjectType: 'signature',
+            subjectId: input.kind,
+            details: { name: input.name, title: input.title, image_sha256: sha },
+          },
           actor,
         );
       });

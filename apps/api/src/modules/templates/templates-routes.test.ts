@@ -24,7 +24,12 @@ describe('templates', () => {
     const res = await get('/api/templates/drc');
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ name: "Diplôme d'État", generation_type: 'diplome_etat', based_on_id: null, owner: { type: 'country', id: congoId, key: `${congoId}_country`, name: 'République démocratique du Congo' } });
+    expect(data).toMatchObject({
+      name: "Diplôme d'État",
+      generation_type: 'diplome_etat',
+      based_on_id: null,
+      owner: { type: 'country', id: congoId, key: `${congoId}_country`, name: 'République démocratique du Congo' },
+    });
     expect(data.design).toMatchObject({ id: 'cd-diplome-etat', photo: expect.any(Object), fields: expect.any(Array) });
     expect((await get('/api/templates/drc', { ...admin, 'x-locale': 'en' })).json().data.owner.name).toBe('Democratic Republic of the Congo');
   });
@@ -35,7 +40,11 @@ describe('templates', () => {
     expect(country.json().data.map((x: { id: number }) => x.id)).toEqual([drc.id]);
     const school = await get(`/api/templates?owner=${schoolId}_institution`);
     expect(school.json().data).toEqual([
-      expect.objectContaining({ name: "Diplôme d'État — Lycée Lumière", based_on_id: drc.id, owner: expect.objectContaining({ type: 'institution', id: schoolId, key: `${schoolId}_institution`, name: 'Lycée Lumière' }) }),
+      expect.objectContaining({
+        name: "Diplôme d'État — Lycée Lumière",
+        based_on_id: drc.id,
+        owner: expect.objectContaining({ type: 'institution', id: schoolId, key: `${schoolId}_institution`, name: 'Lycée Lumière' }),
+      }),
     ]);
     expect((await get(`/api/templates?owner=institution_${schoolId}`)).json().data).toEqual(school.json().data);
     const custom = await get(`/api/templates/${school.json().data[0].id}`);
@@ -52,7 +61,12 @@ describe('templates', () => {
     const drcId = (await get('/api/templates/drc')).json().data.id as number;
     const first = await seedSchoolTemplate(ctx.db, drcId);
     expect(await seedSchoolTemplate(ctx.db, drcId)).toBe(first);
-    expect(await ctx.db.select().from(templates).where(and(eq(templates.ownerType, 'institution'), eq(templates.ownerId, schoolId)))).toHaveLength(1);
+    expect(
+      await ctx.db
+        .select()
+        .from(templates)
+        .where(and(eq(templates.ownerType, 'institution'), eq(templates.ownerId, schoolId))),
+    ).toHaveLength(1);
   });
 
   it('answers 404 for an unknown template and needs a generation permission', async () => {

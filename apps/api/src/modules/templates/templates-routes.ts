@@ -26,7 +26,12 @@ export const templatesRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { 
     '/templates',
     {
       config: { access },
-      schema: { tags, summary: 'Diploma templates, of an owner (`{id}_country` or `{id}_institution`) or all the user may use', querystring: templatesQuery, response: { 200: templatesResponse } },
+      schema: {
+        tags,
+        summary: 'Diploma templates, of an owner (`{id}_country` or `{id}_institution`) or all the user may use',
+        querystring: templatesQuery,
+        response: { 200: templatesResponse },
+      },
     },
     async (request) => {
       const { owner } = request.query;

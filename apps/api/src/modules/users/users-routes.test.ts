@@ -99,8 +99,9 @@ describe('users and roles', () => {
   });
 
   it('archives several accounts at once (root): they can no longer sign in', async () => {
-    const ids = (await call('GET', '/api/users?search=sceau.example', admin)).json().data
-      .filter((u: { email: string }) => ['validateur@sceau.example', 'controleur@sceau.example'].includes(u.email))
+    const ids = (await call('GET', '/api/users?search=sceau.example', admin))
+      .json()
+      .data.filter((u: { email: string }) => ['validateur@sceau.example', 'controleur@sceau.example'].includes(u.email))
       .map((u: { id: number }) => u.id);
     const token = await signIn(ctx, 'validateur@sceau.example');
     // admin lacks users.delete.

@@ -26,7 +26,10 @@ export const usersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, 
 
   app.get(
     '/users',
-    { config: { access: { anyPermission: ['users.list'], section: 'users' } }, schema: { tags, summary: 'Staff accounts, paged', querystring: usersQuery, response: { 200: usersResponse } } },
+    {
+      config: { access: { anyPermission: ['users.list'], section: 'users' } },
+      schema: { tags, summary: 'Staff accounts, paged', querystring: usersQuery, response: { 200: usersResponse } },
+    },
     async (request) => users.list(actorOf(request), request.query),
   );
 

@@ -55,21 +55,21 @@ export class UsersService {
     const conditions: (SQL | undefined)[] = [query.archived === '1' ? isNotNull(users.archivedAt) : isNull(users.archivedAt), userPolicy.visibleCondition(actor)];
     if (query.search) {
       const pattern = containsPattern(query.search);
-      conditions.push(
-        or(ilike(users.name, pattern), ilike(users.firstName, pattern), ilike(users.email, pattern), ilike(users.phone, pattern))!,
-      );
+      conditions.push(or(ilike(users.name, pattern), ilike(users.firstName, pattern), ilike(users.email, pattern), ilike(users.phone, pattern))!);
     }
     if (query.role) {
       const byRole = /^\d+$/.test(query.role) ? eq(roles.id, Number(query.role)) : eq(roles.name, query.role);
-      conditions.push(
-        inArray(users.id, this.db.select({ id: userRoles.userId }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(byRole)),
-      );
+      conditions.push(inArray(users.id, this.db.select({ id: userRoles.userId }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(byRole)));
     }
     const where = and(...conditions);
     const [{ total } = { total: 0 }] = await this.db.select({ total: count() }).from(users).where(where);
     const firstRole = sql`(select min(r.name) from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = ${users.id})`;
     const order =
-      query.sort === 'created_at' ? [desc(users.createdAt), asc(users.id)] : query.sort === 'role' ? [sql`${firstRole} asc nulls last`, asc(users.name)] : [asc(users.name), asc(users.id)];
+      query.sort === 'created_at'
+        ? [desc(users.createdAt), asc(users.id)]
+        : query.sort === 'role'
+          ? [sql`${firstRole} asc nulls last`, asc(users.name)]
+          : [asc(users.name), asc(users.id)];
     const rows = await this.db
       .select()
       .from(users)
@@ -215,7 +215,10 @@ export class UsersService {
 
   /** An account and the facts its policy reads, held to `rule` (404 when missing or outside the actor's scope). */
   private async target(actor: Actor, id: number, rule: (actor: Actor, target: AccountFacts) => Decision, options: { archivedToo?: boolean } = {}) {
-    const [row] = await this.db.select().from(users).where(options.archivedToo ? eq(users.id, id) : and(eq(users.id, id), isNull(users.archivedAt)));
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(options.archivedToo ? eq(users.id, id) : and(eq(users.id, id), isNull(users.archivedAt)));
     if (!row) throw new AppError('not_found');
     const facts = await this.factsOf([row]).then((all) => all.get(row.id)!);
     authorize(rule(actor, facts));
@@ -279,9 +282,18 @@ export class UsersService {
         ? new Map<number, string>()
         : new Map((await this.db.select({ id: table.id, name: table.name }).from(table).where(inArray(table.id, wanted))).map((r) => [r.id, r.name]));
     return {
-      institutions: await lookup(institutions, ids((u) => u.institutionId)),
-      centres: await lookup(centres, ids((u) => u.centreId)),
-      provinces: await lookup(educProvinces, ids((u) => u.educProvinceId)),
+      institutions: await lookup(
+        institutions,
+        ids((u) => u.institutionId),
+      ),
+      centres: await lookup(
+        centres,
+        ids((u) => u.centreId),
+      ),
+      provinces: await lookup(
+        educProvinces,
+        ids((u) => u.educProvinceId),
+      ),
     };
   }
 
@@ -292,7 +304,12 @@ export class UsersService {
       .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(inArray(userRoles.userId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          userRoles.userId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(roles.name));
     const names = await this.scopeNames(rows);
     return rows.map((u) => ({

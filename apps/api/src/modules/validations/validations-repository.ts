@@ -11,7 +11,6 @@ import { generationPolicy } from '../../policies/generation-policy.ts';
 type Reader = Pick<Db, 'select'>;
 type Item = typeof generationItems.$inferSelect;
 
-
 /** Where the photo is served; `v` changes with the photo, so a browser cache never shows an old one. */
 export function photoUrl(item: Pick<Item, 'id' | 'generationId' | 'photoKey'>): string | null {
   if (!item.photoKey) return null;
@@ -60,7 +59,10 @@ export async function listValidationItems(db: Reader, generationId: number, filt
     .orderBy(...(filter.rejectedOnly ? [desc(generationItems.rejectedAt)] : []), asc(generationItems.lastName), asc(generationItems.id))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
-  const items = await presentItems(db, ids.map((r) => r.id));
+  const items = await presentItems(
+    db,
+    ids.map((r) => r.id),
+  );
   return { items, total };
 }
 
@@ -218,5 +220,12 @@ export async function listValidationBatches(
     .orderBy(desc(generations.createdAt), desc(generations.id))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
-  return { views: await presentBatches(db, rows.map((r) => r.id), actor), total };
+  return {
+    views: await presentBatches(
+      db,
+      rows.map((r) => r.id),
+      actor,
+    ),
+    total,
+  };
 }

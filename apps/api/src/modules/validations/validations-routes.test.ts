@@ -78,11 +78,25 @@ beforeAll(async () => {
   for (const role of ['validateur', 'controleur', 'backoffice_manager', 'admin']) as[role] = await bearer(`${role}@sceau.example`);
   // A validator of another province's school: sees none of these batches.
   const [other] = await ctx.db.select().from(institutions).where(eq(institutions.code, 'KIN-FUN-C1-E1'));
-  const [elsewhere] = await ctx.db.select().from(institutions).where(and(eq(institutions.countryId, other!.countryId))).orderBy(desc(institutions.id)).limit(1);
+  const [elsewhere] = await ctx.db
+    .select()
+    .from(institutions)
+    .where(and(eq(institutions.countryId, other!.countryId)))
+    .orderBy(desc(institutions.id))
+    .limit(1);
   expect(elsewhere!.educProvinceId).not.toBe(other!.educProvinceId);
   const [user] = await ctx.db
     .insert(users)
-    .values({ name: 'Ailleurs', firstName: 'Agent', email: 'ailleurs@sceau.example', passwordHash: await hashPassword('Sceau-Demo-2026'), verifiedAt: new Date(), institutionId: elsewhere!.id, centreId: elsewhere!.centreId, educProvinceId: elsewhere!.educProvinceId })
+    .values({
+      name: 'Ailleurs',
+      firstName: 'Agent',
+      email: 'ailleurs@sceau.example',
+      passwordHash: await hashPassword('Sceau-Demo-2026'),
+      verifiedAt: new Date(),
+      institutionId: elsewhere!.id,
+      centreId: elsewhere!.centreId,
+      educProvinceId: elsewhere!.educProvinceId,
+    })
     .returning();
   const [validateur] = await ctx.db.select().from(roles).where(eq(roles.name, 'validateur'));
   await ctx.db.insert(userRoles).values({ userId: user!.id, roleId: validateur!.id });
@@ -100,12 +114,22 @@ describe('photo validation', () => {
     expect(all.statusCode).toBe(200);
     const body = all.json();
     expect(body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 20, total: 4 });
-    expect(body.generation).toMatchObject({ id, status: 'pending_validation', open: true, counts: { items: 4, photos: { pending: 4, validated: 0, rejected: 0 }, candidates: { pending: 4 } } });
+    expect(body.generation).toMatchObject({
+      id,
+      status: 'pending_validation',
+      open: true,
+      counts: { items: 4, photos: { pending: 4, validated: 0, rejected: 0 }, candidates: { pending: 4 } },
+    });
     expect(body.data[0]).toMatchObject({ photo_status: 'pending', data_status: 'pending', status: 'pending', rejected: false, institution: { id: expect.any(Number) } });
     expect(body.data[0].photo_url).toMatch(new RegExp(`^/api/validations/photos/${id}/items/\\d+/photo\\?v=[0-9a-f]{12}$`));
 
     const bySchool = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?institution=${schools[1]!.id}&option=${schools[1]!.optionId}`, headers: as.validateur });
-    expect(bySchool.json().data.map((i: { id: number }) => i.id).sort()).toEqual([items[1], items[3]].sort());
+    expect(
+      bySchool
+        .json()
+        .data.map((i: { id: number }) => i.id)
+        .sort(),
+    ).toEqual([items[1], items[3]].sort());
     const byCentre = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?center=${schools[0]!.centreId}&per_page=1&page=2`, headers: as.validateur });
     expect(byCentre.json().meta).toMatchObject({ current_page: 2, last_page: 4, total: 4 });
     const search = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?search=${encodeURIComponent("n'sele jean")}`, headers: as.validateur });
@@ -148,7 +172,11 @@ describe('photo validation', () => {
     expect(edited.json().data.items[0].photo_url).not.toBe(urlBefore);
     // The import's original stays; the audit says who changed what.
     expect(await services.storage.get(before.photoKey!)).not.toBeNull();
-    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.photo_edited'), eq(auditLog.subjectId, String(items[2])))).limit(1);
+    const [entry] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'validation.photo_edited'), eq(auditLog.subjectId, String(items[2]))))
+      .limit(1);
     expect(entry).toMatchObject({ actorId: expect.any(Number), details: expect.objectContaining({ generation_id: id, edits, before: before.photoKey, after: after.photoKey }) });
     // A crop beyond the photo is refused, translated.
     const outside = await post('/api/validations/photos/validate', { item: items[3], edits: { crop: { x: 200, y: 0, w: 200, h: 200 } } }, { ...as.validateur!, 'x-locale': 'en' });
@@ -156,12 +184,16 @@ describe('photo validation', () => {
     expect(outside.json().errors['edits.crop'][0]).toMatch(/beyond the photo \(240|beyond the photo \(300 × 400/);
 
     // The editor's result sent whole (a large PNG): fitted to 300 × 400 and stored.
-    const png = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#88aacc' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#88aacc' } })
+      .png()
+      .toBuffer();
     const image = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${png.toString('base64')}` });
     expect(image.statusCode).toBe(200);
     expect(await sharp((await services.storage.get((await itemRow(items[3]!)).photoKey!))!).metadata()).toMatchObject({ format: 'jpeg', width: 300, height: 400 });
     // A phone photo's worth of data URL (over the API's usual 1 MB body limit) is accepted here.
-    const noisy = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const noisy = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .png()
+      .toBuffer();
     expect(noisy.length).toBeGreaterThan(1024 * 1024);
     const firstResult = (await itemRow(items[3]!)).photoKey!;
     const large = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${noisy.toString('base64')}` });
@@ -176,7 +208,13 @@ describe('photo validation', () => {
     expect((await post('/api/validations/photos/validate', { item: items[1], reject: true })).json().errors.reason).toBeDefined();
     const rejected = await post('/api/validations/photos/validate', { item: items[1], reject: true, reason: 'Photo floue, visage non reconnaissable' });
     expect(rejected.statusCode).toBe(200);
-    expect(await itemRow(items[1]!)).toMatchObject({ photoStatus: 'rejected', rejected: true, rejectionReason: 'Photo floue, visage non reconnaissable', rejectedBy: expect.any(Number), rejectedAt: expect.any(Date) });
+    expect(await itemRow(items[1]!)).toMatchObject({
+      photoStatus: 'rejected',
+      rejected: true,
+      rejectionReason: 'Photo floue, visage non reconnaissable',
+      rejectedBy: expect.any(Number),
+      rejectedAt: expect.any(Date),
+    });
     const again = await post('/api/validations/photos/reject', { item: items[0], reason: 'Photo d’une autre personne' });
     expect(again.json().data.items[0]).toMatchObject({ status: 'rejected', rejection_reason: 'Photo d’une autre personne', rejected_by: { name: 'Grâce Tshisekedi' } });
     // A rejected candidate is not validated until reopened.
@@ -194,9 +232,22 @@ describe('data validation', () => {
       as.controleur,
     );
     expect(edit.statusCode).toBe(200);
-    expect(await itemRow(items[0]!)).toMatchObject({ lastName: 'Matondo-Kiese', middleName: null, birthPlace: 'Boma', birthDate: '2006-12-31', dataStatus: 'validated', photoStatus: 'pending' });
-    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.data_validated'), eq(auditLog.subjectId, String(items[0]))));
-    expect((entry!.details as { changes: Record<string, unknown> }).changes).toMatchObject({ lastName: { from: 'Matondo', to: 'Matondo-Kiese' }, middleName: { from: 'Ndombasi', to: null } });
+    expect(await itemRow(items[0]!)).toMatchObject({
+      lastName: 'Matondo-Kiese',
+      middleName: null,
+      birthPlace: 'Boma',
+      birthDate: '2006-12-31',
+      dataStatus: 'validated',
+      photoStatus: 'pending',
+    });
+    const [entry] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'validation.data_validated'), eq(auditLog.subjectId, String(items[0]))));
+    expect((entry!.details as { changes: Record<string, unknown> }).changes).toMatchObject({
+      lastName: { from: 'Matondo', to: 'Matondo-Kiese' },
+      middleName: { from: 'Ndombasi', to: null },
+    });
 
     const bad = await post('/api/validations/data/validate', { item: items[1], birth_date: '2007-02-30', gender: 'X', last_name: 'R2D2' }, { ...as.controleur!, 'x-locale': 'fr' });
     expect(bad.statusCode).toBe(422);
@@ -209,7 +260,12 @@ describe('data validation', () => {
     const bulk = await post('/api/validations/data/validate', { items: [items[1], items[2]] }, { ...as.controleur!, 'x-locale': 'en' });
     expect(bulk.json().data.message).toBe('2 records validated.');
 
-    const reject = await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.controleur, payload: { item: items[2], reason: 'Candidat absent à l’examen' } });
+    const reject = await app.inject({
+      method: 'DELETE',
+      url: '/api/validations/data/reject',
+      headers: as.controleur,
+      payload: { item: items[2], reason: 'Candidat absent à l’examen' },
+    });
     expect(reject.statusCode).toBe(200);
     expect(await itemRow(items[2]!)).toMatchObject({ dataStatus: 'rejected', rejected: true, rejectionReason: 'Candidat absent à l’examen' });
     expect((await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.controleur, payload: { item: items[2] } })).statusCode).toBe(422);
@@ -217,7 +273,14 @@ describe('data validation', () => {
     // The rejected list: reason, who, when, filtered; open to whoever may see rejected candidates.
     const list = await app.inject({ method: 'GET', url: `/api/generations/${id}/items/rejected?center=${schools[0]!.centreId}`, headers: as.backoffice_manager });
     expect(list.statusCode).toBe(200);
-    expect(list.json().data).toEqual([expect.objectContaining({ id: items[2], rejection_reason: 'Candidat absent à l’examen', rejected_by: { id: expect.any(Number), name: 'Patrick Mukendi' }, rejected_at: expect.any(String) })]);
+    expect(list.json().data).toEqual([
+      expect.objectContaining({
+        id: items[2],
+        rejection_reason: 'Candidat absent à l’examen',
+        rejected_by: { id: expect.any(Number), name: 'Patrick Mukendi' },
+        rejected_at: expect.any(String),
+      }),
+    ]);
     expect((await app.inject({ method: 'GET', url: `/api/generations/${id}/items/rejected?search=nobody`, headers: as.validateur })).json().meta.total).toBe(0);
   });
 });
@@ -231,7 +294,10 @@ describe('the batch follows its candidates', () => {
     // The last pending one is rejected: the others are all validated.
     await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.validateur, payload: { item: items[2], reason: 'Doublon d’un autre lot' } });
     expect(await batchStatus(id)).toBe('ready_for_generation');
-    const [moved] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'generation.status_changed'), eq(auditLog.subjectId, String(id))));
+    const [moved] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'generation.status_changed'), eq(auditLog.subjectId, String(id))));
     expect(moved!.details).toMatchObject({ from: 'pending_validation', to: 'ready_for_generation' });
     // Each page's counters add up to the candidates: the rejected one waits for nobody, on either side.
     const ready = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}`, headers: as.validateur });
@@ -289,7 +355,9 @@ describe('who may validate what, where and when', () => {
     const closed = await post('/api/validations/data/validate', { item: done.items[0], last_name: 'Autre' }, { ...as.validateur!, 'x-locale': 'en' });
     expect(closed.statusCode).toBe(409);
     expect(closed.json()).toMatchObject({ code: 'conflict', errors: { generation_id: [expect.stringMatching(/does not accept validation/)] } });
-    expect((await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.validateur, payload: { item: done.items[0], reason: 'Trop tard' } })).statusCode).toBe(409);
+    expect(
+      (await app.inject({ method: 'DELETE', url: '/api/validations/data/reject', headers: as.validateur, payload: { item: done.items[0], reason: 'Trop tard' } })).statusCode,
+    ).toBe(409);
     expect((await itemRow(done.items[0]!)).rejected).toBe(false);
   });
 });
@@ -329,7 +397,11 @@ describe('uploading a photo for a candidate', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.message).toBe('Photo enregistrée : elle attend sa validation.');
-    expect(data.items[0]).toMatchObject({ id: item, photo_status: 'pending', photo_url: expect.stringMatching(new RegExp(`^/api/validations/photos/${id}/items/${item}/photo\\?v=`)) });
+    expect(data.items[0]).toMatchObject({
+      id: item,
+      photo_status: 'pending',
+      photo_url: expect.stringMatching(new RegExp(`^/api/validations/photos/${id}/items/${item}/photo\\?v=`)),
+    });
     const row = await itemRow(item);
     expect(row.photoKey).toMatch(new RegExp(`^photos/${id}/${row.candidateCode}-[0-9a-f]{16}\\.jpg$`));
     const stored = (await services.storage.get(row.photoKey!))!;
@@ -338,7 +410,10 @@ describe('uploading a photo for a candidate', () => {
     expect(stored.length).toBeLessThanOrEqual(30_000);
     const served = await app.inject({ method: 'GET', url: data.items[0].photo_url, headers: as.validateur });
     expect(served.rawPayload.equals(stored)).toBe(true);
-    const [audit] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'validation.photo_uploaded'), eq(auditLog.subjectId, String(item))));
+    const [audit] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'validation.photo_uploaded'), eq(auditLog.subjectId, String(item))));
     expect(audit!.details).toMatchObject({ generation_id: id, before: null, after: row.photoKey, source: 'upload' });
 
     // Now it can be validated; a better photo later sends it back to pending and replaces the upload.
@@ -356,7 +431,9 @@ describe('uploading a photo for a candidate', () => {
     const text = await upload(item, form(Buffer.from('nom;prenom\nKabongo;Aline\n'), { filename: 'liste.csv', type: 'text/csv' }), { ...as.validateur!, 'x-locale': 'en' });
     expect(text.statusCode).toBe(422);
     expect(text.json().errors.photo[0]).toBe('The image cannot be read or is not a JPEG, PNG or WebP');
-    const gif = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#888' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#888' } })
+      .gif()
+      .toBuffer();
     expect((await upload(item, form(gif, { filename: 'p.gif', type: 'image/gif' }))).json().errors.photo[0]).toBe("L'image est illisible ou n'est pas un JPEG, PNG ou WebP");
     const tiny = await upload(item, form(await portrait(60, 80)));
     expect(tiny.statusCode).toBe(422);
@@ -402,7 +479,14 @@ describe("the lists' filters", () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     const names = async (table: typeof institutions, ids: number[]) => (await ctx.db.select({ id: table.id, name: table.name }).from(table)).filter((r) => ids.includes(r.id));
-    expect(data.institutions).toEqual((await names(institutions, schools.map((s) => s.id))).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(data.institutions).toEqual(
+      (
+        await names(
+          institutions,
+          schools.map((s) => s.id),
+        )
+      ).sort((a, b) => a.name.localeCompare(b.name)),
+    );
     expect(data.centres.map((c: { id: number }) => c.id)).toEqual([schools[0]!.centreId]);
     expect(data.options.map((o: { id: number }) => o.id).sort()).toEqual([...new Set(schools.map((s) => s.optionId))].sort());
     // Each filter value finds candidates.

@@ -130,7 +130,12 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       config: { access: photos },
       // An edited photo may come whole, as a data URL.
       bodyLimit: Math.ceil((PHOTO_EDIT_LIMITS.maxUploadBytes * 4) / 3) + 64 * 1024,
-      schema: { tags, summary: 'Validate photos (several, or one as it is, edited, or replaced by the editor’s result); or reject one', body: validatePhotosBody, response: { 200: validationChangeResponse } },
+      schema: {
+        tags,
+        summary: 'Validate photos (several, or one as it is, edited, or replaced by the editor’s result); or reject one',
+        body: validatePhotosBody,
+        response: { 200: validationChangeResponse },
+      },
     },
     async (request) => {
       const body = request.body;
@@ -164,7 +169,8 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       config: { access: photos },
       schema: {
         tags,
-        summary: 'Upload a photo for a candidate (one imported without, or a better one): multipart `photo`, a JPEG, PNG or WebP up to 10 MB, normalised as the import does; it then waits for validation',
+        summary:
+          'Upload a photo for a candidate (one imported without, or a better one): multipart `photo`, a JPEG, PNG or WebP up to 10 MB, normalised as the import does; it then waits for validation',
         consumes: ['multipart/form-data'],
         params: itemIdParam,
         response: { 200: validationChangeResponse },
@@ -205,7 +211,7 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     '/validations/photos/reject',
     {
       config: { access: photos },
-      schema: { tags, summary: "Reject a candidate for its photo, with the reason", body: rejectItemBody, response: { 200: validationChangeResponse } },
+      schema: { tags, summary: 'Reject a candidate for its photo, with the reason', body: rejectItemBody, response: { 200: validationChangeResponse } },
     },
     async (request) => {
       const result = await validations.reject(actorOf(request), 'photo', request.body, request.body.reason);
@@ -242,7 +248,12 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       `/validations/${aspect === 'photo' ? 'photos' : 'data'}/reopen`,
       {
         config: { access: aspect === 'photo' ? photos : data },
-        schema: { tags, summary: `Put a candidate's ${aspect} back to pending (and lift a rejection made for it)`, body: reopenItemBody, response: { 200: validationChangeResponse } },
+        schema: {
+          tags,
+          summary: `Put a candidate's ${aspect} back to pending (and lift a rejection made for it)`,
+          body: reopenItemBody,
+          response: { 200: validationChangeResponse },
+        },
       },
       async (request) => {
         const result = await validations.reopen(actorOf(request), aspect, request.body);
@@ -255,7 +266,13 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     '/generations/:id/items/rejected',
     {
       config: { access: { anyPermission: ['validation.photo', 'validation.data', 'generation.view.rejected'] } },
-      schema: { tags, summary: "A batch's rejected candidates, with the reason, who and when", params: idParam, querystring: rejectedItemsQuery, response: { 200: validationItemsResponse } },
+      schema: {
+        tags,
+        summary: "A batch's rejected candidates, with the reason, who and when",
+        params: idParam,
+        querystring: rejectedItemsQuery,
+        response: { 200: validationItemsResponse },
+      },
     },
     async (request) => {
       const { page, per_page: perPage = 20, ...filters } = request.query;
@@ -267,7 +284,12 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     '/validations',
     {
       config: { access: anyValidation },
-      schema: { tags, summary: "The user's scope's batches in validation (or ready for generation), with their counters", querystring: validationsQuery, response: { 200: validationsResponse } },
+      schema: {
+        tags,
+        summary: "The user's scope's batches in validation (or ready for generation), with their counters",
+        querystring: validationsQuery,
+        response: { 200: validationsResponse },
+      },
     },
     async (request) => {
       const { page, per_page: perPage = 20, search, status } = request.query;

@@ -147,7 +147,10 @@ export class ValidationsService {
             .map(([k, v]) => [k, { from: item[k as keyof typeof edits], to: v }]),
         );
         if (item.dataStatus === 'validated' && Object.keys(changes).length === 0) continue;
-        await tx.update(generationItems).set({ ...edits, dataStatus: 'validated', updatedAt: new Date() }).where(eq(generationItems.id, item.id));
+        await tx
+          .update(generationItems)
+          .set({ ...edits, dataStatus: 'validated', updatedAt: new Date() })
+          .where(eq(generationItems.id, item.id));
         await this.audit(tx, actor, 'validation.data_validated', item, { from: item.dataStatus, ...(Object.keys(changes).length ? { changes } : {}) });
         outcome.changed.push(item.id);
       }
@@ -236,7 +239,11 @@ export class ValidationsService {
   }
 
   private audit(tx: Tx, actor: Actor, action: string, item: Item, details: Record<string, unknown>) {
-    return recordAudit(tx, { action, subjectType: 'generation_item', subjectId: item.id, details: { generation_id: item.generationId, candidate_code: item.candidateCode, ...details } }, actor);
+    return recordAudit(
+      tx,
+      { action, subjectType: 'generation_item', subjectId: item.id, details: { generation_id: item.generationId, candidate_code: item.candidateCode, ...details } },
+      actor,
+    );
   }
 }
 

@@ -42,12 +42,14 @@ export const publicDiplomaRoutes: FastifyPluginAsyncZod<AppContext> = async (app
       const pdf = row.pdfKey ? await storage.get(row.pdfKey) : null;
       if (!pdf) throw new AppError('not_found');
       downloads.record(id, request.ip);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="diplome-${id}.pdf"`)
-        // Each download reaches the server (counted); nothing kept once a diploma is revoked.
-        .header('cache-control', 'private, no-cache')
-        .send(pdf);
+      return (
+        reply
+          .type('application/pdf')
+          .header('content-disposition', `attachment; filename="diplome-${id}.pdf"`)
+          // Each download reaches the server (counted); nothing kept once a diploma is revoked.
+          .header('cache-control', 'private, no-cache')
+          .send(pdf)
+      );
     },
   );
 

@@ -124,7 +124,11 @@ describe('revocation index', () => {
     const busA = new Invalidations(ctx.databaseUrl, log);
     const busB = new Invalidations(ctx.databaseUrl, log);
     const pool = new pg.Pool({ connectionString: ctx.databaseUrl, max: 1 });
-    stops.push(() => busA.stop(), () => busB.stop(), () => pool.end());
+    stops.push(
+      () => busA.stop(),
+      () => busB.stop(),
+      () => pool.end(),
+    );
     const seen: string[] = [];
     await busA.start(() => {});
     await busB.start((hash) => {

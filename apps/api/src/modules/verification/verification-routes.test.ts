@@ -58,7 +58,12 @@ function upload(fields: { file?: { data: Uint8Array; name: string; type: string 
     chunks.push(Buffer.from(fields.file.data), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return app.inject({ method: 'POST', url: '/api/generations/verify', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(chunks) });
+  return app.inject({
+    method: 'POST',
+    url: '/api/generations/verify',
+    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(chunks),
+  });
 }
 
 const statusOf = (body: { data: { checks: { name: string; status: string }[] } }) => Object.fromEntries(body.data.checks.map((c) => [c.name, c.status]));
@@ -120,7 +125,7 @@ describe('verification', () => {
     const notUrl = await upload({ url: 'pas un lien' });
     expect(notUrl.json().errors.cert_url).toEqual(['Lien invalide']);
     const elsewhere = await upload({ url: 'https://example.com/page' });
-    expect(elsewhere.json().errors.cert_url).toEqual(["Ce lien ne mène pas à un diplôme de la plateforme"]);
+    expect(elsewhere.json().errors.cert_url).toEqual(['Ce lien ne mène pas à un diplôme de la plateforme']);
     const image = await upload({ file: { data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), name: 'x.png', type: 'image/png' } });
     expect(image.statusCode).toBe(422);
     const huge = await upload({ file: { data: new Uint8Array(6 * 1024 * 1024), name: 'big.pdf', type: 'application/pdf' } }, { 'x-locale': 'en' });
@@ -130,7 +135,9 @@ describe('verification', () => {
 
   it('answers with the same security headers as the rest of the API, on first and later answers and on errors', async () => {
     const securityOf = (headers: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(headers).filter(([name]) => !['content-type', 'content-length', 'content-language', 'date', 'connection', 'keep-alive', 'x-request-id'].includes(name)));
+      Object.fromEntries(
+        Object.entries(headers).filter(([name]) => !['content-type', 'content-length', 'content-language', 'date', 'connection', 'keep-alive', 'x-request-id'].includes(name)),
+      );
     const reference = securityOf((await app.inject({ method: 'GET', url: '/api/health' })).headers);
     expect(reference['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(reference['x-content-type-options']).toBe('nosniff');
@@ -216,7 +223,8 @@ describe('verification', () => {
       Buffer.from(pdf),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const post = (remoteAddress: string) => app.inject({ method: 'POST', url: '/api/generations/verify', remoteAddress, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const post = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/generations/verify', remoteAddress, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
     expect((await post(address)).statusCode).toBe(429);
     expect((await post('203.0.113.8')).json().data.verdict).toBe('authentic');
   });

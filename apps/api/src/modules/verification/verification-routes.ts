@@ -137,17 +137,22 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
   // The texts of verdicts, checks and codes (fixed, without parameters), per language: a translation
   // call costs more than the rest of presenting an answer.
   const texts = new Map<string, string>();
-  const translate = (request: FastifyRequest): Translate => (key) => {
-    const id = `${request.locale}|${key}`;
-    let text = texts.get(id);
-    if (text === undefined) texts.set(id, (text = request.t(key)));
-    return text;
-  };
+  const translate =
+    (request: FastifyRequest): Translate =>
+    (key) => {
+      const id = `${request.locale}|${key}`;
+      let text = texts.get(id);
+      if (text === undefined) texts.set(id, (text = request.t(key)));
+      return text;
+    };
   const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null) =>
     Buffer.from(
       JSON.stringify(
         z.encode(verificationResponse, {
-          data: { ...presentResult(result, translate(request), { explorerTxUrl: config.chain.explorerTxUrl }), ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}) },
+          data: {
+            ...presentResult(result, translate(request), { explorerTxUrl: config.chain.explorerTxUrl }),
+            ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}),
+          },
         }),
       ),
     );
@@ -164,7 +169,10 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
     } else {
       const before = new Set(reply.raw.getHeaderNames());
       reply.helmet();
-      securityHeaders = reply.raw.getHeaderNames().filter((name) => !before.has(name)).map((name) => [name, reply.raw.getHeader(name)!]);
+      securityHeaders = reply.raw
+        .getHeaderNames()
+        .filter((name) => !before.has(name))
+        .map((name) => [name, reply.raw.getHeader(name)!]);
     }
     done();
   };
@@ -245,7 +253,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
           try {
             file = await part.toBuffer(); // a Buffer is a Uint8Array: no copy
           } catch (error) {
-            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError('cert_document', { key: 'field.file_too_large', params: { size: MAX_DOCUMENT_BYTES / 1024 / 1024 } });
+            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+              throw fieldError('cert_document', { key: 'field.file_too_large', params: { size: MAX_DOCUMENT_BYTES / 1024 / 1024 } });
             throw error;
           }
         } else if (part.fieldname === 'cert_url' && typeof part.value === 'string' && part.value.trim()) {

@@ -139,7 +139,7 @@ export class VerificationService {
       (await this.cache.getOrVerify(input, () =>
         verify(input, {
           ...this.context,
-          findCredential: async (wanted) => (wanted === id ? (await readOnce())?.credential ?? null : this.context.findCredential!(wanted)),
+          findCredential: async (wanted) => (wanted === id ? ((await readOnce())?.credential ?? null) : this.context.findCredential!(wanted)),
           knownUnpublished: async (wanted) => {
             if (wanted !== id) return this.context.knownUnpublished!(wanted);
             const found = await readOnce();

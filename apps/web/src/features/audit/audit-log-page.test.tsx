@@ -19,7 +19,18 @@ const entries: AuditEntry[] = [
     user_agent: 'Firefox',
     details: { roles: ['validateur'] },
   },
-  { id: 1, at: '2026-03-01T08:00:00.000Z', actor_id: null, actor: null, action: 'user.teleported', subject_type: null, subject_id: null, ip: null, user_agent: null, details: null },
+  {
+    id: 1,
+    at: '2026-03-01T08:00:00.000Z',
+    actor_id: null,
+    actor: null,
+    action: 'user.teleported',
+    subject_type: null,
+    subject_id: null,
+    ip: null,
+    user_agent: null,
+    details: null,
+  },
 ];
 
 function routes() {
@@ -27,7 +38,20 @@ function routes() {
     'GET /api/audit-log': () => jsonResponse({ data: entries, meta: { current_page: 1, last_page: 3, per_page: 25, total: 60 } }),
     'GET /api/users': () =>
       jsonResponse({
-        data: [{ id: 1, name: 'Mukendi', first_name: 'Aline', email: 'aline@example.cd', phone: null, roles: [], scope: { institution_id: null, centre_id: null, province_id: null }, verified: true, archived: false, created_at: '' }],
+        data: [
+          {
+            id: 1,
+            name: 'Mukendi',
+            first_name: 'Aline',
+            email: 'aline@example.cd',
+            phone: null,
+            roles: [],
+            scope: { institution_id: null, centre_id: null, province_id: null },
+            verified: true,
+            archived: false,
+            created_at: '',
+          },
+        ],
         meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 },
       }),
   };

@@ -42,12 +42,7 @@ export function validateOtp(body: { otp: string; mail_or_phone: string; purpose:
 }
 
 /** `current_password` is left out only in the session a recovery code opened. */
-export function resetPassword(body: {
-  mail_or_phone: string;
-  current_password?: string;
-  password: string;
-  password_confirmation: string;
-}): Promise<SignedInAnswer> {
+export function resetPassword(body: { mail_or_phone: string; current_password?: string; password: string; password_confirmation: string }): Promise<SignedInAnswer> {
   return http.post<SignedInAnswer>('/reset-password', body);
 }
 

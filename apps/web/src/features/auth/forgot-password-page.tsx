@@ -38,12 +38,7 @@ export function ForgotPasswordPage() {
     try {
       await sendCodeFor(contactOf(values), 'reset_password');
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        { mail_or_phone: values.method === 'phone' ? 'phone' : 'email' },
-        t('errors.generic'),
-      );
+      const { message, unplaced } = applyServerErrors(error, setError, { mail_or_phone: values.method === 'phone' ? 'phone' : 'email' }, t('errors.generic'));
       setFormError([message, ...unplaced].join(' '));
       return;
     }

@@ -49,8 +49,7 @@ describe('login page', () => {
     renderApp({
       path: '/login',
       routes: {
-        'POST /api/oauth/token': () =>
-          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { username: ['Compte archivé'] } }, 422),
+        'POST /api/oauth/token': () => jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { username: ['Compte archivé'] } }, 422),
       },
     });
     const user = await fill('aline@example.cd', 'secret-123');

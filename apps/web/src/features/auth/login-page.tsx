@@ -91,13 +91,7 @@ export function LoginPage() {
               aria-describedby={describedBy('login-password', { error: !!passwordError })}
               {...register('password')}
             />
-            <button
-              type="button"
-              className="password-input__toggle"
-              aria-pressed={showPassword}
-              aria-controls="login-password"
-              onClick={() => setShowPassword((shown) => !shown)}
-            >
+            <button type="button" className="password-input__toggle" aria-pressed={showPassword} aria-controls="login-password" onClick={() => setShowPassword((shown) => !shown)}>
               {showPassword ? t('login.hidePassword') : t('login.showPassword')}
             </button>
           </div>

@@ -110,7 +110,12 @@ describe('code validation page', () => {
     expect(sessionStorage.getItem('token')).toBe('tok-otp');
     expect(localStorage.getItem('token')).toBeNull();
     expect(sessionStorage.getItem(PENDING_OTP_KEY)).toBeNull();
-    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ otp: '654321', mail_or_phone: 'aline@example.cd', purpose: 'register', registration: 'attempt-secret-0123456789abcdef' });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({
+      otp: '654321',
+      mail_or_phone: 'aline@example.cd',
+      purpose: 'register',
+      registration: 'attempt-secret-0123456789abcdef',
+    });
   });
 
   it('after a recovery code goes to the new password page', async () => {

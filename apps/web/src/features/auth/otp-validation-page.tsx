@@ -135,9 +135,7 @@ export function OtpValidationPage() {
       <p className="otp__sent" data-testid="otp-destination">
         {t('otp.sentTo', { channel, contact: maskContact(current.mail_or_phone) })}
       </p>
-      {minutesLeft !== null ? (
-        <p className="muted">{minutesLeft > 0 ? t('otp.expiresIn', { count: minutesLeft }) : t('otp.expired')}</p>
-      ) : null}
+      {minutesLeft !== null ? <p className="muted">{minutesLeft > 0 ? t('otp.expiresIn', { count: minutesLeft }) : t('otp.expired')}</p> : null}
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
         {formError ? (
           <div className="alert alert--error" role="alert">

@@ -77,7 +77,10 @@ describe('register page', () => {
       path: '/register',
       routes: {
         'POST /api/register': () =>
-          jsonResponse({ code: 'validation_failed', message: 'Invalid data', errors: { mail_or_phone: ['Enter a valid e-mail address or a phone number in international format'] } }, 422),
+          jsonResponse(
+            { code: 'validation_failed', message: 'Invalid data', errors: { mail_or_phone: ['Enter a valid e-mail address or a phone number in international format'] } },
+            422,
+          ),
         'POST /api/register/getOtp': sent,
       },
     });

@@ -31,9 +31,7 @@ export const registerSchema = z
 
 export type RegisterValues = z.infer<typeof registerSchema>;
 
-export const forgotSchema = z
-  .object({ method: z.enum(CONTACT_METHODS), email: z.string(), phone: phoneField })
-  .superRefine((values, ctx) => checkContact(values, ctx));
+export const forgotSchema = z.object({ method: z.enum(CONTACT_METHODS), email: z.string(), phone: phoneField }).superRefine((values, ctx) => checkContact(values, ctx));
 export type ForgotValues = z.infer<typeof forgotSchema>;
 
 /** `current_password` is checked only when the page asks for it (not in a recovery code's session). */

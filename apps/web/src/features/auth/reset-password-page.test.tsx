@@ -27,8 +27,7 @@ describe('password recovery and reset', () => {
       path: '/reset-password',
       signedIn: { profile },
       routes: {
-        'POST /api/reset-password': () =>
-          jsonResponse({ access_token: 'tok-new', token_type: 'Bearer', expires_in: 3600, data: { ...profile, password_reset_required: false } }),
+        'POST /api/reset-password': () => jsonResponse({ access_token: 'tok-new', token_type: 'Bearer', expires_in: 3600, data: { ...profile, password_reset_required: false } }),
       },
     });
     const user = userEvent.setup();
@@ -76,8 +75,7 @@ describe('password recovery and reset', () => {
       path: '/reset-password',
       signedIn: { profile: makeProfile(['admin']) },
       routes: {
-        'POST /api/reset-password': () =>
-          jsonResponse({ code: 'validation_failed', message: 'Invalid data', errors: { current_password: ['Wrong current password'] } }, 422),
+        'POST /api/reset-password': () => jsonResponse({ code: 'validation_failed', message: 'Invalid data', errors: { current_password: ['Wrong current password'] } }, 422),
       },
     });
     const user = userEvent.setup();

@@ -48,7 +48,12 @@ describe('/contact', () => {
     expect(success).toHaveFocus();
     const call = calls.find((c) => c.method === 'POST')!;
     expect(call.url.pathname).toBe('/api/contact');
-    expect(bodyOf(call)).toEqual({ name: 'Aline Mukendi', mail_or_phone: 'aline@example.cd', subject: 'Diplôme introuvable', message: 'Je ne trouve pas mon diplôme de la session 2026.' });
+    expect(bodyOf(call)).toEqual({
+      name: 'Aline Mukendi',
+      mail_or_phone: 'aline@example.cd',
+      subject: 'Diplôme introuvable',
+      message: 'Je ne trouve pas mon diplôme de la session 2026.',
+    });
     expect(screen.getByLabelText('Nom complet')).toHaveValue('');
     expect(screen.getByLabelText('Message')).toHaveValue('');
   });

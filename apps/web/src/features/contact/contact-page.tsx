@@ -168,7 +168,12 @@ export function ContactPage() {
             />
           </FormField>
 
-          <FormField id="contact-message" label={t('contactPage.message')} hint={t('contactPage.messageHint', { length: messageLength, max: CONTACT_LIMITS.messageMax })} error={messageError}>
+          <FormField
+            id="contact-message"
+            label={t('contactPage.message')}
+            hint={t('contactPage.messageHint', { length: messageLength, max: CONTACT_LIMITS.messageMax })}
+            error={messageError}
+          >
             <textarea
               id="contact-message"
               rows={7}

@@ -10,7 +10,16 @@ import { renderApp } from '@/test/render-app';
 
 const batches = [
   makeGeneration({ id: 12 }),
-  makeGeneration({ id: 11, title: null, status: 'in_progress', signature_status: 'not_started', progress: { done: 30, total: 120 }, counts: { items: 120, rejected: 3, diplomas: 0 }, anchor: null, published_at: null }),
+  makeGeneration({
+    id: 11,
+    title: null,
+    status: 'in_progress',
+    signature_status: 'not_started',
+    progress: { done: 30, total: 120 },
+    counts: { items: 120, rejected: 3, diplomas: 0 },
+    anchor: null,
+    published_at: null,
+  }),
   makeGeneration({ id: 10, title: 'Lot échoué', status: 'failed', signature_status: 'not_started', counts: { items: 5, rejected: 0, diplomas: 0 }, anchor: null }),
 ];
 
@@ -22,7 +31,12 @@ function routes(list = batches) {
       return jsonResponse({ data, meta: pageMeta(data.length, Number(url.searchParams.get('per_page') ?? 10)) });
     },
     'GET /api/sessions': () =>
-      jsonResponse({ data: [{ id: 3, name: 'Session 2025', year: 2025, is_current: true }, { id: 2, name: 'Session 2024', year: 2024, is_current: false }] }),
+      jsonResponse({
+        data: [
+          { id: 3, name: 'Session 2025', year: 2025, is_current: true },
+          { id: 2, name: 'Session 2024', year: 2024, is_current: false },
+        ],
+      }),
     'GET /api/generations/stats': (url: URL) => jsonResponse({ data: url.searchParams.get('session') === '2' ? emptyStats : stats }),
   };
 }
@@ -40,10 +54,23 @@ const stats = {
     { province: { id: 2, name: 'Kongo-Central 1' }, ...counts(1, 1, 0, 0) },
   ],
   by_status: GENERATION_STATUSES.map((status) =>
-    status === 'completed' ? { status, ...counts(3, 912, 900, 12) } : status === 'ready_for_signature' ? { status, ...counts(1, 338, 0, 0) } : status === 'failed' ? { status, ...counts(1, 0, 0, 0) } : { status, ...counts(0, 0, 0, 0) },
+    status === 'completed'
+      ? { status, ...counts(3, 912, 900, 12) }
+      : status === 'ready_for_signature'
+        ? { status, ...counts(1, 338, 0, 0) }
+        : status === 'failed'
+          ? { status, ...counts(1, 0, 0, 0) }
+          : { status, ...counts(0, 0, 0, 0) },
   ),
 };
-const emptyStats = { ...stats, session: { id: 2, name: 'Session 2024' }, totals: counts(0, 0, 0, 0), by_session: [], by_province: [], by_status: GENERATION_STATUSES.map((status) => ({ status, ...counts(0, 0, 0, 0) })) };
+const emptyStats = {
+  ...stats,
+  session: { id: 2, name: 'Session 2024' },
+  totals: counts(0, 0, 0, 0),
+  by_session: [],
+  by_province: [],
+  by_status: GENERATION_STATUSES.map((status) => ({ status, ...counts(0, 0, 0, 0) })),
+};
 
 describe('dashboard: my batches', () => {
   it('lists the batches with translated statuses, progress, counts and links to each', async () => {
@@ -69,7 +96,15 @@ describe('dashboard: my batches', () => {
   });
 
   it('leads from a batch whose list is being imported to the import’s progress', async () => {
-    const draft = makeGeneration({ id: 13, title: 'Lot en import', status: 'created', signature_status: 'not_started', counts: { items: 0, rejected: 0, diplomas: 0 }, anchor: null, published_at: null });
+    const draft = makeGeneration({
+      id: 13,
+      title: 'Lot en import',
+      status: 'created',
+      signature_status: 'not_started',
+      counts: { items: 0, rejected: 0, diplomas: 0 },
+      anchor: null,
+      published_at: null,
+    });
     renderApp({
       path: '/dashboard',
       signedIn: { profile: makeProfile(['admin']) },
@@ -78,7 +113,19 @@ describe('dashboard: my batches', () => {
         'GET /api/importations': () =>
           jsonResponse({
             data: [
-              { id: 44, generation_id: 13, status: 'running', rows_total: 10, rows_done: 4, percent: 40, error: null, kind: 'list', created_at: '2026-03-01T08:00:00.000Z', finished_at: null, generation: { id: 13, title: 'Lot en import', template_id: draft.template_id, status: 'created' } },
+              {
+                id: 44,
+                generation_id: 13,
+                status: 'running',
+                rows_total: 10,
+                rows_done: 4,
+                percent: 40,
+                error: null,
+                kind: 'list',
+                created_at: '2026-03-01T08:00:00.000Z',
+                finished_at: null,
+                generation: { id: 13, title: 'Lot en import', template_id: draft.template_id, status: 'created' },
+              },
             ],
           }),
       },
@@ -167,11 +214,11 @@ describe('dashboard: what the scope has issued', () => {
 
     // Only the statuses that have batches.
     const byStatus = within(charts).getByRole('figure', { name: 'Lots par statut' });
-    expect(within(byStatus).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Prêt pour la signature1 lot · 338 diplôme(s)',
-      'Terminé3 lots · 912 diplôme(s)',
-      'Échoué1 lot · 0 diplôme(s)',
-    ]);
+    expect(
+      within(byStatus)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Prêt pour la signature1 lot · 338 diplôme(s)', 'Terminé3 lots · 912 diplôme(s)', 'Échoué1 lot · 0 diplôme(s)']);
   });
 
   it('limits the figures to a session', async () => {

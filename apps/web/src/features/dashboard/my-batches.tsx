@@ -76,17 +76,19 @@ export function MyBatches() {
           <label className="field__label" htmlFor="batches-search">
             {t('dashboard.batches.search')}
           </label>
-          <input id="batches-search" type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder={t('dashboard.batches.searchPlaceholder')} />
+          <input
+            id="batches-search"
+            type="search"
+            value={searchText}
+            onChange={(event) => setSearchText(event.target.value)}
+            placeholder={t('dashboard.batches.searchPlaceholder')}
+          />
         </div>
         <div className="field">
           <label className="field__label" htmlFor="batches-session">
             {t('dashboard.batches.session')}
           </label>
-          <select
-            id="batches-session"
-            value={filter.session ?? ''}
-            onChange={(event) => setFilter({ page: 1, session: event.target.value ? Number(event.target.value) : null })}
-          >
+          <select id="batches-session" value={filter.session ?? ''} onChange={(event) => setFilter({ page: 1, session: event.target.value ? Number(event.target.value) : null })}>
             <option value="">{t('dashboard.batches.anySession')}</option>
             {(sessions.data ?? []).map((session) => (
               <option key={session.id} value={session.id}>

@@ -38,9 +38,7 @@ export function BroadcastPanel({ batch }: { batch: GenerationView }) {
         <div aria-live="polite" data-testid="broadcast-status">
           <p>
             <span className={`badge ${TONES[last.status]}`}>{t(`distribution.broadcast.status.${last.status}`)}</span>{' '}
-            <span className="muted">
-              {t('distribution.broadcast.requestedAt', { date: formatDateTime(last.created_at, locale) })}
-            </span>
+            <span className="muted">{t('distribution.broadcast.requestedAt', { date: formatDateTime(last.created_at, locale) })}</span>
           </p>
           <p data-testid="broadcast-counts">{t('distribution.broadcast.counts', { sent: last.sent, skipped: last.skipped, failed: last.failed, total: last.total })}</p>
         </div>

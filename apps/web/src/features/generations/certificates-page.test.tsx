@@ -59,9 +59,10 @@ describe('/certificates (step 1)', () => {
         'GET /api/importations/9/tracking': () => {
           polls += 1;
           return jsonResponse({
-            data: polls < 2
-              ? { id: 9, generation_id: 77, status: 'running', rows_total: 120, rows_done: 60, percent: 50, error: null }
-              : { id: 9, generation_id: 77, status: 'completed', rows_total: 120, rows_done: 120, percent: 100, error: null },
+            data:
+              polls < 2
+                ? { id: 9, generation_id: 77, status: 'running', rows_total: 120, rows_done: 60, percent: 50, error: null }
+                : { id: 9, generation_id: 77, status: 'completed', rows_total: 120, rows_done: 120, percent: 100, error: null },
           });
         },
       },

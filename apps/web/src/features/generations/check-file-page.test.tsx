@@ -50,9 +50,10 @@ describe('/check-file/{id} (step 2)', () => {
         'GET /api/importations/31/tracking': () => {
           polls += 1;
           return jsonResponse({
-            data: polls < 2
-              ? { id: 31, generation_id: 55, status: 'running', rows_total: 3, rows_done: 1, percent: 33, error: null }
-              : { id: 31, generation_id: 55, status: 'completed', rows_total: 3, rows_done: 3, percent: 100, error: null },
+            data:
+              polls < 2
+                ? { id: 31, generation_id: 55, status: 'running', rows_total: 3, rows_done: 1, percent: 33, error: null }
+                : { id: 31, generation_id: 55, status: 'completed', rows_total: 3, rows_done: 3, percent: 100, error: null },
           });
         },
       },
@@ -130,12 +131,15 @@ describe('/check-file/{id} (step 2)', () => {
         ...issuingRoutes(),
         'POST /api/check-import-file': () => {
           checked += 1;
-          if (checked === 1) return jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { file: ['Ce fichier n’est ni un CSV ni un classeur XLSX'] } }, 422);
+          if (checked === 1)
+            return jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { file: ['Ce fichier n’est ni un CSV ni un classeur XLSX'] } }, 422);
           return jsonResponse({ data: { generation_id: 56, rows: 1, valid_rows: 1, errors: [], error_count: 0, format: 'csv', photos: null } });
         },
         'POST /api/start-import-process': () => jsonResponse({ data: { importation_id: 32 } }, 202),
         'GET /api/importations/32/tracking': () =>
-          jsonResponse({ data: { id: 32, generation_id: 56, status: 'failed', rows_total: 1, rows_done: 0, percent: 0, error: 'Le code 20260000100001 est déjà dans un autre lot' } }),
+          jsonResponse({
+            data: { id: 32, generation_id: 56, status: 'failed', rows_total: 1, rows_done: 0, percent: 0, error: 'Le code 20260000100001 est déjà dans un autre lot' },
+          }),
       },
     });
     const user = userEvent.setup();
@@ -180,7 +184,8 @@ describe('/check-file/{id} (step 2)', () => {
         ...issuingRoutes(),
         // Another template's import is not this page's.
         'GET /api/importations': () => jsonResponse({ data: [{ ...running, id: 41, generation: { ...running.generation, id: 58, template_id: 2 } }, running] }),
-        'GET /api/importations/40/tracking': () => jsonResponse({ data: { id: 40, generation_id: 57, status: 'running', rows_total: 1200, rows_done: 300, percent: 25, error: null } }),
+        'GET /api/importations/40/tracking': () =>
+          jsonResponse({ data: { id: 40, generation_id: 57, status: 'running', rows_total: 1200, rows_done: 300, percent: 25, error: null } }),
       },
     });
     const progress = await screen.findByTestId('import-progress');
@@ -203,7 +208,8 @@ describe('/check-file/{id} (step 2)', () => {
       routes: {
         ...issuingRoutes(),
         'GET /api/importations': () => jsonResponse({ data: [] }),
-        'GET /api/importations/33/tracking': () => jsonResponse({ data: { id: 33, generation_id: 59, status: 'completed', rows_total: 2, rows_done: 2, percent: 100, error: null } }),
+        'GET /api/importations/33/tracking': () =>
+          jsonResponse({ data: { id: 33, generation_id: 59, status: 'completed', rows_total: 2, rows_done: 2, percent: 100, error: null } }),
       },
     });
     // Finished meanwhile: on to the batch.

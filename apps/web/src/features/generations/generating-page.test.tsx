@@ -15,7 +15,13 @@ type State = { status: string; signature_status: string; done: number; total: nu
 /** What the server's policy answers a root account for a batch in `s` (its state decides). */
 function rootAbilities(s: State): Partial<GenerationAbilities> {
   const printed = s.status === 'ready_for_signature' || s.status === 'completed';
-  return { view: true, launch: s.status === 'failed' || s.status === 'ready_for_generation', sign: s.status === 'ready_for_signature', download_one: printed, download_all: printed };
+  return {
+    view: true,
+    launch: s.status === 'failed' || s.status === 'ready_for_generation',
+    sign: s.status === 'ready_for_signature',
+    download_one: printed,
+    download_all: printed,
+  };
 }
 
 function routes(get: () => State, onApply: () => void = () => undefined, abilities: (s: State) => Partial<GenerationAbilities> = rootAbilities) {
@@ -23,12 +29,24 @@ function routes(get: () => State, onApply: () => void = () => undefined, abiliti
     'GET /api/generations/12/status': () => {
       const s = get();
       return jsonResponse({
-        data: { id: 12, status: s.status, signature_status: s.signature_status, progress: { done: s.done, total: s.total, percent: s.total ? Math.round((s.done / s.total) * 1000) / 10 : 0 }, last_error: s.last_error ?? null },
+        data: {
+          id: 12,
+          status: s.status,
+          signature_status: s.signature_status,
+          progress: { done: s.done, total: s.total, percent: s.total ? Math.round((s.done / s.total) * 1000) / 10 : 0 },
+          last_error: s.last_error ?? null,
+        },
       });
     },
     'GET /api/generations/12': () => {
       const s = get();
-      const batch = makeGeneration({ status: s.status as 'in_progress', signature_status: s.signature_status as 'not_started', anchor: null, counts: { items: 2, rejected: 0, diplomas: s.done }, abilities: makeAbilities(abilities(s)) });
+      const batch = makeGeneration({
+        status: s.status as 'in_progress',
+        signature_status: s.signature_status as 'not_started',
+        anchor: null,
+        counts: { items: 2, rejected: 0, diplomas: s.done },
+        abilities: makeAbilities(abilities(s)),
+      });
       return jsonResponse({ data: { ...batch, items: [makeItem({ id: 601 }), makeItem({ id: 602 })] }, meta: pageMeta(2) });
     },
     'POST /api/generations/12/apply-signature': () => {
@@ -142,7 +160,11 @@ describe('/generating-op/{id}', () => {
     renderApp({
       path: '/generating-op/12',
       signedIn: { profile: makeProfile(['admin']) },
-      routes: routes(() => ({ status: 'ready_for_signature', signature_status: 'not_started', done: 2, total: 2 }), undefined, () => ({ view: true, sign: true })),
+      routes: routes(
+        () => ({ status: 'ready_for_signature', signature_status: 'not_started', done: 2, total: 2 }),
+        undefined,
+        () => ({ view: true, sign: true }),
+      ),
     });
     expect(await screen.findByRole('button', { name: 'Appliquer la signature' })).toBeInTheDocument();
   });

@@ -108,7 +108,13 @@ export function GeneratingPage() {
         )
       ) : (
         <>
-          <section className="card stack" aria-labelledby="generating-progress" data-testid="generating-progress" data-status={state.status} data-signature-status={state.signature_status}>
+          <section
+            className="card stack"
+            aria-labelledby="generating-progress"
+            data-testid="generating-progress"
+            data-status={state.status}
+            data-signature-status={state.signature_status}
+          >
             <h2 id="generating-progress">{t('generating.progressTitle')}</h2>
             <ProgressMeter
               percent={state.progress.percent}

@@ -9,7 +9,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, merkle_root: null, published_at: null, progress: { done: 0, total: 0 }, counts: { items: 3, rejected: 1, diplomas: 0 }, abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
+const ready = makeGeneration({
+  status: 'ready_for_generation',
+  signature_status: 'not_started',
+  anchor: null,
+  merkle_root: null,
+  published_at: null,
+  progress: { done: 0, total: 0 },
+  counts: { items: 3, rejected: 1, diplomas: 0 },
+  abilities: makeAbilities({ view: true, launch: true, cancel: true }),
+});
 
 function batchRoute(batch = ready) {
   return { [`GET /api/generations/${batch.id}`]: () => jsonResponse({ data: { ...batch, items: [] }, meta: pageMeta(0) }) };
@@ -40,7 +49,8 @@ describe('/otp-generation/{id} (launch)', () => {
           if (launched) await new Promise((resolve) => setTimeout(resolve, 100));
           return jsonResponse({ data: { available, chosen: null, locked: false } });
         },
-        'GET /api/generations/send-otp': () => jsonResponse({ data: { message: 'Un code vous a été envoyé ; il expire dans 10 minutes.', channel: 'email', resend_in: 60, expires_in: 600 } }),
+        'GET /api/generations/send-otp': () =>
+          jsonResponse({ data: { message: 'Un code vous a été envoyé ; il expire dans 10 minutes.', channel: 'email', resend_in: 60, expires_in: 600 } }),
         'POST /api/generations/verify-otp': (_url, init) => {
           const body = JSON.parse(String(init.body)) as { code: string };
           if (body.code !== '654321') return jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { code: ['Code incorrect'] } }, 422);
@@ -50,7 +60,8 @@ describe('/otp-generation/{id} (launch)', () => {
           launched = true;
           return jsonResponse({ data: { message: 'Génération lancée' } });
         },
-        'GET /api/generations/12/status': () => jsonResponse({ data: { id: 12, status: 'in_progress', signature_status: 'not_started', progress: { done: 0, total: 2, percent: 0 }, last_error: null } }),
+        'GET /api/generations/12/status': () =>
+          jsonResponse({ data: { id: 12, status: 'in_progress', signature_status: 'not_started', progress: { done: 0, total: 2, percent: 0 }, last_error: null } }),
       },
     });
     const user = userEvent.setup();
@@ -63,7 +74,10 @@ describe('/otp-generation/{id} (launch)', () => {
     // The official signatures the diplomas will carry: every registered one ticked at first, in the settings' order.
     const signed = await screen.findByTestId('launch-signatures');
     const boxes = await within(signed).findAllByRole('checkbox');
-    expect(boxes.map((box) => box.closest('label')!.textContent)).toEqual(['Ministre — Aimée-Raïssa Kabongo, Ministre', "Inspecteur général — Jean-Claude Ilunga, L'Inspecteur général"]);
+    expect(boxes.map((box) => box.closest('label')!.textContent)).toEqual([
+      'Ministre — Aimée-Raïssa Kabongo, Ministre',
+      "Inspecteur général — Jean-Claude Ilunga, L'Inspecteur général",
+    ]);
     expect(boxes.every((box) => (box as HTMLInputElement).checked)).toBe(true);
     expect(within(signed).getByTestId('launch-signatures-missing')).toHaveTextContent('Non enregistrée(s), donc absente(s) des diplômes : Président du jury.');
 
@@ -116,7 +130,8 @@ describe('/otp-generation/{id} (launch)', () => {
         'POST /api/generations/verify-otp': () => jsonResponse({ data: { message: 'Code accepté' } }),
         'POST /api/start-generation-process': () =>
           jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { signatures: ['Elles ne peuvent plus changer'] } }, 422),
-        'GET /api/generations/12/status': () => jsonResponse({ data: { id: 12, status: 'failed', signature_status: 'not_started', progress: { done: 1, total: 3, percent: 33 }, last_error: null } }),
+        'GET /api/generations/12/status': () =>
+          jsonResponse({ data: { id: 12, status: 'failed', signature_status: 'not_started', progress: { done: 1, total: 3, percent: 33 }, last_error: null } }),
       },
     });
     const user = userEvent.setup();
@@ -139,7 +154,11 @@ describe('/otp-generation/{id} (launch)', () => {
   });
 
   it('says the diplomas will carry no signature when none is registered, and launches without a choice', async () => {
-    renderApp({ path: '/otp-generation/12', signedIn: { profile: makeProfile(['admin']) }, routes: { ...batchRoute(), ...signaturesRoute({ available: [], chosen: null, locked: false }) } });
+    renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...batchRoute(), ...signaturesRoute({ available: [], chosen: null, locked: false }) },
+    });
     const signed = await screen.findByTestId('launch-signatures');
     expect(await within(signed).findByText(/Aucune signature officielle n'est enregistrée/)).toBeInTheDocument();
     expect(within(signed).queryByRole('checkbox')).not.toBeInTheDocument();
@@ -154,7 +173,10 @@ describe('/otp-generation/{id} (launch)', () => {
         ...batchRoute(),
         ...signatures,
         'GET /api/generations/send-otp': () =>
-          new Response(JSON.stringify({ code: 'rate_limited', message: 'Trop de demandes, réessayez plus tard' }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '42' } }),
+          new Response(JSON.stringify({ code: 'rate_limited', message: 'Trop de demandes, réessayez plus tard' }), {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '42' },
+          }),
       },
     });
     const user = userEvent.setup();

@@ -18,7 +18,16 @@ const jean = makeItem({
   centre: { id: 32, name: 'Centre Lemba' },
   diploma: { id: 'Rev0000000000000000502', has_pdf: true, revoked: true, downloads: 3 },
 });
-const rejected = makeItem({ id: 503, last_name: 'KASONGO', first_name: 'Paul', middle_name: null, photo_status: 'rejected', rejected: true, rejection_reason: 'Photo floue', diploma: null });
+const rejected = makeItem({
+  id: 503,
+  last_name: 'KASONGO',
+  first_name: 'Paul',
+  middle_name: null,
+  photo_status: 'rejected',
+  rejected: true,
+  rejection_reason: 'Photo floue',
+  diploma: null,
+});
 
 /** What the server's policy answers each role on the published batch of makeGeneration() (national accounts). */
 const PUBLISHED = {
@@ -43,8 +52,7 @@ function routes(batch: GenerationView = makeGeneration(), items: GenerationItemV
           { id: 32, code: 'C32', name: 'Centre Lemba', city: 'Kinshasa', educ_province_id: 5 },
         ],
       }),
-    'GET /api/institutions/32': () =>
-      jsonResponse({ data: [{ id: 22, code: 'I22', name: "Lycée d'Arts", city: 'Kinshasa', country_id: 1, centre_id: 32, educ_province_id: 5 }] }),
+    'GET /api/institutions/32': () => jsonResponse({ data: [{ id: 22, code: 'I22', name: "Lycée d'Arts", city: 'Kinshasa', country_id: 1, centre_id: 32, educ_province_id: 5 }] }),
     [`GET /api/generations/${batch.id}/broadcast`]: () => jsonResponse({ data: null }),
   };
 }
@@ -104,7 +112,8 @@ describe('batch detail', () => {
       signedIn: { profile: makeProfile(['root']) },
       routes: {
         ...routes(published('root')),
-        'GET /api/items/501': () => new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-12345678900501.pdf"' } }),
+        'GET /api/items/501': () =>
+          new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="diplome-12345678900501.pdf"' } }),
       },
     });
     const user = userEvent.setup();
@@ -138,7 +147,11 @@ describe('batch detail', () => {
 
   it('shows a batch revoked earlier as revoked, and offers no second revocation', async () => {
     // Revoked: the server's abilities no longer include revoke, sharing nor broadcast.
-    const revoked = makeGeneration({ revoked_at: '2026-03-05T09:00:00.000Z', revocation_reason: 'Session annulée', abilities: makeAbilities({ view: true, download_all: true, download_one: true }) });
+    const revoked = makeGeneration({
+      revoked_at: '2026-03-05T09:00:00.000Z',
+      revocation_reason: 'Session annulée',
+      abilities: makeAbilities({ view: true, download_all: true, download_one: true }),
+    });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(revoked) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: 'Révoquer le lot' })).not.toBeInTheDocument();
@@ -156,7 +169,8 @@ describe('batch detail', () => {
       signedIn: { profile: makeProfile(['root']) },
       routes: {
         ...routes(published('root')),
-        'GET /api/generations/12/export-zip': () => new Response('PK', { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="diplomes-lot-12.zip"' } }),
+        'GET /api/generations/12/export-zip': () =>
+          new Response('PK', { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="diplomes-lot-12.zip"' } }),
       },
     });
     const user = userEvent.setup();
@@ -166,7 +180,13 @@ describe('batch detail', () => {
   });
 
   it('cancels a batch before its signature, after confirmation; not offered once signing started', async () => {
-    const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', anchor: null, published_at: null, abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
+    const ready = makeGeneration({
+      status: 'ready_for_generation',
+      signature_status: 'not_started',
+      anchor: null,
+      published_at: null,
+      abilities: makeAbilities({ view: true, launch: true, cancel: true }),
+    });
     const { calls } = renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['admin']) },
@@ -181,7 +201,13 @@ describe('batch detail', () => {
   });
 
   it('offers no revocation before publication', async () => {
-    const running = makeGeneration({ status: 'ready_for_signature', signature_status: 'in_progress', anchor: null, published_at: null, abilities: makeAbilities({ view: true, sign: true, download_all: true, download_one: true }) });
+    const running = makeGeneration({
+      status: 'ready_for_signature',
+      signature_status: 'in_progress',
+      anchor: null,
+      published_at: null,
+      abilities: makeAbilities({ view: true, sign: true, download_all: true, download_one: true }),
+    });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(running) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
@@ -192,7 +218,14 @@ describe('batch detail', () => {
   });
 
   it('offers the next step the transitions allow: relaunching a failed batch, with its last error', async () => {
-    const failed = makeGeneration({ status: 'failed', signature_status: 'not_started', anchor: null, published_at: null, last_error: 'Photo manquante pour 3 candidats', abilities: makeAbilities({ view: true, launch: true, cancel: true }) });
+    const failed = makeGeneration({
+      status: 'failed',
+      signature_status: 'not_started',
+      anchor: null,
+      published_at: null,
+      last_error: 'Photo manquante pour 3 candidats',
+      abilities: makeAbilities({ view: true, launch: true, cancel: true }),
+    });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(failed, [rejected]) });
     expect(await screen.findByTestId('batch-last-error')).toHaveTextContent('Photo manquante pour 3 candidats');
     expect(screen.getByRole('link', { name: 'Relancer la génération' })).toHaveAttribute('href', '/otp-generation/12');
@@ -237,7 +270,10 @@ describe('batch detail', () => {
     renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes(published('root')), [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: () => jsonResponse({ code: 'conflict', message: 'Ce diplôme est déjà révoqué.' }, 409) },
+      routes: {
+        ...routes(published('root')),
+        [`POST /api/diplomas/${aline.diploma!.id}/revoke`]: () => jsonResponse({ code: 'conflict', message: 'Ce diplôme est déjà révoqué.' }, 409),
+      },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Révoquer le diplôme de MUKENDI KABONGO Aline' }));
@@ -350,7 +386,11 @@ describe('batch detail', () => {
 
   it('shows the last broadcast to who may view the batch without offering one; nothing before publication', async () => {
     const done = broadcastView({ status: 'completed', total: 2, sent: 1, skipped: 1, finished_at: '2026-03-03T09:01:00.000Z' });
-    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['backoffice_manager']) }, routes: { ...routes(published('backoffice_manager')), 'GET /api/generations/12/broadcast': () => jsonResponse({ data: done }) } });
+    renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['backoffice_manager']) },
+      routes: { ...routes(published('backoffice_manager')), 'GET /api/generations/12/broadcast': () => jsonResponse({ data: done }) },
+    });
     const status = await screen.findByTestId('broadcast-status');
     expect(status).toHaveTextContent('Terminée');
     expect(status).toHaveTextContent('1 candidat(s) notifié(s), 1 sans contact, 0 en échec, sur 2.');
@@ -358,7 +398,13 @@ describe('batch detail', () => {
   });
 
   it('offers no broadcast nor sharing before publication', async () => {
-    const signing = makeGeneration({ status: 'ready_for_signature', signature_status: 'not_started', anchor: null, published_at: null, abilities: makeAbilities({ view: true, sign: true, cancel: true, download_all: true, download_one: true }) });
+    const signing = makeGeneration({
+      status: 'ready_for_signature',
+      signature_status: 'not_started',
+      anchor: null,
+      published_at: null,
+      abilities: makeAbilities({ view: true, sign: true, cancel: true, download_all: true, download_one: true }),
+    });
     renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['root']) }, routes: routes(signing) });
     await screen.findByTestId('candidate-row-501');
     expect(screen.queryByTestId('batch-broadcast')).not.toBeInTheDocument();
@@ -411,7 +457,11 @@ describe('batch detail', () => {
     const { calls } = renderApp({
       path: '/show/12',
       signedIn: { profile: makeProfile(['backoffice_manager']) },
-      routes: { ...routes(published('backoffice_manager')), 'POST /api/generations/archive-by-mail': () => jsonResponse({ data: { message: 'Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.' } }, 202) },
+      routes: {
+        ...routes(published('backoffice_manager')),
+        'POST /api/generations/archive-by-mail': () =>
+          jsonResponse({ data: { message: 'Le zip du lot va être préparé et envoyé à ambassade@example.org dans quelques instants.' } }, 202),
+      },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Envoyer le zip par e-mail' }));

@@ -364,7 +364,12 @@ function BatchActions({ batch, label }: { batch: Batch; label: string }) {
       <ShareByMailDialog
         open={mailingZip}
         title={t('distribution.mail.zipTitle')}
-        description={t('distribution.mail.zipText', { name: label, diplomas: batch.counts.diplomas, size: DISTRIBUTION_LIMITS.zipAttachmentMaxBytes / (1024 * 1024), days: DISTRIBUTION_LIMITS.zipLinkDays })}
+        description={t('distribution.mail.zipText', {
+          name: label,
+          diplomas: batch.counts.diplomas,
+          size: DISTRIBUTION_LIMITS.zipAttachmentMaxBytes / (1024 * 1024),
+          days: DISTRIBUTION_LIMITS.zipLinkDays,
+        })}
         onSend={(email) => sendArchiveByMail(batch.id, email)}
         onSent={(message) => {
           flash.pushText(message, 'success');
@@ -567,7 +572,13 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                     <td className="table__actions">
                       {diploma ? (
                         <div className="row-actions">
-                          <Link className="button button--ghost button--small" to={`/verify/${diploma.id}`} target="_blank" rel="noopener" aria-label={`${t('batch.candidates.verifyOf', { name })} ${t('common.newTab')}`}>
+                          <Link
+                            className="button button--ghost button--small"
+                            to={`/verify/${diploma.id}`}
+                            target="_blank"
+                            rel="noopener"
+                            aria-label={`${t('batch.candidates.verifyOf', { name })} ${t('common.newTab')}`}
+                          >
                             {t('batch.candidates.verify')}
                           </Link>
                           {mayDownload && diploma.has_pdf ? (
@@ -593,7 +604,12 @@ function CandidatesSection({ batch, items, meta, busy, searchText, onSearch, fil
                             </button>
                           ) : null}
                           {mayRevoke && !diploma.revoked ? (
-                            <button type="button" className="button button--danger button--small" onClick={() => setRevoking(item)} aria-label={t('batch.candidates.revokeOf', { name })}>
+                            <button
+                              type="button"
+                              className="button button--danger button--small"
+                              onClick={() => setRevoking(item)}
+                              aria-label={t('batch.candidates.revokeOf', { name })}
+                            >
                               {t('batch.candidates.revoke')}
                             </button>
                           ) : null}

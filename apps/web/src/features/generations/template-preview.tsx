@@ -70,9 +70,7 @@ export function schematicOf(design: Design): Schematic {
     width,
     height,
     paper: colour(page.paper, '#ffffff'),
-    border: borderEl
-      ? { inset: num(borderEl.inset, 7), band: num(borderEl.band, 6), color: colour(borderEl.color, '#1d3461'), accent: colour(borderEl.accent, '#b08a36') }
-      : null,
+    border: borderEl ? { inset: num(borderEl.inset, 7), band: num(borderEl.band, 6), color: colour(borderEl.color, '#1d3461'), accent: colour(borderEl.accent, '#b08a36') } : null,
     title:
       biggest && style
         ? {
@@ -136,7 +134,15 @@ export function TemplatePreview({ design, label, testId }: { design: Design; lab
       ) : null}
       {/* Lines standing for the candidate's texts. */}
       {[0, 1, 2, 3].map((line) => (
-        <rect key={line} x={s.width * (0.3 + line * 0.02)} y={s.height * (0.46 + line * 0.07)} width={s.width * (0.4 - line * 0.04)} height={2.4} rx={1.2} fill={line === 0 ? ink : '#9aa3b2'} />
+        <rect
+          key={line}
+          x={s.width * (0.3 + line * 0.02)}
+          y={s.height * (0.46 + line * 0.07)}
+          width={s.width * (0.4 - line * 0.04)}
+          height={2.4}
+          rx={1.2}
+          fill={line === 0 ? ink : '#9aa3b2'}
+        />
       ))}
       {s.photo ? <rect x={s.photo.x} y={s.photo.y} width={s.photo.w} height={s.photo.h} fill="#e8ebf0" stroke={s.frame} strokeWidth={1} /> : null}
       {s.signatures.map((sig, index) => (

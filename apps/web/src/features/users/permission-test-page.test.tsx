@@ -9,7 +9,11 @@ describe('permission test page', () => {
     await screen.findByRole('heading', { level: 1, name: 'Test des permissions' });
 
     const groups = screen.getByRole('heading', { name: 'Permissions par domaine' }).parentElement!;
-    expect(within(groups).getAllByRole('term').map((dt) => dt.textContent)).toEqual(['diplomas', 'generation', 'signatures', 'users', 'validation']);
+    expect(
+      within(groups)
+        .getAllByRole('term')
+        .map((dt) => dt.textContent),
+    ).toEqual(['diplomas', 'generation', 'signatures', 'users', 'validation']);
 
     const perms = screen.getByRole('table', { name: 'Permission détenue' });
     expect(within(perms).getAllByRole('row')).toHaveLength(20);

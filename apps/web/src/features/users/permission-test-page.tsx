@@ -111,10 +111,7 @@ export function PermissionTestPage() {
       </section>
 
       <div className="grid-2">
-        <CheckTable
-          caption={t('permissionTest.hasPermission')}
-          rows={PERMISSIONS.map((permission) => ({ label: permission, value: hasPermission(grants, permission) }))}
-        />
+        <CheckTable caption={t('permissionTest.hasPermission')} rows={PERMISSIONS.map((permission) => ({ label: permission, value: hasPermission(grants, permission) }))} />
         <div className="stack">
           <CheckTable
             caption={t('permissionTest.combined')}
@@ -125,10 +122,7 @@ export function PermissionTestPage() {
           />
           <CheckTable
             caption={t('permissionTest.hasRole')}
-            rows={[
-              ...ROLES.map((role) => ({ label: role, value: hasRole(grants, role) })),
-              { label: 'isAdmin', value: isAdmin(grants) },
-            ]}
+            rows={[...ROLES.map((role) => ({ label: role, value: hasRole(grants, role) })), { label: 'isAdmin', value: isAdmin(grants) }]}
           />
           <CheckTable
             caption={t('permissionTest.sections')}

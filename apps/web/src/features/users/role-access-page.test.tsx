@@ -72,7 +72,10 @@ describe('users and roles page', () => {
     const { calls } = renderApp({
       path: '/role-access',
       signedIn: { profile: makeProfile(['root']) },
-      routes: { ...routes([userView({ abilities: abilities({ archive: true }) })]), 'DELETE /api/users': () => jsonResponse({ data: { archived: 1, message: '1 compte archivé.' } }) },
+      routes: {
+        ...routes([userView({ abilities: abilities({ archive: true }) })]),
+        'DELETE /api/users': () => jsonResponse({ data: { archived: 1, message: '1 compte archivé.' } }),
+      },
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Sélectionner Jean Kabila' }));
@@ -136,8 +139,7 @@ describe('users and roles page', () => {
       signedIn: { profile: makeProfile(['admin']) },
       routes: {
         ...routes(),
-        'POST /api/users': () =>
-          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { email: ['Cette adresse e-mail est déjà utilisée'] } }, 422),
+        'POST /api/users': () => jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { email: ['Cette adresse e-mail est déjà utilisée'] } }, 422),
       },
     });
     const user = userEvent.setup();
@@ -265,7 +267,13 @@ describe("the actions offered on an account are its abilities (the server's poli
     const list = [
       userView({ abilities: abilities({ edit: false, reset_password: true, send_sign_in_link: false }) }),
       // A root account an admin may edit (the server says so): the old role check would have hidden it.
-      userView({ id: 12, name: 'Tshala', first_name: 'Marie', roles: [{ id: 1, name: 'root' }], abilities: abilities({ edit: true, reset_password: false, send_sign_in_link: true }) }),
+      userView({
+        id: 12,
+        name: 'Tshala',
+        first_name: 'Marie',
+        roles: [{ id: 1, name: 'root' }],
+        abilities: abilities({ edit: true, reset_password: false, send_sign_in_link: true }),
+      }),
     ];
     renderApp({ path: '/role-access', signedIn: { profile: makeProfile(['admin']) }, routes: routes(list) });
     const jean = await screen.findByTestId('user-row-11');

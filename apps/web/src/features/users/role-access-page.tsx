@@ -241,9 +241,7 @@ export function RoleAccessPage() {
                             type="checkbox"
                             aria-label={t('users.selectOne', { name })}
                             checked={selected.includes(user.id)}
-                            onChange={(event) =>
-                              setSelected((ids) => (event.target.checked ? [...ids, user.id] : ids.filter((id) => id !== user.id)))
-                            }
+                            onChange={(event) => setSelected((ids) => (event.target.checked ? [...ids, user.id] : ids.filter((id) => id !== user.id)))}
                           />
                         ) : null}
                       </td>
@@ -321,12 +319,7 @@ export function RoleAccessPage() {
 
       <Pagination meta={users.data?.meta} onPage={(page) => setFilter((f) => ({ ...f, page }))} label={t('users.pagination')} />
 
-      <Dialog
-        open={editing !== null}
-        size="large"
-        title={editing?.kind === 'edit' ? t('users.form.editTitle') : t('users.form.addTitle')}
-        onClose={() => setEditing(null)}
-      >
+      <Dialog open={editing !== null} size="large" title={editing?.kind === 'edit' ? t('users.form.editTitle') : t('users.form.addTitle')} onClose={() => setEditing(null)}>
         {editing?.kind === 'edit' ? (
           <EditUser id={editing.user.id} roles={roles.data ?? []} onCancel={() => setEditing(null)} onDone={onSaved} />
         ) : editing ? (

@@ -186,9 +186,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
                       type="checkbox"
                       checked={field.value.includes(role.id)}
                       disabled={!role.grantable}
-                      onChange={(event) =>
-                        field.onChange(event.target.checked ? [...field.value, role.id] : field.value.filter((id) => id !== role.id))
-                      }
+                      onChange={(event) => field.onChange(event.target.checked ? [...field.value, role.id] : field.value.filter((id) => id !== role.id))}
                     />
                     <span>{t(`roles.${role.name}`, { defaultValue: role.name })}</span>
                   </label>

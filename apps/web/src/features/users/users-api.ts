@@ -63,9 +63,7 @@ export function useSaveUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: async ({ id, input }: { id: number | null; input: UserInput }) =>
-      id === null
-        ? (await http.post<{ data: UserView }>('/users', input)).data
-        : (await http.put<{ data: UserView }>(`/users/${id}`, input)).data,
+      id === null ? (await http.post<{ data: UserView }>('/users', input)).data : (await http.put<{ data: UserView }>(`/users/${id}`, input)).data,
     onSuccess: () => invalidate(),
   });
 }

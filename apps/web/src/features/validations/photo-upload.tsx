@@ -49,7 +49,12 @@ export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | 
   }
 
   return (
-    <Dialog open={name !== null} title={t('validations.upload.title')} description={name ? t('validations.upload.text', { name }) : undefined} onClose={busy ? () => undefined : onClose}>
+    <Dialog
+      open={name !== null}
+      title={t('validations.upload.title')}
+      description={name ? t('validations.upload.text', { name }) : undefined}
+      onClose={busy ? () => undefined : onClose}
+    >
       <form className="form stack" onSubmit={(e) => void submit(e)} noValidate data-testid="photo-upload">
         <FileDrop
           id="photo-upload-file"

@@ -7,7 +7,16 @@ import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { BatchNotFound, ReadyNotice, ValidationFilters, ValidationHeader, ValidationStateBadge, candidateName, useChangeOutcome, useValidationFilter } from '@/features/validations/validation-parts';
+import {
+  BatchNotFound,
+  ReadyNotice,
+  ValidationFilters,
+  ValidationHeader,
+  ValidationStateBadge,
+  candidateName,
+  useChangeOutcome,
+  useValidationFilter,
+} from '@/features/validations/validation-parts';
 import { useValidationChange, useValidationItems } from '@/features/validations/validations-api';
 
 /** /student-reject/{id}: the batch's rejected candidates, why, by whom and when; reopen one side. */

@@ -4,14 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
 import { FormField, describedBy } from '@/components/form-field';
 import { isApiError } from '@/lib/http';
-import {
-  ReadyNotice,
-  RejectDialog,
-  ValidationStateBadge,
-  candidateName,
-  useChangeOutcome,
-  useSelection,
-} from '@/features/validations/validation-parts';
+import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { useValidationChange, type ValidationChange } from '@/features/validations/validations-api';
 
@@ -50,11 +43,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
       {batch.abilities.validate_data && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={selection.allChosen}
-              onChange={(e) => selection.selectAll(e.target.checked)}
-            />
+            <input type="checkbox" checked={selection.allChosen} onChange={(e) => selection.selectAll(e.target.checked)} />
             {t('validations.selection.all')}
           </label>
           <span aria-live="polite">{t('validations.selection.count', { count: chosen.length })}</span>
@@ -63,9 +52,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
             className="button button--small"
             disabled={chosen.length === 0 || change.isPending}
             onClick={() => {
-              run({ kind: 'data', items: chosen })
-                .then(selection.clear)
-                .catch(outcome.fail);
+              run({ kind: 'data', items: chosen }).then(selection.clear).catch(outcome.fail);
             }}
           >
             {t('validations.selection.validate')}
@@ -106,7 +93,12 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                     {batch.abilities.validate_data ? (
                       <td className="table__check">
                         {canAct ? (
-                          <input type="checkbox" checked={selection.isSelected(item.id)} onChange={(e) => selection.toggle(item.id, e.target.checked)} aria-label={t('validations.selection.one', { name })} />
+                          <input
+                            type="checkbox"
+                            checked={selection.isSelected(item.id)}
+                            onChange={(e) => selection.toggle(item.id, e.target.checked)}
+                            aria-label={t('validations.selection.one', { name })}
+                          />
                         ) : null}
                       </td>
                     ) : null}
@@ -147,10 +139,20 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                               {t('validations.actions.validate')}
                             </button>
                           ) : null}
-                          <button type="button" className="button button--secondary button--small" onClick={() => setEditing(item)} aria-label={t('validations.actions.editDataOf', { name })}>
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            onClick={() => setEditing(item)}
+                            aria-label={t('validations.actions.editDataOf', { name })}
+                          >
                             {t('validations.actions.edit')}
                           </button>
-                          <button type="button" className="button button--danger button--small" onClick={() => setRejecting(item)} aria-label={t('validations.actions.rejectOf', { name })}>
+                          <button
+                            type="button"
+                            className="button button--danger button--small"
+                            onClick={() => setRejecting(item)}
+                            aria-label={t('validations.actions.rejectOf', { name })}
+                          >
                             {t('validations.actions.reject')}
                           </button>
                         </div>
@@ -168,7 +170,9 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
         onReject={(reason) => run({ kind: 'rejectData', item: rejecting!.id, reason })}
         onClose={() => setRejecting(null)}
       />
-      {editing ? <DataEditDialog key={editing.id} item={editing} onSave={(fields) => run({ kind: 'dataEdit', item: editing.id, fields })} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <DataEditDialog key={editing.id} item={editing} onSave={(fields) => run({ kind: 'dataEdit', item: editing.id, fields })} onClose={() => setEditing(null)} />
+      ) : null}
     </section>
   );
 }

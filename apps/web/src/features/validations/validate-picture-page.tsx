@@ -3,15 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PhotoEditor } from '@/features/validations/photo-editor';
 import { PhotoUploadDialog } from '@/features/validations/photo-upload';
-import {
-  ReadyNotice,
-  RejectDialog,
-  ValidationStateBadge,
-  candidateName,
-  useChangeOutcome,
-  useSelection,
-  usePhotoObjectUrl,
-} from '@/features/validations/validation-parts';
+import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection, usePhotoObjectUrl } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { useValidationChange } from '@/features/validations/validations-api';
 
@@ -42,7 +34,6 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
     });
   }
 
-
   return (
     <section className="stack" aria-labelledby="photos-title">
       <h2 id="photos-title" className="section__title section__title--left">
@@ -62,9 +53,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
             disabled={chosen.length === 0 || change.isPending}
             aria-busy={change.isPending}
             onClick={() => {
-              run({ kind: 'photos', items: chosen })
-                .then(selection.clear)
-                .catch(outcome.fail);
+              run({ kind: 'photos', items: chosen }).then(selection.clear).catch(outcome.fail);
             }}
           >
             {t('validations.selection.validate')}

@@ -123,7 +123,13 @@ export function ValidationFilters({ batch, controls, full }: FiltersProps) {
         <label className="field__label" htmlFor="validation-search">
           {t('validations.filters.search')}
         </label>
-        <input id="validation-search" type="search" value={controls.searchText} onChange={(e) => controls.setSearchText(e.target.value)} placeholder={t('validations.filters.searchPlaceholder')} />
+        <input
+          id="validation-search"
+          type="search"
+          value={controls.searchText}
+          onChange={(e) => controls.setSearchText(e.target.value)}
+          placeholder={t('validations.filters.searchPlaceholder')}
+        />
       </div>
       {batch.centre ? null : (
         <div className="field">
@@ -220,7 +226,12 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
   }
 
   return (
-    <Dialog open={name !== null} title={t('validations.reject.title')} description={name ? t('validations.reject.text', { name }) : undefined} onClose={busy ? () => undefined : onClose}>
+    <Dialog
+      open={name !== null}
+      title={t('validations.reject.title')}
+      description={name ? t('validations.reject.text', { name }) : undefined}
+      onClose={busy ? () => undefined : onClose}
+    >
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <div className={error ? 'field field--invalid' : 'field'}>
           <label className="field__label" htmlFor={id}>

@@ -68,7 +68,9 @@ function photoRoutes(extra: Record<string, (url: URL, init: RequestInit) => Resp
   const routes: Record<string, (url: URL, init: RequestInit) => Response> = {
     'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(items.length), generation: makeBatch() }),
   };
-  for (const item of items) routes[`GET /api/validations/photos/12/items/${item.id}/photo`] = () => new Response(new Blob(['jpeg'], { type: 'image/jpeg' }), { status: 200, headers: { 'Content-Type': 'image/jpeg' } });
+  for (const item of items)
+    routes[`GET /api/validations/photos/12/items/${item.id}/photo`] = () =>
+      new Response(new Blob(['jpeg'], { type: 'image/jpeg' }), { status: 200, headers: { 'Content-Type': 'image/jpeg' } });
   return { ...routes, ...extra };
 }
 
@@ -89,7 +91,11 @@ afterEach(() => {
 
 describe('/validate-picture', () => {
   it('shows the batch and the photos fetched with the token, and validates a selection', async () => {
-    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed({ status: 'ready_for_generation' }) }) });
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({ 'POST /api/validations/photos/validate': changed({ status: 'ready_for_generation' }) }),
+    });
     const header = await screen.findByTestId('validation-header');
     expect(within(header).getByRole('heading', { level: 1, name: 'Validation des photos' })).toBeInTheDocument();
     expect(header).toHaveTextContent('Kinshasa-Est 2025');
@@ -154,7 +160,12 @@ describe('/validate-picture', () => {
     fireEvent.change(within(dialog).getByRole('slider', { name: /Teinte/ }), { target: { value: '-20' } });
     expect(within(dialog).getByRole('img', { name: 'Aperçu de la photo de MUKENDI KABONGO Aline' }).style.filter).toContain('brightness(150%)');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Recadrer la photo' }));
-    for (const [label, value] of [['Gauche (x)', '10'], ['Haut (y)', '20'], ['Largeur (w)', '200'], ['Hauteur (h)', '260']] as const) {
+    for (const [label, value] of [
+      ['Gauche (x)', '10'],
+      ['Haut (y)', '20'],
+      ['Largeur (w)', '200'],
+      ['Hauteur (h)', '260'],
+    ] as const) {
       fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
     }
     await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
@@ -171,7 +182,8 @@ describe('/validate-picture', () => {
     Object.assign(HTMLElement.prototype, { scrollTo: () => undefined });
     const rect = HTMLElement.prototype.getBoundingClientRect;
     vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      if (this.classList.contains('ReactCrop__child-wrapper')) return { x: 0, y: 0, top: 0, left: 0, right: 260, bottom: 346.67, width: 260, height: 346.67, toJSON: () => ({}) } as DOMRect;
+      if (this.classList.contains('ReactCrop__child-wrapper'))
+        return { x: 0, y: 0, top: 0, left: 0, right: 260, bottom: 346.67, width: 260, height: 346.67, toJSON: () => ({}) } as DOMRect;
       return rect.call(this);
     });
     const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed() }) });
@@ -254,9 +266,18 @@ describe('/validate-picture', () => {
         'GET /api/validations/12/filters': () =>
           jsonResponse({
             data: {
-              institutions: [{ id: 21, name: 'Institut Bosangani' }, { id: 22, name: 'Lycée Movenda' }],
-              centres: [{ id: 31, name: 'Centre Gombe' }, { id: 32, name: 'Centre Lemba' }],
-              options: [{ id: 1, name: 'Scientifique' }, { id: 2, name: 'Pédagogie générale' }],
+              institutions: [
+                { id: 21, name: 'Institut Bosangani' },
+                { id: 22, name: 'Lycée Movenda' },
+              ],
+              centres: [
+                { id: 31, name: 'Centre Gombe' },
+                { id: 32, name: 'Centre Lemba' },
+              ],
+              options: [
+                { id: 1, name: 'Scientifique' },
+                { id: 2, name: 'Pédagogie générale' },
+              ],
             },
           }),
       }),
@@ -265,7 +286,13 @@ describe('/validate-picture', () => {
     await screen.findByTestId('photo-card-501');
     const school = screen.getByLabelText('Établissement');
     // Lycée Movenda has no candidate on this page: it is offered all the same.
-    await waitFor(() => expect(within(school).getAllByRole('option').map((o) => o.textContent)).toEqual(['Tous les établissements', 'Institut Bosangani', 'Lycée Movenda']));
+    await waitFor(() =>
+      expect(
+        within(school)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Tous les établissements', 'Institut Bosangani', 'Lycée Movenda']),
+    );
     expect(within(screen.getByLabelText('Centre')).getAllByRole('option')).toHaveLength(3);
     expect(within(screen.getByLabelText('Option')).getByRole('option', { name: 'Pédagogie générale' })).toBeInTheDocument();
     await user.selectOptions(school, '22');
@@ -281,7 +308,10 @@ describe('/validate-picture', () => {
     renderApp({
       path: '/validate-picture/12',
       signedIn: validator,
-      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ status: 'in_progress', open: false, abilities: makeAbilities({ view: true }) }) }) }),
+      routes: photoRoutes({
+        'GET /api/validations/photos/12': () =>
+          jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ status: 'in_progress', open: false, abilities: makeAbilities({ view: true }) }) }),
+      }),
     });
     expect(await screen.findByTestId('validation-closed')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Valider|Rejeter|Modifier/ })).not.toBeInTheDocument();
@@ -291,7 +321,10 @@ describe('/validate-picture', () => {
     renderApp({
       path: '/validate-picture/12',
       signedIn: validator,
-      routes: photoRoutes({ 'GET /api/validations/photos/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ abilities: makeAbilities({ view: true, validate_data: true }) }) }) }),
+      routes: photoRoutes({
+        'GET /api/validations/photos/12': () =>
+          jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ abilities: makeAbilities({ view: true, validate_data: true }) }) }),
+      }),
     });
     expect(await screen.findByTestId('photo-card-501')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Valider|Rejeter|Modifier/ })).not.toBeInTheDocument();
@@ -324,7 +357,8 @@ describe('/validate-data', () => {
       path: '/validate-data/12',
       signedIn: validator,
       routes: dataRoutes({
-        'POST /api/validations/data/validate': () => jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { birth_date: ['Date de naissance invalide'] } }, 422),
+        'POST /api/validations/data/validate': () =>
+          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { birth_date: ['Date de naissance invalide'] } }, 422),
       }),
     });
     const user = userEvent.setup();
@@ -374,7 +408,8 @@ describe('/student-reject', () => {
       path: '/student-reject/12',
       signedIn: validator,
       routes: {
-        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: true, validate_data: true }) }),
+        'GET /api/generations/12/items/rejected': () =>
+          jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: true, validate_data: true }) }),
         'POST /api/validations/photos/reopen': changed(),
       },
     });
@@ -387,12 +422,21 @@ describe('/student-reject', () => {
     await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/reopen')).toEqual({ item: 504 }));
   });
   it("offers no reopening of a side the batch's abilities do not allow, whatever the role", async () => {
-    const rejected = makeVItem(505, { last_name: 'MBUYI', middle_name: null, first_name: 'Rose', photo_status: 'rejected', data_status: 'rejected', status: 'rejected', rejected: true });
+    const rejected = makeVItem(505, {
+      last_name: 'MBUYI',
+      middle_name: null,
+      first_name: 'Rose',
+      photo_status: 'rejected',
+      data_status: 'rejected',
+      status: 'rejected',
+      rejected: true,
+    });
     renderApp({
       path: '/student-reject/12',
       signedIn: validator,
       routes: {
-        'GET /api/generations/12/items/rejected': () => jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: false, validate_data: true }) }),
+        'GET /api/generations/12/items/rejected': () =>
+          jsonResponse({ data: [rejected], meta: pageMeta(1), generation: batchWith({ validate_photos: false, validate_data: true }) }),
       },
     });
     const row = await screen.findByTestId('rejected-row-505');
@@ -406,7 +450,10 @@ describe('/validated', () => {
     renderApp({
       path: '/validated',
       signedIn: validator,
-      routes: { 'GET /api/validations': () => jsonResponse({ data: [makeBatch({ counts: { ...makeBatch().counts, candidates: { pending: 2, validated: 0, rejected: 1 } } })], meta: pageMeta(1) }) },
+      routes: {
+        'GET /api/validations': () =>
+          jsonResponse({ data: [makeBatch({ counts: { ...makeBatch().counts, candidates: { pending: 2, validated: 0, rejected: 1 } } })], meta: pageMeta(1) }),
+      },
     });
     const card = await screen.findByTestId('validation-batch-12');
     expect(within(card).getByRole('progressbar', { name: 'Photos validées du lot Kinshasa-Est 2025' })).toHaveAttribute('aria-valuenow', '33');

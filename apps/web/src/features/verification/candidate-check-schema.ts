@@ -51,5 +51,8 @@ export type CandidateCheckValues = z.infer<typeof candidateCheckSchema>;
 
 /** Nom, postnom, prénom: sent joined as `fullname` (spec section 3). */
 export function fullNameOf(values: { last_name: string; middle_name: string; first_name: string }): string {
-  return [values.last_name, values.middle_name, values.first_name].map((part) => part.trim().replace(/\s+/g, ' ')).filter(Boolean).join(' ');
+  return [values.last_name, values.middle_name, values.first_name]
+    .map((part) => part.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+    .join(' ');
 }

@@ -8,7 +8,7 @@ const demo = await signedDemoPayload();
 const link = `http://localhost:3000/verify/${demo.diplomaId}`;
 const read = (bytes: Buffer, type = 'image/jpeg') => decodeQrImage(imageFile(bytes, 'photo', type), { readPixels: sharpPixels });
 
-describe('a photo of a diploma\'s QR code', () => {
+describe("a photo of a diploma's QR code", () => {
   it('reads the signed payload from a tilted, noisy, shadowed JPEG taken at an angle', async () => {
     const photo = await qrPhoto([demo.text], { rotate: 17, shear: 0.12, width: 1400, blur: 1.1, noise: 14, shadow: 0.35, quality: 70 });
     expect(await read(photo)).toBe(demo.text);

@@ -3,7 +3,17 @@
  * and photos of their QR codes as a phone would take them (rotated, scaled, sheared, blurred,
  * noisy, unevenly lit, JPEG-compressed). Never imported by the app.
  */
-import { createSoftwareSigner, encodeQrPayload, generateEs256Jwk, newDiplomaId, qrFieldsFromDocument, toPublicJwk, wrapBatch, type EcPrivateJwk, type Jwks } from '@sceau/credential';
+import {
+  createSoftwareSigner,
+  encodeQrPayload,
+  generateEs256Jwk,
+  newDiplomaId,
+  qrFieldsFromDocument,
+  toPublicJwk,
+  wrapBatch,
+  type EcPrivateJwk,
+  type Jwks,
+} from '@sceau/credential';
 import encodeQR from 'qr';
 import sharp from 'sharp';
 import { UnreadableImageError, type Rgba } from '@/features/verification/qr-pixels';
@@ -46,7 +56,12 @@ export interface SignedDemo {
 export async function signedDemoPayload(key: EcPrivateJwk = generateEs256Jwk()): Promise<SignedDemo> {
   const record = demoRecord();
   const { documents } = wrapBatch([record], {
-    issuer: { id: 'minepst.gouv.cd', name: 'Ministère de l’Éducation nationale', jwks_url: 'http://localhost:3000/.well-known/jwks.json', registry: { chain_id: 72328, contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' } },
+    issuer: {
+      id: 'minepst.gouv.cd',
+      name: 'Ministère de l’Éducation nationale',
+      jwks_url: 'http://localhost:3000/.well-known/jwks.json',
+      registry: { chain_id: 72328, contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' },
+    },
   });
   const qr = await encodeQrPayload(qrFieldsFromDocument(documents[0]!), createSoftwareSigner(key));
   return { text: qr.text, diplomaId: record.diploma_id, key, jwks: { keys: [toPublicJwk(key)] } };
@@ -83,7 +98,8 @@ export async function qrPhoto(texts: string[], options: PhotoOptions = {}): Prom
     rows.forEach((row, y) => {
       row.forEach((dark, x) => {
         const value = dark ? 28 : 250;
-        for (let dy = 0; dy < module; dy++) sheet.fill(value, (gap + y * module + dy) * sheetWidth + left + x * module, (gap + y * module + dy) * sheetWidth + left + (x + 1) * module);
+        for (let dy = 0; dy < module; dy++)
+          sheet.fill(value, (gap + y * module + dy) * sheetWidth + left + x * module, (gap + y * module + dy) * sheetWidth + left + (x + 1) * module);
       });
     });
     left += rows.length * module + gap;
@@ -96,7 +112,7 @@ export async function qrPhoto(texts: string[], options: PhotoOptions = {}): Prom
   const { data, info } = await image.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   // Sensor noise and a shadow across the sheet, on the pixels themselves (deterministic).
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {

@@ -79,7 +79,12 @@ describe('candidate check (/student-check, /mon-{product})', () => {
 
   it('checks the 14-digit code, the names and two different classmates other than oneself', async () => {
     const { user, calls } = await open();
-    await fill(user, { 'Code candidat': '2026000', Postnom: 'Kab4mba', 'Nom complet d’un premier camarade': 'Patrick', 'Nom complet d’un second camarade': 'élodie NGALULA kabamba' });
+    await fill(user, {
+      'Code candidat': '2026000',
+      Postnom: 'Kab4mba',
+      'Nom complet d’un premier camarade': 'Patrick',
+      'Nom complet d’un second camarade': 'élodie NGALULA kabamba',
+    });
     await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));
     expect(await screen.findByText('Le code candidat doit compter exactement 14 chiffres')).toBeInTheDocument();
     expect(screen.getByText("Utilisez uniquement des lettres, des espaces, des apostrophes ou des traits d'union")).toBeInTheDocument();
@@ -107,7 +112,8 @@ describe('candidate check (/student-check, /mon-{product})', () => {
   it('sends the v2 multipart fields (names joined) and leads to the diploma when it is published', async () => {
     const { user, calls, router } = await open({
       'POST /api/v2/verify-candidate': () => recognised(),
-      [`GET /api/verify/${DIPLOMA_ID}`]: () => jsonResponse({ data: { verdict: 'authentic', verdict_label: 'Authentique', source: 'link', checks: [], diploma: { id: DIPLOMA_ID } } }),
+      [`GET /api/verify/${DIPLOMA_ID}`]: () =>
+        jsonResponse({ data: { verdict: 'authentic', verdict_label: 'Authentique', source: 'link', checks: [], diploma: { id: DIPLOMA_ID } } }),
     });
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));

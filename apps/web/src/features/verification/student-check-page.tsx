@@ -124,7 +124,15 @@ export function StudentCheckPage() {
       const { message, unplaced } = applyServerErrors(
         error,
         setError,
-        { code: 'code', birthdate: 'birth_date', session_id: 'session_id', fullname_collegue_1: 'classmate_1', fullname_collegue_2: 'classmate_2', phone: 'phone', fullname: 'last_name' },
+        {
+          code: 'code',
+          birthdate: 'birth_date',
+          session_id: 'session_id',
+          fullname_collegue_1: 'classmate_1',
+          fullname_collegue_2: 'classmate_2',
+          phone: 'phone',
+          fullname: 'last_name',
+        },
         t('errors.generic'),
       );
       // "Connection error" alone; a refusal (429, 401…) says that the check failed and why.

@@ -65,7 +65,13 @@ export function result(verdict: Verdict, overrides: Partial<VerificationResultDa
   if (verdict === 'revoked') {
     checks = checks.map((c) =>
       c.name === 'not_revoked'
-        ? { ...c, status: 'failed', code: 'diploma_revoked', message: 'Ce diplôme a été révoqué.', details: { hash: '0x1', txHash: '0xfeed', timestamp: 1775000000, reason: 'Fraude constatée' } }
+        ? {
+            ...c,
+            status: 'failed',
+            code: 'diploma_revoked',
+            message: 'Ce diplôme a été révoqué.',
+            details: { hash: '0x1', txHash: '0xfeed', timestamp: 1775000000, reason: 'Fraude constatée' },
+          }
         : c,
     );
   }
@@ -76,7 +82,14 @@ export function result(verdict: Verdict, overrides: Partial<VerificationResultDa
         ? { ...c, status: 'failed', code: 'target_hash_mismatch', message: 'Une valeur du diplôme a été modifiée : ses données ne correspondent plus à son empreinte.' }
         : c.name === 'integrity' || c.name === 'issuer_signature'
           ? c
-          : { ...c, status: 'not-checked', code: 'skipped_after_failure', message: 'Non vérifié : une autre vérification a déjà échoué ou n’a pas pu être faite.', details: null, link: undefined },
+          : {
+              ...c,
+              status: 'not-checked',
+              code: 'skipped_after_failure',
+              message: 'Non vérifié : une autre vérification a déjà échoué ou n’a pas pu être faite.',
+              details: null,
+              link: undefined,
+            },
     );
   }
   if (verdict === 'incomplete') {

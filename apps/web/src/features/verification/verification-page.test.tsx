@@ -89,8 +89,7 @@ describe('/verification', () => {
     renderApp({
       path: '/verification',
       routes: {
-        [VERIFY]: () =>
-          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { cert_url: ['Ce lien ne mène pas à un diplôme de la plateforme'] } }, 422),
+        [VERIFY]: () => jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { cert_url: ['Ce lien ne mène pas à un diplôme de la plateforme'] } }, 422),
       },
     });
     const user = userEvent.setup();
@@ -160,7 +159,14 @@ describe('/verification', () => {
       path: '/verification',
       routes: {
         [VERIFY]: () =>
-          jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { cert_document: ["Ce fichier n'est ni un diplôme PDF, ni des données de diplôme, ni le contenu d'un code QR de diplôme"] } }, 422),
+          jsonResponse(
+            {
+              code: 'validation_failed',
+              message: 'Données invalides',
+              errors: { cert_document: ["Ce fichier n'est ni un diplôme PDF, ni des données de diplôme, ni le contenu d'un code QR de diplôme"] },
+            },
+            422,
+          ),
       },
     });
     const user = userEvent.setup();
@@ -232,7 +238,7 @@ describe('/verification by a photo of a QR code', () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
-  it('says clearly when the photo has no QR code, or one that is not a diploma\'s, and sends nothing', async () => {
+  it("says clearly when the photo has no QR code, or one that is not a diploma's, and sends nothing", async () => {
     const { calls } = renderApp({ path: '/verification', routes: { [VERIFY]: () => jsonResponse(result('authentic')) } });
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText('Document'));
@@ -303,14 +309,22 @@ describe('/verification offline', () => {
     await user.click(screen.getByRole('button', { name: 'Vérifier hors ligne' }));
     expect(await screen.findByTestId('offline-banner')).toHaveAttribute('data-status', 'bad-signature');
     expect(screen.getByTestId('offline-banner')).toHaveTextContent('Signature invalide');
-    expect(within(screen.getByTestId('offline-checks')).getAllByRole('listitem').map((li) => li.dataset.status)).toEqual(['passed', 'failed']);
+    expect(
+      within(screen.getByTestId('offline-checks'))
+        .getAllByRole('listitem')
+        .map((li) => li.dataset.status),
+    ).toEqual(['passed', 'failed']);
     expect(screen.queryByTestId('offline-diploma')).toBeNull();
 
     const stranger = await signedDemoPayload();
     fireEvent.change(field, { target: { value: stranger.text } });
     await user.click(screen.getByRole('button', { name: 'Vérifier hors ligne' }));
     await waitFor(() => expect(screen.getByTestId('offline-banner')).toHaveAttribute('data-status', 'unknown-key'));
-    expect(within(screen.getByTestId('offline-checks')).getAllByRole('listitem').map((li) => [li.dataset.offlineCheck, li.dataset.status])).toEqual([['published_key', 'failed']]);
+    expect(
+      within(screen.getByTestId('offline-checks'))
+        .getAllByRole('listitem')
+        .map((li) => [li.dataset.offlineCheck, li.dataset.status]),
+    ).toEqual([['published_key', 'failed']]);
   });
 
   it('says the keys are needed once when none are cached and the network is down', async () => {
@@ -356,7 +370,7 @@ describe('/verification with the camera', () => {
     Reflect.deleteProperty(navigator, 'mediaDevices');
   });
 
-  it('reads a QR code from the camera (the browser\'s BarcodeDetector), closes the camera and verifies by id', async () => {
+  it("reads a QR code from the camera (the browser's BarcodeDetector), closes the camera and verifies by id", async () => {
     fakeCamera(async () => fakeStream());
     const seen: unknown[] = [];
     vi.stubGlobal(
@@ -397,7 +411,7 @@ describe('/verification with the camera', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText('Caméra'));
     await user.click(await screen.findByRole('button', { name: 'Ouvrir la caméra' }));
-    expect(await screen.findByText('Recherche d\'un code QR…')).toBeInTheDocument();
+    expect(await screen.findByText("Recherche d'un code QR…")).toBeInTheDocument();
     expect(stops[0]).not.toHaveBeenCalled();
     await user.click(screen.getByLabelText('Lien'));
     expect(stops[0]).toHaveBeenCalled();

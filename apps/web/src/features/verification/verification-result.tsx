@@ -87,20 +87,60 @@ function CheckFacts({ check }: { check: VerificationCheck }) {
     const tx = text(details.txHash);
     const block = typeof details.blockNumber === 'number' ? new Intl.NumberFormat(locale).format(details.blockNumber) : text(details.blockNumber);
     const when = formatChainTime(details.timestamp, locale);
-    if (chainId) facts.push(<Fact key="chain" label={t('verify.facts.chain')}>{chainId}</Fact>);
-    if (contract) facts.push(<Fact key="contract" label={t('verify.facts.contract')}><Hash value={contract} /></Fact>);
-    if (tx) facts.push(<Fact key="tx" label={t('verify.facts.transaction')}><Hash value={tx} href={check.link} /></Fact>);
-    if (block) facts.push(<Fact key="block" label={t('verify.facts.block')}>{block}</Fact>);
-    if (when) facts.push(<Fact key="when" label={t('verify.facts.recordedAt')}>{when}</Fact>);
+    if (chainId)
+      facts.push(
+        <Fact key="chain" label={t('verify.facts.chain')}>
+          {chainId}
+        </Fact>,
+      );
+    if (contract)
+      facts.push(
+        <Fact key="contract" label={t('verify.facts.contract')}>
+          <Hash value={contract} />
+        </Fact>,
+      );
+    if (tx)
+      facts.push(
+        <Fact key="tx" label={t('verify.facts.transaction')}>
+          <Hash value={tx} href={check.link} />
+        </Fact>,
+      );
+    if (block)
+      facts.push(
+        <Fact key="block" label={t('verify.facts.block')}>
+          {block}
+        </Fact>,
+      );
+    if (when)
+      facts.push(
+        <Fact key="when" label={t('verify.facts.recordedAt')}>
+          {when}
+        </Fact>,
+      );
   }
 
   if (check.name === 'not_revoked' && check.status === 'failed') {
     const when = formatChainTime(details.timestamp, locale);
     const reason = text(details.reason);
     const tx = text(details.txHash);
-    if (when) facts.push(<Fact key="when" label={t('verify.facts.revokedAt')}>{when}</Fact>);
-    if (reason) facts.push(<Fact key="reason" label={t('verify.facts.reason')}>{reason}</Fact>);
-    if (tx) facts.push(<Fact key="tx" label={t('verify.facts.transaction')}><Hash value={tx} /></Fact>);
+    if (when)
+      facts.push(
+        <Fact key="when" label={t('verify.facts.revokedAt')}>
+          {when}
+        </Fact>,
+      );
+    if (reason)
+      facts.push(
+        <Fact key="reason" label={t('verify.facts.reason')}>
+          {reason}
+        </Fact>,
+      );
+    if (tx)
+      facts.push(
+        <Fact key="tx" label={t('verify.facts.transaction')}>
+          <Hash value={tx} />
+        </Fact>,
+      );
   }
 
   return facts.length ? <dl className="verify-check__facts">{facts}</dl> : null;

@@ -59,13 +59,7 @@ export function VerifyPage() {
       ) : null}
 
       <div data-testid="verification-result">
-        <VerificationResult
-          result={query.data ?? null}
-          pending={valid && query.isPending && !error}
-          level={2}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
+        <VerificationResult result={query.data ?? null} pending={valid && query.isPending && !error} level={2} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       </div>
 
       {query.data ? (
