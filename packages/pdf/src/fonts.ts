@@ -260,11 +260,13 @@ export interface ShapedText {
 
 /** Normalises text so that what is drawn is what was meant: NFC, no control characters. */
 export function normalizeText(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is this pattern's purpose.
-  return text
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/[\u2000-\u200b\u202f\u205f]/g, ' ');
+  return (
+    text
+      .normalize('NFC')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is this pattern's purpose.
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .replace(/[\u2000-\u200b\u202f\u205f]/g, ' ')
+  );
 }
 
 /**
