@@ -37,7 +37,7 @@ import { FAKE_PDF, FAKE_PHOTO } from '../modules/candidate-check/public-diploma-
 import { RevocationService } from '../modules/diplomas/revocation-service.ts';
 import { issuingJobs } from '../modules/generations/issuing-jobs.ts';
 import type { IssuingService } from '../modules/generations/issuing-service.ts';
-import { loadRolesOf } from '../modules/users/user-repository.ts';
+import { loadRolesOf } from './grants.ts';
 import type { VerificationService } from '../modules/verification/verification-service.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../seed/demo-batch.ts';
 import { createServices, type Services } from '../services.ts';

@@ -13,7 +13,7 @@ export interface BatchFacts extends Scope {
 }
 
 /** A batch is launched when ready, or relaunched after a failed generation (it resumes where it stopped). */
-export const LAUNCHABLE_STATUSES: readonly GenerationStatus[] = ['ready_for_generation', 'failed'];
+const LAUNCHABLE_STATUSES: readonly GenerationStatus[] = ['ready_for_generation', 'failed'];
 /** A list is added to a batch until its candidates are validated. */
 const IMPORTABLE_STATUSES: readonly GenerationStatus[] = ['created', 'pending_validation'];
 /** A batch whose PDFs exist (before or after the official signature). */
@@ -29,7 +29,9 @@ const needs =
 const when = (ok: boolean) => (): Decision => (ok ? true : 'state');
 
 const status = (batch: BatchFacts) => batch.status as GenerationStatus;
-const published = (batch: BatchFacts) => isPublished(status(batch)) && batch.revokedAt === null;
+/** Published and not revoked as a whole: what may leave the platform (shared, broadcast) or be revoked. */
+export const isLive = (batch: Pick<BatchFacts, 'status' | 'revokedAt'>) => isPublished(batch.status as GenerationStatus) && batch.revokedAt === null;
+const published = isLive;
 
 /**
  * Batches (generations): who may see one and act on it. Scope first (a batch outside the actor's

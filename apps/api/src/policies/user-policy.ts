@@ -3,7 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import { users } from '../db/schema.ts';
 import { holds, isRoot, type Actor } from './actor.ts';
 import { abilitiesOf, firstDenial, type Decision } from './policy.ts';
-import { isNational, isWithin, withinCondition, type Scope } from './scope.ts';
+import { isWithin, withinCondition, type Scope } from './scope.ts';
 
 /** What the account rules read of another account. */
 export interface AccountFacts {
@@ -91,8 +91,3 @@ export const userPolicy = {
     });
   },
 };
-
-/** A national account: no school, centre or province (needed for what is national, e.g. official signatures). */
-export function isNationalActor(actor: Actor): boolean {
-  return isNational(actor.scope);
-}

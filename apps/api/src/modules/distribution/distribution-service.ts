@@ -16,7 +16,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
 import { issueAccessToken } from '../auth/token-service.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
+import { generationPolicy, isLive, type BatchFacts } from '../../policies/generation-policy.ts';
 import { authorize, type Decision } from '../../policies/policy.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
 import { archiveFileName, fillBatchArchive, newBatchArchive } from './batch-archive.ts';
@@ -30,7 +30,8 @@ const PAGE = 100;
 /** Runs of the zip job before a mailing that keeps failing is given up. */
 const ARCHIVE_ATTEMPTS = 4;
 
-const published = (batch: Batch) => batch.status === 'completed' && batch.revokedAt === null;
+// A job checks again, for itself, what the request's policy checked: the batch may have been revoked since.
+const published = isLive;
 
 /** A batch's name in a message: its title, else its number. */
 function batchName(batch: Batch): string {

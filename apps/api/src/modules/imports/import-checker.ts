@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type yauzl from 'yauzl';
 import type { Db } from '../../db/client.ts';
 import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
-import type { Scope } from '../../policies/scope.ts';
+import { isWithin, type Scope } from '../../policies/scope.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readEmail, readGender, readName, readPercentage, readPhone } from './row-values.ts';
 import { normaliseHeader, type Table } from './table-reader.ts';
 import { baseName, type ZipArchive } from './zip-archive.ts';
@@ -235,7 +235,8 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
     if (!schoolText) problem('ecole', 'school_required');
     else if (!school) problem('ecole', 'school_unknown', { value: schoolTyped });
     else if (school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
-    else if (!withinScope(school, context.scope)) problem('ecole', 'school_outside_scope', { value: school.code });
+    else if (!isWithin(context.scope, { institutionId: school.id, centreId: school.centreId, educProvinceId: school.educProvinceId }))
+      problem('ecole', 'school_outside_scope', { value: school.code });
 
     const [centreTyped, centreText] = r.centre;
     const centre = centreText ? reference.centres.get(centreText) : undefined;
@@ -262,13 +263,6 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
   }
   problems.sort((a, b) => a.row - b.row);
   return { rows: list.rows, candidates, problems, photos };
-}
-
-function withinScope(school: { id: number; centreId: number; educProvinceId: number }, scope: Scope): boolean {
-  if (scope.institutionId !== null && school.id !== scope.institutionId) return false;
-  if (scope.centreId !== null && school.centreId !== scope.centreId) return false;
-  if (scope.educProvinceId !== null && school.educProvinceId !== scope.educProvinceId) return false;
-  return true;
 }
 
 async function checkPhoto(zip: ZipArchive, entry: yauzl.Entry): Promise<ImportErrorCode | null> {

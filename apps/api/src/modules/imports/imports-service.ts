@@ -111,7 +111,7 @@ export class ImportsService {
     if (files.photos) await this.storage.put(photosKey!, files.photos);
     await this.storeReadList(listKey, files.list, zipBytes, session.year, read);
 
-    const placement = await this.placement(scope, outcome.candidates);
+    const placement = this.placement(scope, outcome.candidates);
     const values = {
       type: template.generationType,
       templateId: template.id,
@@ -257,7 +257,7 @@ export class ImportsService {
       candidates: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[];
     },
   ): Promise<{ generationId: number; importationId: number }> {
-    const placement = await this.placement(input.scope, input.candidates);
+    const placement = this.placement(input.scope, input.candidates);
     const [created] = await tx
       .insert(generations)
       .values({
@@ -548,16 +548,13 @@ export class ImportsService {
 
   /**
    * The batch's school, centre and option: the user's scope first (so a school-bound user sees
-   * their batch), else the one every row shares, else none.
+   * their batch; a scope is resolved, so a school's carries its centre), else the one every row
+   * shares, else none.
    */
-  private async placement(scope: Scope, rows: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[]) {
+  private placement(scope: Scope, rows: Pick<CheckedCandidate, 'institutionId' | 'centreId' | 'optionId'>[]) {
     const only = (values: number[]) => (values.length && values.every((v) => v === values[0]) ? values[0]! : null);
     const institutionId = scope.institutionId ?? only(rows.map((r) => r.institutionId));
-    let centreId = scope.centreId ?? only(rows.map((r) => r.centreId));
-    if (scope.institutionId !== null && centreId === null) {
-      const [school] = await this.db.select({ centreId: institutions.centreId }).from(institutions).where(eq(institutions.id, scope.institutionId));
-      centreId = school?.centreId ?? null;
-    }
+    const centreId = scope.centreId ?? only(rows.map((r) => r.centreId));
     return { institutionId, centreId, optionId: only(rows.map((r) => r.optionId)) };
   }
 }

@@ -5,7 +5,6 @@ import { permissions, rolePermissions, roles } from '../../db/schema.ts';
 
 // Moved to policies/ so that the access plugin may load an Actor without importing a module (ADR 0124);
 // re-exported for the callers that still import it from here.
-export { loadRolesOf } from '../../policies/grants.ts';
 
 /** Every role with its permissions. */
 export async function loadAllRoles(db: Db): Promise<RoleView[]> {

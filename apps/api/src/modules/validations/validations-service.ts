@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ValidateDataBody } from '@sceau/contracts';
+import { type GenerationStatus, type ValidateDataBody } from '@sceau/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { examSessions, generationItems, generations } from '../../db/schema.ts';
@@ -245,10 +245,6 @@ export class ValidationsService {
       actor,
     );
   }
-}
-
-export function isOpen(status: string): boolean {
-  return (VALIDATION_OPEN_STATUSES as readonly string[]).includes(status);
 }
 
 function rejectedConflict() {
