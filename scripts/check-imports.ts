@@ -2,6 +2,8 @@
  * Import layering that Biome's noRestrictedImports cannot say (ADR 0124); biome.jsonc holds the rest.
  * - web: a feature imports another feature only through that feature's `*-api.ts` files (its server
  *   calls and query hooks), and never from app/ (the app composes the features, not the reverse);
+ * - web: no API path written by hand: calls go through `api` (lib/api.ts) with a definition from
+ *   `@sceau/contracts` (ADR 0125); only lib/http.ts and lib/api.ts use the raw client;
  * - api: no cycle between modules (apps/api/src/modules/<name>), counting value and type imports alike.
  * Dependency-free: reads the import specifiers with a regular expression. Exit 1 on any finding.
  */
@@ -52,6 +54,21 @@ for (const file of sourceFiles(featuresDir)) {
       findings.push(`${show(file)}: imports '${specifier}': another feature is reached only through its *-api.ts files; move shared code to lib/ or components/`);
     }
   }
+}
+
+// web: API calls only through the endpoint definitions.
+const RAW_CLIENT = new Set(['lib/http.ts', 'lib/api.ts'].map((file) => join(webSrc, file)));
+const RAW_CALL = /\bhttp\.(?:get|post|put|patch|delete|request|download|getBlob)\s*[<(]/;
+const API_PATH = /['"`]\/api\//;
+for (const file of sourceFiles(webSrc)) {
+  if (/\.test\.tsx?$/.test(file) || RAW_CLIENT.has(file)) continue;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, index) => {
+    if (/^\s*(?:\/\/|\*)/.test(line)) return;
+    if (RAW_CALL.test(line) || API_PATH.test(line)) {
+      findings.push(`${show(file)}:${index + 1}: an API path written by hand; call \`api\` with its definition in @sceau/contracts (ADR 0125)`);
+    }
+  });
 }
 
 // api: the graph of modules, then its cycles.

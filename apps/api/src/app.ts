@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { installValidationMessages } from '@sceau/contracts';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { APP_VERSION } from './lib/version.ts';
@@ -38,13 +39,6 @@ import { openApiPlugin, openApiTransformObject } from './plugins/openapi.ts';
 import { textSafetyPlugin } from './plugins/text-safety.ts';
 import { webPlugin } from './plugins/web.ts';
 import { httpMetricsPlugin } from './prometheus/http-metrics.ts';
-
-/** What every module receives: the database, the configuration and the services. */
-export interface AppContext {
-  db: Db;
-  config: Config;
-  services: Services;
-}
 
 installValidationMessages();
 

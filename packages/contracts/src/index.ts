@@ -13,3 +13,5 @@ export * from './imports.ts';
 export * from './validations.ts';
 export * from './public-site.ts';
 export * from './distribution.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';

@@ -1,4 +1,4 @@
-import { checkRequirement, flattenGrants, type Requirement } from '@sceau/contracts';
+import { type Access, checkRequirement, type EndpointShape, flattenGrants } from '@sceau/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -9,24 +9,26 @@ import { loadRolesOf } from '../policies/grants.ts';
 import { loadScopes, NATIONAL } from '../policies/scope.ts';
 
 /**
- * Who may call a route, declared on the route itself (`config.access`):
- * - 'public': anyone;
- * - 'user': any signed-in account;
- * - a Requirement: a signed-in account meeting it (role, then permission, then section).
- * A route under /api that declares nothing fails the start, so no route is open by omission.
+ * Who may call a route is declared with the route's definition (`@sceau/contracts` endpoints, ADR
+ * 0125) and reaches the route as `config.access`. A route under /api that declares nothing fails
+ * the start, so no route is open by omission.
  */
-export type Access = 'public' | 'user' | Requirement;
+export type { Access };
 
 /** One API route and who may call it, as declared (the route table the access matrix test walks). */
 export interface DeclaredRoute {
   method: string;
   url: string;
   access: Access;
+  /** The definition it was registered from (`serve`); none for a route registered by hand. */
+  endpoint: EndpointShape | null;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The definition the route was registered from (`serve`, lib/endpoints.ts). */
+    endpoint?: EndpointShape;
   }
   interface FastifyInstance {
     /** Every /api route with its declared access, in registration order. */
@@ -57,7 +59,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) =>
     if (!route.url.startsWith('/api') || route.url.startsWith('/api/docs')) return;
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access policy`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') declared.push({ method, url: route.url, access: route.config.access });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') declared.push({ method, url: route.url, access: route.config.access, endpoint: route.config.endpoint ?? null });
   });
 
   // Before validation: a caller who may not use a route learns nothing about what it accepts.

@@ -1,7 +1,7 @@
 import { auditLogQuery, auditLogResponse } from '@sceau/contracts';
 import { and, count, desc, eq, like, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { auditLog, users } from '../../db/schema.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db }) => {

@@ -2,7 +2,7 @@ import { logoutResponse, meResponse, tokenRequest, tokenResponse } from '@sceau/
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.ts';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
 import { findSignInAccount, passwordMatches, signInThrottleKeys } from './auth-service.ts';
 import { LoginThrottle } from './login-throttle.ts';

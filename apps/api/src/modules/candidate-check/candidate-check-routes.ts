@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { candidateCheckRequest, candidateCheckResponse, errorResponse } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import { CandidateCheckService } from './candidate-check-service.ts';

@@ -1,6 +1,7 @@
-import { contactRequest, contactResponse, errorResponse } from '@sceau/contracts';
+import { endpoints } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
+import { serve } from '../../lib/endpoints.ts';
 import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import { ContactService } from './contact-service.ts';
 
@@ -12,21 +13,9 @@ export const contactRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
   const service = new ContactService(db, services.messenger, config.contactEmail, app.log);
   const limiter = pgRateLimiter(db.$client, { keyPrefix: 'contact', points: CONTACT_MESSAGES_PER_HOUR, durationSeconds: 3600 });
 
-  app.post(
-    '/contact',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['contact'],
-        summary: "Sends a message to the platform's team (stored, and e-mailed to the provider's address)",
-        body: contactRequest,
-        response: { 201: contactResponse, 429: errorResponse },
-      },
-    },
-    async (request, reply) => {
-      await consumeAll([[limiter, request.ip]]);
-      await service.receive(request.body, { locale: request.locale, ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
-      return reply.code(201).send({ data: { received: true as const, message: request.t('web:contactPage.success') } });
-    },
-  );
+  serve(app, endpoints.contact.send, async (request, reply) => {
+    await consumeAll([[limiter, request.ip]]);
+    await service.receive(request.body, { locale: request.locale, ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
+    return reply.code(201).send({ data: { received: true as const, message: request.t('web:contactPage.success') } });
+  });
 };

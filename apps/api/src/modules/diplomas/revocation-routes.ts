@@ -1,7 +1,7 @@
 import { envelope, idParam } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { actorOf } from '../../policies/actor.ts';
 

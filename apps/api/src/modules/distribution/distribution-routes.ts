@@ -12,7 +12,7 @@ import {
 } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { archiveFileName, newBatchArchive } from './batch-archive.ts';
 import { actorOf } from '../../policies/actor.ts';

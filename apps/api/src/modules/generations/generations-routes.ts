@@ -2,7 +2,7 @@ import { generationDetailResponse, generationItemsQuery, generationsByUserQuery,
 import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { ZipArchive } from 'archiver';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { diplomas, generationItems, generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';

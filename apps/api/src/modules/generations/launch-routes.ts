@@ -11,7 +11,7 @@ import {
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { diplomas, generations, officialSignatures, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';

@@ -1,7 +1,7 @@
 import { GENERATION_STATUSES, generationStatsQuery, generationStatsResponse, type GenerationStats, type GenerationStatus, type IssuedCounts } from '@sceau/contracts';
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, educProvinces, examSessions, generations } from '../../db/schema.ts';
 import { fieldError } from '../../lib/errors.ts';

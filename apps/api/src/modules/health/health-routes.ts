@@ -1,7 +1,7 @@
 import { healthResponse, readinessResponse, type ReadinessResponse } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { APP_VERSION } from '../../lib/version.ts';
 
 /** How long one dependency may take to answer a readiness check before it counts as failing. */

@@ -24,7 +24,7 @@ import {
 import { and, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { generations, importations } from '../../db/schema.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';

@@ -2,7 +2,7 @@ import { envelope } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 
 export const metricsResponse = envelope(
   z.object({

@@ -13,7 +13,7 @@ import {
   sessionsResponse,
 } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './reference-data-repository.ts';
 

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { envelope, SIGNATURE_MAX_BYTES, signatureFields, signatureKindParam, signaturesStateResponse } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import { actorOf } from '../../policies/actor.ts';

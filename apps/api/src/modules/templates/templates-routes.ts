@@ -2,7 +2,7 @@ import { GENERATION_TYPES, generationTypesResponse, idParam, templateResponse, t
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Db } from '../../db/client.ts';
 import { countries, templates } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';

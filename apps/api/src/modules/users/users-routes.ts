@@ -13,7 +13,7 @@ import {
 } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { allowed } from '../../policies/policy.ts';
 import { userPolicy } from '../../policies/user-policy.ts';

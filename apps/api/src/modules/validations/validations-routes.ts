@@ -22,7 +22,7 @@ import {
   type Requirement,
 } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../../policies/actor.ts';

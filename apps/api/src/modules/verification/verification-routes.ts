@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../app-context.ts';
 import { apiProcessCount } from '../../cluster.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { countVerification } from '../../prometheus/metrics.ts';

@@ -1,10 +1,11 @@
-import type { ContactRequest } from '@sceau/contracts';
+import { type ContactRequest, endpoints } from '@sceau/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { http, type ApiError } from '@/lib/http';
+import { api } from '@/lib/api';
+import type { ApiError } from '@/lib/http';
 
 /** `POST /contact`: the message is stored and e-mailed to the platform's team. */
 export function useSendContactMessage() {
   return useMutation<{ message: string }, ApiError, ContactRequest>({
-    mutationFn: async (body) => (await http.post<{ data: { received: true; message: string } }>('/contact', body, { anonymous: true })).data,
+    mutationFn: async (body) => (await api.call(endpoints.contact.send, { body, anonymous: true })).data,
   });
 }

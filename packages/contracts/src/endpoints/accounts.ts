@@ -1,0 +1,1 @@
+export const accountsEndpoints = {} as const;

@@ -1,0 +1,1 @@
+export const auditEndpoints = {} as const;

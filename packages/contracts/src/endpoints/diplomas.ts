@@ -1,0 +1,1 @@
+export const diplomasEndpoints = {} as const;

@@ -1,0 +1,1 @@
+export const generationsEndpoints = {} as const;

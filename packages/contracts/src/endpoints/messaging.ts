@@ -1,0 +1,1 @@
+export const messagingEndpoints = {} as const;

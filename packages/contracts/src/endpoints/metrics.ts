@@ -1,0 +1,1 @@
+export const metricsEndpoints = {} as const;

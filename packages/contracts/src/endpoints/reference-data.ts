@@ -1,0 +1,1 @@
+export const referenceDataEndpoints = {} as const;

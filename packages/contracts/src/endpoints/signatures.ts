@@ -1,0 +1,1 @@
+export const signaturesEndpoints = {} as const;

@@ -1,0 +1,1 @@
+export const templatesEndpoints = {} as const;

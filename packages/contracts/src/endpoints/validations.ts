@@ -1,0 +1,1 @@
+export const validationsEndpoints = {} as const;
