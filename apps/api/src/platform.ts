@@ -12,7 +12,6 @@ import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
 import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { demoDiplomaId, seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
-import { Invalidations } from './jobs/invalidations.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { Sweeper } from './jobs/sweeps.ts';
 import { resumeIssuing } from './modules/generations/issuing-jobs.ts';
@@ -42,24 +41,6 @@ function restartPolicy(what: string): RestartPolicy {
       process.exit(1);
     },
   };
-}
-
-/**
- * What every process that serves the API holds in memory must be cleared everywhere: a revocation
- * handled by one process is published (PostgreSQL NOTIFY) and clears the verification answers of
- * all of them (ADR 0106). The contract's revocation events reach each process too, by its watcher.
- */
-async function shareInvalidations(services: Services, db: Db, connectionString: string): Promise<Invalidations | null> {
-  const verification = services.verification;
-  if (!verification) return null;
-  const bus = new Invalidations(connectionString, log);
-  const local = verification.invalidate.bind(verification);
-  await bus.start(local);
-  verification.invalidate = (hash: string) => {
-    local(hash);
-    bus.publish(db.$client, hash).catch((error: unknown) => log.warn({ err: error }, 'could not publish an invalidation'));
-  };
-  return bus;
 }
 
 /**
@@ -106,7 +87,8 @@ async function runHttpProcess(): Promise<void> {
   const jobs = defineJobs(services, db, connectionString);
   await jobs.start({ work: false });
   services.queue = jobs;
-  const bus = await shareInvalidations(services, db, connectionString);
+  // A revocation handled by any process clears the verification answers of all (ADR 0106).
+  await services.invalidation.share(connectionString, db.$client);
   const stopWatching = watchRevocations(services);
   // The primary serves the metrics of the whole cluster: this process answers it (ADR 0122).
   answerMetricsRequests();
@@ -115,7 +97,7 @@ async function runHttpProcess(): Promise<void> {
     async () => {
       await app.close();
       stopWatching();
-      await bus?.stop();
+      await services.invalidation.stop();
       await jobs.stop();
       await chain.close();
       await db.$client.end();
@@ -177,7 +159,8 @@ async function runMain(httpProcesses: number): Promise<void> {
     const base = config.publicUrl.replace(/\/$/, '');
     log.info(`try it: sign in at ${base}/login as admin@sceau.example (password Sceau-Demo-2026); verify a demo diploma at ${base}/verify/${diploma ?? ''}`);
   };
-  const bus = await shareInvalidations(services, database.db, database.connectionString);
+  // A revocation handled by any process clears the verification answers of all (ADR 0106).
+  await services.invalidation.share(database.connectionString, database.db.$client);
   trackPlatform(database.db, jobs, log);
 
   if (httpProcesses > 1) {
@@ -197,7 +180,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     onShutdown(async () => {
       await closeServer(metrics);
       await cluster.stop();
-      await bus?.stop();
+      await services.invalidation.stop();
       await jobs.stop();
       await closeSharedRenderPool();
       await chain.close();
@@ -215,7 +198,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     await closeServer(metrics);
     await app.close();
     stopWatching();
-    await bus?.stop();
+    await services.invalidation.stop();
     await jobs.stop();
     await closeSharedRenderPool();
     await chain.close();

@@ -14,6 +14,7 @@ import { issuingJobs } from './modules/generations/issuing-jobs.ts';
 import { IssuingService } from './modules/generations/issuing-service.ts';
 import { VerificationService } from './modules/verification/verification-service.ts';
 import { RevocationService } from './modules/diplomas/revocation-service.ts';
+import { CacheInvalidation } from './jobs/cache-invalidation.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { ImportsService } from './modules/imports/imports-service.ts';
@@ -31,7 +32,11 @@ export interface Identity {
 }
 
 /** Builds the services once per process; providers follow the configuration unless a test overrides them. */
-export function createServices(db: Db, config: Config, overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'> } = {}) {
+export function createServices(
+  db: Db,
+  config: Config,
+  overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'>; invalidation?: CacheInvalidation } = {},
+) {
   const messenger = overrides.messenger ?? new Messenger(config);
   const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;
@@ -44,6 +49,9 @@ export function createServices(db: Db, config: Config, overrides: { messenger?: 
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
   const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
+  // A revocation clears the verification answers of every process (ADR 0106).
+  const invalidation = overrides.invalidation ?? new CacheInvalidation(overrides.log ?? { warn: () => {} });
+  if (verification) invalidation.subscribe((hash) => verification.invalidate(hash));
   const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} });
   const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} });
   return {
@@ -57,7 +65,8 @@ export function createServices(db: Db, config: Config, overrides: { messenger?: 
     issuing,
     jobs: issuing ? issuingJobs(issuing) : null,
     verification,
-    revocation: identity ? new RevocationService(db, identity.chain, (hash) => verification?.invalidate(hash)) : null,
+    invalidation,
+    revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash)) : null,
     imports,
     distribution,
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
