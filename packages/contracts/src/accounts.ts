@@ -89,6 +89,9 @@ export const otpSentResponse = envelope(
   }),
 );
 
+/** `POST /register`: the account waits for the one-time code sent for this attempt. */
+export const registerResponse = envelope(z.object({ message: z.string(), mail_or_phone: z.string(), registration: z.string() }));
+
 export const validateOtpRequest = attemptForRegistration(
   z.object({
     otp: z
@@ -195,6 +198,8 @@ export const createUserRequest = userFields.refine((u) => Boolean(u.email || u.p
 });
 export const updateUserRequest = userFields.partial();
 export const archiveUsersRequest = z.object({ users: z.array(z.number().int().positive()).min(1).max(200) });
+
+export const archiveUsersResponse = envelope(z.object({ archived: z.number().int(), message: z.string() }));
 
 export const resetUserPasswordResponse = envelope(z.object({ message: z.string(), channel: z.enum(['sms', 'email']) }));
 

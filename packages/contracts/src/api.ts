@@ -74,3 +74,36 @@ export const readinessResponse = z.object({
   version: z.string(),
 });
 export type ReadinessResponse = z.infer<typeof readinessResponse>;
+
+/** `GET /metrics`: the home page's public counters (spec: `data.data`). */
+export const metricsResponse = envelope(
+  z.object({
+    data: z.object({
+      /** Diplomas published and not revoked. */
+      documents: z.number().int(),
+      /** Distinct candidates holding one. */
+      students: z.number().int(),
+      /** Schools with at least one. */
+      schools: z.number().int(),
+      /** Diploma PDFs downloaded. */
+      downloads: z.number().int(),
+    }),
+  }),
+);
+export type Metrics = z.infer<typeof metricsResponse>['data']['data'];
+
+/** `GET /dev/outbox` (development only): what would have been sent by e-mail and SMS. */
+export const outboxMessage = z.object({
+  id: z.string(),
+  channel: z.enum(['email', 'sms']),
+  to: z.string(),
+  subject: z.string().nullable(),
+  text: z.string(),
+  html: z.string().nullable(),
+  created_at: z.string(),
+  /** An e-mail's attachments, kept as files in the outbox folder. */
+  attachments: z.array(z.object({ filename: z.string(), content_type: z.string(), size: z.number().int(), file: z.string() })).optional(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessage>;
+export const outboxQuery = z.object({ to: z.string().trim().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const outboxResponse = envelope(z.array(outboxMessage));
