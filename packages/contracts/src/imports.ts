@@ -191,6 +191,15 @@ export const candidateCode = z
 /** A session by id, by year (2026) or by name ("Session 2026"). */
 export const sessionRef = z.union([z.number().int().positive(), z.string().trim().min(1).max(40)]);
 
+/**
+ * The national exam's short name in the registry's paths (`/generations/find-{product}`,
+ * `/generations/import/from-{product}cd`): the API serves its configured one only (`PRODUCT`).
+ */
+export const productParam = z.object({ product: z.string() });
+/** The registry's name in `from-{registry}`: the product and `cd` (`exetatcd`). */
+export const registryParam = z.object({ registry: z.string() });
+export const registryName = (product: string) => `${product}cd`;
+
 export const findResultRequest = z.object({ matricule: candidateCode, session: sessionRef });
 
 const coded = z.object({ code: z.string(), name: z.string().nullable() });

@@ -118,3 +118,60 @@ export function comparableName(value: string): string {
     .sort()
     .join(' ');
 }
+
+// ---------------------------------------------------------------- verification (GET /verify/{id}, POST /generations/verify)
+
+/** A diploma's public id: 22 characters of base64url. */
+export const DIPLOMA_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export const diplomaIdParam = z.object({ id: z.string().regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }) });
+
+/** The answer's verdicts, from the strongest yes to the strongest no. */
+export const VERDICTS = ['authentic', 'revoked', 'altered', 'unknown', 'unpublished', 'incomplete'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** One check as the API reports it; `title` and `message` are in the reader's language. */
+export const verificationCheck = z.object({
+  name: z.string(),
+  status: z.enum(['passed', 'failed', 'not-checked']),
+  code: z.string(),
+  title: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  /** The explorer's page of the anchoring transaction (`anchored` only, when configured). */
+  link: z.string().optional(),
+});
+export type VerificationCheck = z.infer<typeof verificationCheck>;
+
+/** A diploma's public fields: those its holder chose to hide are left out and named in `hidden_fields`. */
+export const publicDiplomaView = z.object({
+  id: z.string(),
+  last_name: z.string().optional(),
+  middle_name: z.string().optional(),
+  first_name: z.string().optional(),
+  birth_date: z.string().optional(),
+  option: z.string().optional(),
+  option_code: z.string().optional(),
+  school: z.string().optional(),
+  school_code: z.string().optional(),
+  centre: z.string().optional(),
+  centre_code: z.string().optional(),
+  session: z.string().optional(),
+  session_year: z.number().optional(),
+  percentage: z.number().optional(),
+  issue_date: z.string().optional(),
+  issuer: z.object({ id: z.string(), name: z.string() }).optional(),
+  hidden_fields: z.array(z.string()).optional(),
+});
+export type PublicDiplomaView = z.infer<typeof publicDiplomaView>;
+
+export const verificationResult = z.object({
+  verdict: z.enum(VERDICTS),
+  verdict_label: z.string(),
+  source: z.enum(['pdf', 'credential', 'qr', 'link']),
+  checks: z.array(verificationCheck),
+  diploma: publicDiplomaView.nullable(),
+  /** `GET /verify/{id}` only: the full credential, for independent verifiers. */
+  credential: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type VerificationResultData = z.infer<typeof verificationResult>;
+export const verificationResponse = envelope(verificationResult);

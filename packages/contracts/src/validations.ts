@@ -269,3 +269,5 @@ export const itemPhotoParams = z.object({ generationId: id, itemId: id });
 /** `POST /validations/photos/{itemId}/upload` (multipart `photo`): a JPEG, PNG or WebP of at most this size. */
 export const PHOTO_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const itemIdParam = z.object({ itemId: id });
+/** `v` changes with the photo (the `photo_url` the lists give), so a private cache may keep each one. */
+export const itemPhotoQuery = z.object({ v: z.string().optional() });
