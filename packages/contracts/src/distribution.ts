@@ -79,6 +79,9 @@ export const broadcastResponse = envelope(z.object({ message: z.string(), broadc
 /** `GET /generations/{id}/broadcast`: the latest broadcast of the batch, if any. */
 export const latestBroadcastResponse = envelope(broadcastView.nullable());
 
+/** `GET /archive-downloads/{token}`: the token of the zip's download link an e-mail carried. */
+export const archiveTokenParams = z.object({ token: z.string().max(200) });
+
 /** `POST /direct-auth`: a token from a one-time link. */
 export const directAuthRequest = z.object({ token: z.string().trim().min(1, { error: 'field.direct_auth_unknown' }).max(200, { error: 'field.direct_auth_unknown' }) });
 

@@ -50,9 +50,12 @@ export function canMoveSignature(from: SignatureStatus, to: SignatureStatus): bo
   return SIGNATURE_TRANSITIONS[from].includes(to);
 }
 
+/** The status of a published batch: signed and anchored, its diplomas verify as issued. */
+export const PUBLISHED_STATUS = 'completed' satisfies GenerationStatus;
+
 /** A batch is published (its diplomas verify as issued) only once completed. */
 export function isPublished(status: GenerationStatus): boolean {
-  return status === 'completed';
+  return status === PUBLISHED_STATUS;
 }
 
 export const ITEM_VALIDATION_STATES = ['pending', 'validated', 'rejected'] as const;
@@ -208,3 +211,40 @@ export const launchSignatures = z.object({
 });
 export type LaunchSignatures = z.infer<typeof launchSignatures>;
 export const launchSignaturesResponse = envelope(launchSignatures);
+
+// ---------------------------------------------------------------- the launch: one-time code, progress
+
+const generationId = z.coerce.number().int().positive();
+export const generationIdQuery = z.object({ generation_id: generationId });
+
+/** `GET /generations/send-otp`: where the launch code went (masked) and when another may be asked for. */
+export const launchCodeSentResponse = envelope(
+  z.object({ message: z.string(), channel: z.enum(['sms', 'email']), destination: z.string(), resend_in: z.number().int(), expires_in: z.number().int() }),
+);
+export type LaunchCodeSent = z.infer<typeof launchCodeSentResponse>['data'];
+
+/** `POST /generations/verify-otp`. */
+export const verifyLaunchCodeRequest = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { error: 'field.otp_format' }),
+  generation_id: generationId,
+});
+
+/** A batch's status and progress (the generating page follows it). */
+export const generationProgress = z.object({
+  id: z.number().int(),
+  status: z.enum(GENERATION_STATUSES),
+  signature_status: z.enum(SIGNATURE_STATUSES),
+  progress: z.object({ done: z.number().int(), total: z.number().int(), percent: z.number() }),
+  last_error: z.string().nullable(),
+});
+export type GenerationProgress = z.infer<typeof generationProgress>;
+export const generationProgressResponse = envelope(generationProgress);
+
+// ---------------------------------------------------------------- revocation
+
+/** A diploma's public id in a path (22 URL-safe characters). */
+export const revocationDiplomaParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'field.diploma_id' }) });
+export const revocationRequest = z.object({ reason: z.string().trim().min(5).max(500) });

@@ -4,6 +4,7 @@ export * from './constants.ts';
 export * from './generations.ts';
 export * from './permissions.ts';
 export * from './phone.ts';
+export * from './contact-mask.ts';
 export * from './accounts.ts';
 export * from './reference-data.ts';
 export * from './validation-messages.ts';

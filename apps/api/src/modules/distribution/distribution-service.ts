@@ -19,7 +19,7 @@ import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, isLive, type BatchFacts } from '../../policies/generation-policy.ts';
 import { authorize, type Decision } from '../../policies/policy.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
-import { archiveFileName, fillBatchArchive, newBatchArchive } from './batch-archive.ts';
+import { archiveFileName, fillBatchArchive, newBatchArchive } from '../generations/batch-archive.ts';
 import type { OneTimeLinks } from './one-time-links.ts';
 
 type Log = { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
@@ -377,16 +377,17 @@ export class DistributionService {
     return batch && published(batch) ? batch.id : null;
   }
 
-  /** Streams a batch's zip into `archive` for a download link, counting the downloads once it is complete. */
+  /** Streams a batch's zip into `archive` for a download link, counting the downloads once every file is in. */
   async fillLinkedArchive(generationId: number, archive: ReturnType<typeof newBatchArchive>, request: FastifyRequest): Promise<void> {
-    const files = await fillBatchArchive(this.db, this.storage, generationId, archive);
-    await this.db.transaction(async (tx) => {
-      await tx
-        .update(diplomas)
-        .set({ downloads: sql`${diplomas.downloads} + 1` })
-        .where(and(eq(diplomas.generationId, generationId), sql`${diplomas.pdfKey} is not null`));
-      await recordAudit(tx, { action: 'generation.exported', subjectType: 'generation', subjectId: generationId, details: { files, via: 'link' } }, request);
-    });
+    await fillBatchArchive(this.db, this.storage, generationId, archive, (files) =>
+      this.db.transaction(async (tx) => {
+        await tx
+          .update(diplomas)
+          .set({ downloads: sql`${diplomas.downloads} + 1` })
+          .where(and(eq(diplomas.generationId, generationId), sql`${diplomas.pdfKey} is not null`));
+        await recordAudit(tx, { action: 'generation.exported', subjectType: 'generation', subjectId: generationId, details: { files, via: 'link' } }, request);
+      }),
+    );
   }
 
   // ------------------------------------------------------------ direct sign-in links

@@ -12,9 +12,11 @@ export function newBatchArchive(): ZipArchive {
 /**
  * Fills a batch's zip with its signed PDFs and finalizes it, one PDF in memory at a time (the next
  * is read when the previous has gone into the archive): the archive is meant to be piped to a
- * response or a file, never held whole. Answers how many files went in.
+ * response or a file, never held whole. `beforeEnd` runs once every file is in and before the zip
+ * ends (counting the downloads then means a caller holding the whole zip finds them counted).
+ * Answers how many files went in. The one zip builder of the export, the link and the e-mail.
  */
-export async function fillBatchArchive(db: Db, storage: FileStorage, generationId: number, archive: ZipArchive): Promise<number> {
+export async function fillBatchArchive(db: Db, storage: FileStorage, generationId: number, archive: ZipArchive, beforeEnd?: (files: number) => Promise<void>): Promise<number> {
   const added = new Set<string>();
   let after = 0;
   for (;;) {
@@ -42,6 +44,7 @@ export async function fillBatchArchive(db: Db, storage: FileStorage, generationI
     }
     after = page.at(-1)!.itemId;
   }
+  await beforeEnd?.(added.size);
   await archive.finalize();
   return added.size;
 }
