@@ -226,7 +226,7 @@ try {
   const INSERT_ROWS = 1000;
   const WRITE_CONCURRENCY = 64;
   for (let from = 0; from < count; from += INSERT_ROWS) {
-    const rows = [];
+    const rows: (typeof generationItems.$inferInsert)[] = [];
     const writes: Array<() => Promise<void>> = [];
     for (let i = from; i < Math.min(count, from + INSERT_ROWS); i++) {
       const photoKey = `photos/bench/${batchId}/${i + 1}.jpg`;

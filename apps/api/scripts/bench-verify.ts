@@ -304,7 +304,7 @@ async function candidates(db: Db, place: Place, from: number, count: number, pho
     })
     .returning({ id: generations.id });
   for (let start = 0; start < count; start += 1_000) {
-    const rows = [];
+    const rows: (typeof generationItems.$inferInsert)[] = [];
     for (let j = start; j < Math.min(count, start + 1_000); j++) {
       const i = from + j;
       rows.push({

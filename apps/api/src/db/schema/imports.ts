@@ -1,11 +1,15 @@
+import { IMPORTATION_STATUSES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { createdAt, updatedAt } from './columns.ts';
+import { createdAt, oneOf, updatedAt } from './columns.ts';
 import { generations } from './issuing.ts';
 import { examSessions } from './reference-data.ts';
 
 /** Student list imports and the national results registry. */
+
+/** An importation's kind: the batch's own list, or candidates added to it later. */
+export const IMPORTATION_KINDS = ['list', 'append'] as const;
 
 /**
  * One import of a stored list into a batch, run by the durable `import.candidates` job (ADR 0060):
@@ -18,9 +22,9 @@ export const importations = pgTable(
     generationId: integer('generation_id')
       .notNull()
       .references(() => generations.id, { onDelete: 'cascade' }),
-    kind: varchar('kind', { length: 16 }).notNull(),
+    kind: varchar('kind', { length: 16, enum: IMPORTATION_KINDS }).notNull(),
     /** queued → running → completed | failed (a failed attempt goes back to queued while retries remain). */
-    status: varchar('status', { length: 16 }).notNull().default('queued'),
+    status: varchar('status', { length: 16, enum: IMPORTATION_STATUSES }).notNull().default('queued'),
     fileKey: text('file_key').notNull(),
     photosKey: text('photos_key'),
     rowsTotal: integer('rows_total').notNull().default(0),
@@ -39,6 +43,8 @@ export const importations = pgTable(
     index('importations_generation_idx').on(t.generationId),
     // One import at a time per batch.
     uniqueIndex('importations_active_key').on(t.generationId).where(sql`${t.status} in ('queued', 'running')`),
+    oneOf('importations_kind_check', t.kind, IMPORTATION_KINDS),
+    oneOf('importations_status_check', t.status, IMPORTATION_STATUSES),
   ],
 );
 

@@ -1,7 +1,8 @@
+import { GENERATION_STATUSES, GENERATION_TYPES, ITEM_VALIDATION_STATES, SIGNATURE_STATUSES, TEMPLATE_OWNER_TYPES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { createdAt, updatedAt } from './columns.ts';
+import { createdAt, oneOf, updatedAt } from './columns.ts';
 import { centres, educProvinces, examSessions, institutions, options } from './reference-data.ts';
 
 /** Issuing: official signatures, templates, batches (generations), their candidates and diplomas. */
@@ -36,16 +37,20 @@ export const templates = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     /** `country` or `institution`, with the owner's id (spec: `{id}_country`, `{id}_institution`). */
-    ownerType: varchar('owner_type', { length: 16 }).notNull(),
+    ownerType: varchar('owner_type', { length: 16, enum: TEMPLATE_OWNER_TYPES }).notNull(),
     ownerId: integer('owner_id').notNull(),
-    generationType: varchar('generation_type', { length: 32 }).notNull(),
+    generationType: varchar('generation_type', { length: 32, enum: GENERATION_TYPES }).notNull(),
     /** The page design (packages/pdf template model). */
     design: jsonb('design').$type<Record<string, unknown>>().notNull(),
     basedOnId: integer('based_on_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('templates_owner_idx').on(t.ownerType, t.ownerId)],
+  (t) => [
+    index('templates_owner_idx').on(t.ownerType, t.ownerId),
+    oneOf('templates_owner_type_check', t.ownerType, TEMPLATE_OWNER_TYPES),
+    oneOf('templates_generation_type_check', t.generationType, GENERATION_TYPES),
+  ],
 );
 
 /** A generation batch: one list of candidates turned into diplomas together (spec section 3). */
@@ -53,7 +58,7 @@ export const generations = pgTable(
   'generations',
   {
     id: serial('id').primaryKey(),
-    type: varchar('type', { length: 32 }).notNull(),
+    type: varchar('type', { length: 32, enum: GENERATION_TYPES }).notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -67,8 +72,9 @@ export const generations = pgTable(
     institutionId: integer('institution_id').references(() => institutions.id),
     centreId: integer('centre_id').references(() => centres.id),
     optionId: integer('option_id').references(() => options.id),
-    status: varchar('status', { length: 32 }).notNull().default('created'),
-    signatureStatus: varchar('signature_status', { length: 32 }).notNull().default('not_started'),
+    /** Moved only through generation-status.ts, along GENERATION_TRANSITIONS. */
+    status: varchar('status', { length: 32, enum: GENERATION_STATUSES }).notNull().default('created'),
+    signatureStatus: varchar('signature_status', { length: 32, enum: SIGNATURE_STATUSES }).notNull().default('not_started'),
     /** The uploaded list, kept as sent (file storage key) until the import job has read it. */
     sourceFileKey: text('source_file_key'),
     /** The photos zip sent beside the list (file storage key), until the import job has extracted it. */
@@ -109,6 +115,9 @@ export const generations = pgTable(
     index('generations_status_idx').on(t.status),
     index('generations_creator_idx').on(t.createdBy, t.createdAt),
     index('generations_session_province_idx').on(t.sessionId, t.educProvinceId),
+    oneOf('generations_type_check', t.type, GENERATION_TYPES),
+    oneOf('generations_status_check', t.status, GENERATION_STATUSES),
+    oneOf('generations_signature_status_check', t.signatureStatus, SIGNATURE_STATUSES),
   ],
 );
 
@@ -140,8 +149,8 @@ export const generationItems = pgTable(
     /** Percentage obtained, in tenths (725 = 72.5 %). */
     percentageTenths: integer('percentage_tenths').notNull(),
     photoKey: text('photo_key'),
-    photoStatus: varchar('photo_status', { length: 16 }).notNull().default('pending'),
-    dataStatus: varchar('data_status', { length: 16 }).notNull().default('pending'),
+    photoStatus: varchar('photo_status', { length: 16, enum: ITEM_VALIDATION_STATES }).notNull().default('pending'),
+    dataStatus: varchar('data_status', { length: 16, enum: ITEM_VALIDATION_STATES }).notNull().default('pending'),
     rejected: boolean('rejected').notNull().default(false),
     rejectionReason: text('rejection_reason'),
     rejectedBy: integer('rejected_by').references(() => users.id, { onDelete: 'set null' }),
@@ -160,6 +169,8 @@ export const generationItems = pgTable(
     uniqueIndex('generation_items_code_key').on(t.generationId, t.candidateCode),
     index('generation_items_candidate_idx').on(t.candidateCode),
     index('generation_items_filters_idx').on(t.generationId, t.institutionId, t.centreId, t.optionId),
+    oneOf('generation_items_photo_status_check', t.photoStatus, ITEM_VALIDATION_STATES),
+    oneOf('generation_items_data_status_check', t.dataStatus, ITEM_VALIDATION_STATES),
   ],
 );
 

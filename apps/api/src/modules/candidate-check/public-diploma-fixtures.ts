@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { GenerationStatus } from '@sceau/contracts';
 import { diplomas, examSessions, generationItems, generations, institutions, nationalResults, options, templates } from '../../db/schema.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 
@@ -23,7 +24,7 @@ export async function insertDiplomaFixture(
   db: Db,
   storage: FileStorage,
   code: string,
-  options_: { status?: string; revoked?: boolean; batchRevoked?: boolean; pdf?: boolean; photo?: boolean } = {},
+  options_: { status?: GenerationStatus; revoked?: boolean; batchRevoked?: boolean; pdf?: boolean; photo?: boolean } = {},
 ): Promise<DiplomaFixture> {
   const { status = 'completed', revoked = false, batchRevoked = false, pdf = true, photo = true } = options_;
   const [r] = await db.select().from(nationalResults).innerJoin(examSessions, eq(examSessions.id, nationalResults.sessionId)).where(eq(nationalResults.candidateCode, code));

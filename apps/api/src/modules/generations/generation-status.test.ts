@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, educProvinces, examSessions, generations, templates } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -81,5 +81,12 @@ describe('moving a batch between statuses', () => {
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+  });
+
+  it('is refused by PostgreSQL outside the closed set of statuses, whatever writes it', async () => {
+    const bad = ctx.db.execute(sql`update generations set status = 'published' where id = ${generationId}`);
+    await expect(bad).rejects.toMatchObject({ cause: { constraint: 'generations_status_check' } });
+    const badSignature = ctx.db.execute(sql`update generations set signature_status = 'signed' where id = ${generationId}`);
+    await expect(badSignature).rejects.toMatchObject({ cause: { constraint: 'generations_signature_status_check' } });
   });
 });

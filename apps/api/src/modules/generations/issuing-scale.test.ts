@@ -4,7 +4,6 @@ import { verifyDocument } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -22,15 +21,7 @@ import { moveGeneration } from './generation-status.ts';
 import { issuingJobs } from './issuing-jobs.ts';
 import { IssuingService, type ItemRange } from './issuing-service.ts';
 import { closeSharedRenderPool } from './render-pool.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@sceau/process';
 
 const log = pino({ level: 'silent' });
 let ctx: TestContext;
@@ -65,7 +56,7 @@ async function launchedBatch(count: number, codeBase: number): Promise<number> {
       })
       .returning({ id: generations.id });
     const id = batch!.id;
-    const rows = [];
+    const rows: (typeof generationItems.$inferInsert)[] = [];
     for (let i = 0; i < count; i++) {
       const photoKey = `photos/scale/${id}/${i}.jpg`;
       await storage.put(photoKey, photo);

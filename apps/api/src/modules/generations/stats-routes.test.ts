@@ -1,3 +1,4 @@
+import type { GenerationStatus } from '@sceau/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
@@ -34,7 +35,7 @@ async function staff(email: string, role: string | null, scope: Partial<Pick<typ
  * A batch of `place` in `status` with `n` diplomas, `revoked` of them revoked one by one; `whole`
  * revokes the batch itself.
  */
-async function batch(place: (typeof places)[number], status: string, n: number, options: { revoked?: number; whole?: boolean; session?: number } = {}) {
+async function batch(place: (typeof places)[number], status: GenerationStatus, n: number, options: { revoked?: number; whole?: boolean; session?: number } = {}) {
   const [g] = await ctx.db
     .insert(generations)
     .values({

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ImportationStatus } from '@sceau/contracts';
+import { IMPORTATIONS_LISTED, IMPORTATIONS_RECENT_DAYS, type GenerationType, type ImportationStatus } from '@sceau/contracts';
 import { preparePhoto } from '@sceau/pdf';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { educProvinces, examSessions, generationItems, generations, importations, institutions, templates } from '../../db/schema.ts';
@@ -240,6 +240,22 @@ export class ImportsService {
   }
 
   /**
+   * The actor's own imports within their scope, newest first (at most IMPORTATIONS_LISTED): those
+   * queued or running, and unless `activeOnly` those finished in the last IMPORTATIONS_RECENT_DAYS days.
+   */
+  async mine(actor: Actor, activeOnly: boolean) {
+    const active = inArray(importations.status, ['queued', 'running']);
+    const recent = gt(importations.updatedAt, sql`now() - make_interval(days => ${IMPORTATIONS_RECENT_DAYS})`);
+    return this.db
+      .select({ id: importations.id, generation: { id: generations.id, title: generations.title, template_id: generations.templateId, status: generations.status } })
+      .from(importations)
+      .innerJoin(generations, eq(generations.id, importations.generationId))
+      .where(and(eq(importations.createdBy, actor.id), generationPolicy.visibleCondition(actor), activeOnly ? active : or(active, recent)))
+      .orderBy(desc(importations.id))
+      .limit(IMPORTATIONS_LISTED);
+  }
+
+  /**
    * A batch created from rows someone else already checked (the national results registry): the
    * list is stored and imported by the same job as an uploaded one.
    */
@@ -249,7 +265,7 @@ export class ImportsService {
       userId: number;
       scope: Scope;
       templateId: number;
-      type: string;
+      type: GenerationType;
       sessionId: number;
       provinceId: number;
       title: string | null;

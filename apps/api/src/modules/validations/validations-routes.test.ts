@@ -1,3 +1,4 @@
+import type { GenerationStatus } from '@sceau/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ async function bearer(email: string) {
 }
 
 /** A batch of `n` candidates (alternately of each school), each with a photo, in `status`. */
-async function makeBatch(n = 4, status = 'pending_validation', validated = false): Promise<{ id: number; items: number[] }> {
+async function makeBatch(n = 4, status: GenerationStatus = 'pending_validation', validated = false): Promise<{ id: number; items: number[] }> {
   const templateId = await seedCountryTemplate(ctx.db);
   const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
   const [province] = await ctx.db.select().from(educProvinces).where(eq(educProvinces.code, 'KIN-FUN'));
