@@ -15,7 +15,7 @@ import { generationsRoutes } from './modules/generations/generations-routes.ts';
 import { metricsRoutes } from './modules/metrics/metrics-routes.ts';
 import { importsRoutes } from './modules/imports/imports-routes.ts';
 import { templatesRoutes } from './modules/templates/templates-routes.ts';
-import { revocationRoutes } from './modules/diplomas/revocation-routes.ts';
+import { revocationRoutes } from './modules/revocation/revocation-routes.ts';
 import { launchRoutes } from './modules/generations/launch-routes.ts';
 import { statsRoutes } from './modules/generations/stats-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';

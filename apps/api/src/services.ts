@@ -13,7 +13,7 @@ import type { OpenChain } from './modules/chain/open-chain.ts';
 import { issuingJobs } from './modules/generations/issuing-jobs.ts';
 import { IssuingService } from './modules/generations/issuing-service.ts';
 import { VerificationService } from './modules/verification/verification-service.ts';
-import { RevocationService } from './modules/diplomas/revocation-service.ts';
+import { RevocationService } from './modules/revocation/revocation-service.ts';
 import { CacheInvalidation } from './jobs/cache-invalidation.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { MinistryKeys } from './modules/keys/ministry-keys.ts';

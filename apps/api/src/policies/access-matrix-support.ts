@@ -34,7 +34,7 @@ import { hashPassword } from '../modules/auth/auth-service.ts';
 import { issueAccessToken } from '../modules/auth/token-service.ts';
 import type { OpenChain } from '../modules/chain/open-chain.ts';
 import { FAKE_PDF, FAKE_PHOTO } from '../modules/candidate-check/public-diploma-fixtures.ts';
-import { RevocationService } from '../modules/diplomas/revocation-service.ts';
+import { RevocationService } from '../modules/revocation/revocation-service.ts';
 import { issuingJobs } from '../modules/generations/issuing-jobs.ts';
 import type { IssuingService } from '../modules/generations/issuing-service.ts';
 import { loadRolesOf } from './grants.ts';

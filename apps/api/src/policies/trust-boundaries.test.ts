@@ -9,7 +9,7 @@ import { buildApp, type App } from '../app.ts';
 import { auditLog, diplomas, generations, institutions, nationalResults, officialSignatures, roles, userRoles, users } from '../db/schema.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
 import type { OpenChain } from '../modules/chain/open-chain.ts';
-import { RevocationService } from '../modules/diplomas/revocation-service.ts';
+import { RevocationService } from '../modules/revocation/revocation-service.ts';
 import { hashPassword } from '../modules/auth/auth-service.ts';
 import { insertDiplomaFixture } from '../modules/candidate-check/public-diploma-fixtures.ts';
 import { RESULTS_LOOKUPS } from '../modules/imports/results-registry-service.ts';
