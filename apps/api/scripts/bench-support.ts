@@ -3,19 +3,9 @@
  * check before they write, and the whole machine's CPU use (to say how busy it was).
  */
 import { readFile, statfs } from 'node:fs/promises';
-import { createServer } from 'node:net';
+export { freePort } from '@sceau/process';
 
 const GB = 1024 * 1024 * 1024;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Stops the bench (exit code 2) before it writes anything when `folder` has less than `needBytes`

@@ -5,22 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@sceau/process';
+
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, '../../..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fresh data folder; mkdtemp makes it private to us, and as root the embedded server runs as another user that must enter it. */
 export async function makeDataDir(prefix: string): Promise<string> {

@@ -5,7 +5,7 @@ import type { ChainConnection } from './connection.ts';
 import { ChainError, classifyChainError } from './errors.ts';
 import { diplomaRegistryArtifact } from './generated/diploma-registry.ts';
 import type { ChainLogger } from './local-chain.ts';
-import { writeFileAtomic } from './processes.ts';
+import { writeFileAtomic } from './files.ts';
 import { createRegistry, deployRegistry, type Anchor, type Deployment, type DiplomaRegistry } from './registry.ts';
 
 export interface EnsureRegistryOptions {

@@ -8,7 +8,7 @@ import { connectChain } from './connection.ts';
 import { ensureRegistry } from './deployment.ts';
 import { ChainError } from './errors.ts';
 import { LocalChainError, startLocalChain, type LocalChain } from './local-chain.ts';
-import { isAlive, waitUntil } from './processes.ts';
+import { isAlive, waitUntil } from '@sceau/process';
 import { freePort, randomHash, tempDir } from './test-support.ts';
 
 const dirs: string[] = [];

@@ -36,7 +36,8 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { findAnvilBinary } from './anvil-binary.ts';
 import { createRestarter, type RestartPolicy } from './restarts.ts';
-import { findProcesses, isAlive, probePort, processArgs, processStartTime, samePath, signal, sleep, terminate, writeFileAtomic } from './processes.ts';
+import { findProcesses, isAlive, probePort, processArgs, processStartTime, samePath, signal, sleep, terminate } from '@sceau/process';
+import { writeFileAtomic } from './files.ts';
 
 /** "SCEAU" on a phone keypad; not a registered public chain id, so no wallet confuses it with one. */
 export const LOCAL_CHAIN_ID = 72328;

@@ -5,7 +5,6 @@
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -28,14 +27,7 @@ import { createDevelopmentPki, createDiplomaRenderer, createKeySigner, diplomeEt
 import { createTestPhoto, createTestSignatureImages } from '@sceau/pdf/test-fixtures';
 import { registryPort } from './chain-port.ts';
 import type { RegistryPort, VerificationContext } from './types.ts';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '@sceau/process';
 
 export interface MinistryKeys {
   es256: Es256Signer;

@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qrFieldsFromDocument, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
+import { freePort } from '@sceau/process';
 import { connectRegistryPort } from './chain-port.ts';
 import { runCli } from './cli-run.ts';
 import {
   apiContext,
   createMinistryKeys,
   createPdfFactory,
-  freePort,
   issueBatch,
   issuerFor,
   signQr,

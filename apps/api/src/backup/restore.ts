@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +20,7 @@ import { S3FileStorage } from '../lib/s3-storage.ts';
 import { BackupError, PartDigest, hashStream, readArchive, splitEntryName, verifyArchive, type Manifest, type PartName } from './archive.ts';
 import { completeRestoredCluster, countTables, restoreExternal } from './postgres.ts';
 import { listObjects, s3Client } from './s3-objects.ts';
+import { freePort, isAlive, processStartTime } from '@sceau/process';
 
 export interface RestoreOptions {
   config: Config;
@@ -50,31 +50,9 @@ function lockHeld(lockFile: string): number | null {
     return null;
   }
   if (typeof owner.pid !== 'number' || owner.pid === process.pid) return null;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
-  }
-  if (owner.startTime && process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${owner.pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] !== owner.startTime) return null; // pid reused
-    } catch {
-      return null;
-    }
-  }
+  if (!isAlive(owner.pid)) return null;
+  if (owner.startTime && processStartTime(owner.pid) !== owner.startTime) return null; // pid reused
   return owner.pid;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** What is already in the target, one line each (empty: nothing). */

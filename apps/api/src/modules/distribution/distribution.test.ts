@@ -1,5 +1,4 @@
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, count, eq, isNotNull } from 'drizzle-orm';
@@ -31,15 +30,7 @@ import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import type { OutboxMessage } from '../messaging/outbox.ts';
 import { DistributionService } from './distribution-service.ts';
 import { OneTimeLinks } from './one-time-links.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@sceau/process';
 
 let ctx: TestContext;
 let dataDir: string;

@@ -6,7 +6,6 @@
 import { verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
@@ -25,15 +24,7 @@ import { csv, csvFile, multipart, portrait, row, zip } from '../imports/imports-
 import { openZip } from '../imports/zip-archive.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@sceau/process';
 
 const BUCKET = 'sceau-files';
 const PREFIX = 'sceau/';

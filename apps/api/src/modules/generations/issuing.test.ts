@@ -3,7 +3,6 @@ import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -17,15 +16,7 @@ import { createTestApp, signIn, type TestContext } from '../../../test/helpers.t
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys, rotateDevelopmentKey } from '../keys/ministry-keys.ts';
 import { moveSignature } from './generation-status.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@sceau/process';
 
 let ctx: TestContext;
 let dataDir: string;

@@ -2,7 +2,6 @@
 // at start from the registry's past events, kept by its new ones and by the other processes'
 // notifications, and never trusted when it is not current.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -17,15 +16,7 @@ import { createServices, type Services } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@sceau/process';
 
 const log = pino({ level: 'silent' });
 let ctx: TestContext;

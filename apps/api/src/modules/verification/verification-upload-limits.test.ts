@@ -1,5 +1,4 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -11,17 +10,9 @@ import { createServices } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+import { freePort } from '@sceau/process';
 
 // ADR 0114: an uploaded PDF that is not the ministry's own is parsed in a thread with limits.
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let ctx: TestContext;
 let dataDir: string;

@@ -1,6 +1,10 @@
-/** Small process helpers for the Anvil supervisor (Linux: /proc; elsewhere: ps and kill(0)). */
+/**
+ * Process and port helpers shared by the supervisors of the embedded PostgreSQL server (apps/api)
+ * and of Anvil (@sceau/chain), and by the tests that start servers on ports of their own.
+ * Linux reads /proc; elsewhere ps and kill(0) stand in where they can.
+ */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -11,18 +15,24 @@ const isLinux = process.platform === 'linux';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function readProcStat(pid: number): { state: string; startTime: string } | null {
+interface ProcStat {
+  state: string;
+  ppid: number;
+  startTime: string;
+}
+
+function readProcStat(pid: number): ProcStat | null {
   try {
     const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid ..."; comm may hold spaces and ')'; starttime is field 22.
     const rest = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-    return { state: rest[0] ?? '?', startTime: rest[19] ?? '' };
+    return { state: rest[0] ?? '?', ppid: Number(rest[1]), startTime: rest[19] ?? '' };
   } catch {
     return null;
   }
 }
 
-/** Exists and is not a zombie. */
+/** Exists and is not a zombie (an exited child nobody reaped yet counts as dead). */
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (isLinux) {
@@ -71,6 +81,21 @@ export async function findProcesses(match: (args: string[]) => boolean | Promise
   return found;
 }
 
+/** The direct children of `pid` (Linux only; [] elsewhere). */
+export function childrenOf(pid: number): number[] {
+  if (!isLinux) return [];
+  const out: number[] = [];
+  try {
+    for (const entry of readdirSync('/proc')) {
+      const child = Number(entry);
+      if (Number.isInteger(child) && readProcStat(child)?.ppid === pid) out.push(child);
+    }
+  } catch {
+    /* best effort */
+  }
+  return out;
+}
+
 export async function samePath(a: string, b: string): Promise<boolean> {
   if (path.resolve(a) === path.resolve(b)) return true;
   try {
@@ -106,7 +131,7 @@ export async function terminate(pid: number, graceMs: number): Promise<'terminat
   throw new Error(`process ${pid} did not exit after SIGKILL`);
 }
 
-/** Resolves if 127.0.0.1:`port` can be listened on; rejects with the listen error otherwise. */
+/** Resolves if `host`:`port` can be listened on; rejects with the listen error otherwise. */
 export async function probePort(host: string, port: number): Promise<void> {
   const server = net.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -116,18 +141,14 @@ export async function probePort(host: string, port: number): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** Writes a file atomically and durably: temp file, fsync, rename, fsync of the directory. */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const handle = await fs.open(tmp, 'w', mode);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
-  const dir = await fs.open(path.dirname(file), 'r').catch(() => null);
-  await dir?.sync().catch(() => {});
-  await dir?.close();
+/** A port on 127.0.0.1 that was free a moment ago (the system picks it). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
