@@ -28,13 +28,5 @@ export function contactOf(values: { method: ContactMethod; email: string; phone:
   return values.method === 'phone' ? (values.phone.value ?? '') : values.email.trim().toLowerCase();
 }
 
-/** `al•••@example.cd`, `+243•••••678`: enough to recognise one's own contact. */
-export function maskContact(contact: string): string {
-  const at = contact.indexOf('@');
-  if (at > 0) {
-    const local = contact.slice(0, at);
-    return `${local.slice(0, Math.min(2, local.length - 1) || 1)}•••${contact.slice(at)}`;
-  }
-  if (contact.length <= 7) return contact;
-  return `${contact.slice(0, 4)}${'•'.repeat(contact.length - 7)}${contact.slice(-3)}`;
-}
+/** The contracts' one masking rule, shared with the API's answers. */
+export { maskContact } from '@sceau/contracts';

@@ -1,8 +1,9 @@
-import type { DirectAuthResponse, MeResponse } from '@sceau/contracts';
+import { type DirectAuthResponse, endpoints } from '@sceau/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { http, isApiError } from '@/lib/http';
+import { api } from '@/lib/api';
+import { isApiError } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-context';
 import { saveToken } from '@/lib/storage';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -16,7 +17,7 @@ const exchanges = new Map<string, Promise<DirectAuthResponse>>();
 function exchangeToken(token: string): Promise<DirectAuthResponse> {
   let pending = exchanges.get(token);
   if (!pending) {
-    pending = http.post<DirectAuthResponse>('/direct-auth', { token }, { anonymous: true });
+    pending = api.call(endpoints.distribution.directAuth, { body: { token }, anonymous: true });
     // A failure that never reached the server may be tried again.
     pending.catch((error: unknown) => {
       if (isApiError(error) && error.status === 0) exchanges.delete(token);
@@ -54,7 +55,7 @@ export function DirectAuthPage() {
       }
       // The profile is read with the new token, then the session is set as any sign-in sets it.
       saveToken(answer.access_token, false);
-      const me = await http.get<MeResponse>('/me');
+      const me = await api.call(endpoints.accounts.me);
       session.signIn({ access_token: answer.access_token, data: me.data.data });
       if (current) await navigate('/dashboard', { replace: true });
     })().catch((error: unknown) => {

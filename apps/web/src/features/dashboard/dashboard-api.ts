@@ -1,6 +1,6 @@
-import type { GenerationStats } from '@sceau/contracts';
+import { endpoints, type GenerationStats } from '@sceau/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 
 /** What the user's scope has issued, for one session or every session (`GET /generations/stats`). */
@@ -8,6 +8,6 @@ export function useGenerationStats(session: number | null) {
   return useApiQuery<GenerationStats>({
     queryKey: ['generations', 'stats', session],
     placeholderData: keepPreviousData,
-    queryFn: async ({ signal }) => (await http.get<{ data: GenerationStats }>('/generations/stats', { signal, query: { session } })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.generations.stats, { signal, query: { session } })).data,
   });
 }

@@ -1,4 +1,4 @@
-import { DISTRIBUTION_LIMITS, type BroadcastView, type GenerationView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, isPublished, type BroadcastView, type GenerationView } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/dialog';
@@ -22,7 +22,7 @@ export function BroadcastPanel({ batch }: { batch: GenerationView }) {
   const flash = useFlashStore();
   const mayBroadcast = batch.abilities.broadcast;
   // The latest broadcast is shown for a published batch (display), or wherever one may be sent.
-  const shown = batch.status === 'completed' || mayBroadcast;
+  const shown = isPublished(batch.status) || mayBroadcast;
   const latest = useLatestBroadcast(batch.id, shown);
   const send = useBroadcast(batch.id);
   const [confirming, setConfirming] = useState(false);

@@ -1,6 +1,6 @@
-import type { BroadcastView } from '@sceau/contracts';
+import { type BroadcastView, endpoints } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 
 /** Distribution of a published batch: its broadcast to candidates, and sending by e-mail. */
@@ -16,7 +16,7 @@ export function useLatestBroadcast(generationId: number, enabled: boolean) {
       const status = query.state.data?.status;
       return status === 'queued' || status === 'running' ? 3000 : false;
     },
-    queryFn: async ({ signal }) => (await http.get<{ data: BroadcastView | null }>(`/generations/${generationId}/broadcast`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.distribution.latestBroadcast, { params: { id: generationId }, signal })).data,
   });
 }
 
@@ -24,17 +24,17 @@ export function useLatestBroadcast(generationId: number, enabled: boolean) {
 export function useBroadcast(generationId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await http.post<{ data: { message: string; broadcast: BroadcastView } }>(`/generations/${generationId}/broadcast`)).data,
+    mutationFn: async () => (await api.call(endpoints.distribution.broadcast, { params: { id: generationId } })).data,
     onSuccess: ({ broadcast }) => queryClient.setQueryData(broadcastKey(generationId), broadcast),
   });
 }
 
 /** E-mails one diploma (its PDF attached); resolves to the server's message. */
 export async function sendDiplomaByMail(itemId: number, email: string): Promise<string> {
-  return (await http.post<{ data: { message: string } }>('/items/by-mail', { item_id: itemId, email })).data.message;
+  return (await api.call(endpoints.distribution.itemByMail, { body: { item_id: itemId, email } })).data.message;
 }
 
 /** Queues the batch's zip for an e-mail; resolves to the server's message. */
 export async function sendArchiveByMail(generationId: number, email: string): Promise<string> {
-  return (await http.post<{ data: { message: string } }>('/generations/archive-by-mail', { generation_id: generationId, email })).data.message;
+  return (await api.call(endpoints.distribution.archiveByMail, { body: { generation_id: generationId, email } })).data.message;
 }

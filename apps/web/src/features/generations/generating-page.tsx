@@ -1,3 +1,4 @@
+import { PUBLISHED_STATUS } from '@sceau/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -27,7 +28,7 @@ export function GeneratingPage() {
   const [signing, setSigning] = useState(false);
   const status = useGenerationStatus(id, signing);
   const state = status.data;
-  const done = state?.status === 'completed' && state.signature_status === 'finished';
+  const done = state?.status === PUBLISHED_STATUS && state.signature_status === 'finished';
   if (signing && (done || state?.status === 'failed' || state?.status === 'cancelled')) setSigning(false);
 
   // The batch itself for its name, a diploma to preview and what the user may do on it (its

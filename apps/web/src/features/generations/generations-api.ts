@@ -1,6 +1,6 @@
-import type { GenerationItemView, GenerationView, PageMeta } from '@sceau/contracts';
+import { endpoints, type GenerationItemView, isPublished, type ResponseOf } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 import { saveFile } from '@/lib/save-file';
 
@@ -14,8 +14,7 @@ export const MY_GENERATIONS_PAGE_SIZE = 10;
 /** The largest page the API serves: the dashboard's counters read one such page. */
 const SUMMARY_PAGE_SIZE = 100;
 
-type GenerationsPage = { data: GenerationView[]; meta: PageMeta };
-export type GenerationDetail = { data: GenerationView & { items: GenerationItemView[] }; meta: PageMeta };
+export type GenerationDetail = ResponseOf<typeof endpoints.generations.one>;
 
 /** The batches the signed-in user created, newest first (the dashboard). */
 export function useMyGenerations(filter: MyGenerationsFilter) {
@@ -23,7 +22,7 @@ export function useMyGenerations(filter: MyGenerationsFilter) {
     queryKey: ['generations', 'by-user', filter],
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
-      http.get<GenerationsPage>('/generations/by-user', {
+      api.call(endpoints.generations.byUser, {
         signal,
         query: { page: filter.page, per_page: MY_GENERATIONS_PAGE_SIZE, search: filter.search, session: filter.session },
       }),
@@ -35,10 +34,10 @@ export function useMyGenerationsSummary() {
   return useApiQuery({
     queryKey: ['generations', 'by-user', 'summary'],
     queryFn: async ({ signal }) => {
-      const answer = await http.get<GenerationsPage>('/generations/by-user', { signal, query: { page: 1, per_page: SUMMARY_PAGE_SIZE } });
+      const answer = await api.call(endpoints.generations.byUser, { signal, query: { page: 1, per_page: SUMMARY_PAGE_SIZE } });
       return {
         batches: answer.meta.total,
-        published: answer.data.filter((batch) => batch.status === 'completed').length,
+        published: answer.data.filter((batch) => isPublished(batch.status)).length,
         diplomas: answer.data.reduce((sum, batch) => sum + batch.counts.diplomas, 0),
         partial: answer.meta.total > answer.data.length,
       };
@@ -68,8 +67,9 @@ export function useGeneration(id: number, filter: GenerationItemsFilter) {
       return status === 'in_progress' || (status === 'ready_for_signature' && query.state.data?.data.signature_status === 'in_progress') ? 5000 : false;
     },
     queryFn: ({ signal }) =>
-      http.get<GenerationDetail>(`/generations/${id}`, {
+      api.call(endpoints.generations.one, {
         signal,
+        params: { id },
         query: { page: filter.page, per_page: GENERATION_ITEMS_PAGE_SIZE, search: filter.search, institution: filter.institution, centre: filter.centre },
       }),
   });
@@ -85,7 +85,7 @@ export function useRevokeDiploma() {
   const invalidate = useInvalidateGenerations();
   return useMutation({
     mutationFn: async ({ diplomaId, reason }: { diplomaId: string; reason: string }) =>
-      (await http.post<{ data: { message: string } }>(`/diplomas/${encodeURIComponent(diplomaId)}/revoke`, { reason })).data.message,
+      (await api.call(endpoints.diplomas.revoke, { params: { id: diplomaId }, body: { reason } })).data.message,
     onSuccess: () => invalidate(),
   });
 }
@@ -95,14 +95,14 @@ export function useRevokeGeneration() {
   const invalidate = useInvalidateGenerations();
   return useMutation({
     mutationFn: async ({ generationId, reason }: { generationId: number; reason: string }) =>
-      (await http.post<{ data: { message: string } }>(`/generations/${generationId}/revoke`, { reason })).data.message,
+      (await api.call(endpoints.diplomas.revokeGeneration, { params: { id: generationId }, body: { reason } })).data.message,
     onSuccess: () => invalidate(),
   });
 }
 
 /** Fetches a candidate's signed PDF behind the token and hands it to the browser. */
 export async function downloadDiplomaPdf(item: Pick<GenerationItemView, 'id' | 'candidate_code'>): Promise<void> {
-  const { blob, fileName } = await http.download(`/items/${item.id}`);
+  const { blob, fileName } = await api.download(endpoints.generations.itemPdf, { params: { id: item.id } });
   saveFile(blob, fileName ?? `diplome-${item.candidate_code}.pdf`);
 }
 
@@ -110,13 +110,13 @@ export async function downloadDiplomaPdf(item: Pick<GenerationItemView, 'id' | '
 export function useCancelGeneration() {
   const invalidate = useInvalidateGenerations();
   return useMutation({
-    mutationFn: async (generationId: number) => (await http.delete<{ data: { message: string } }>(`/generations/${generationId}/cancel`)).data.message,
+    mutationFn: async (generationId: number) => (await api.call(endpoints.generations.cancel, { params: { id: generationId } })).data.message,
     onSuccess: () => invalidate(),
   });
 }
 
 /** Fetches the zip of a batch's signed diplomas behind the token and hands it to the browser. */
 export async function downloadBatchZip(generationId: number): Promise<void> {
-  const { blob, fileName } = await http.download(`/generations/${generationId}/export-zip`);
+  const { blob, fileName } = await api.download(endpoints.generations.exportZip, { params: { id: generationId } });
   saveFile(blob, fileName ?? `diplomes-lot-${generationId}.zip`);
 }

@@ -1,7 +1,7 @@
-import type { GenerationStatus, GenerationType, ImportationStatus, ImportRowError, SignatureStatus, TemplateView } from '@sceau/contracts';
+import { endpoints, type GenerationProgress, registryName, type ResponseOf } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
 import { appConfig } from '@/lib/config';
-import { http } from '@/lib/http';
 import { useApiQuery } from '@/lib/query';
 import { saveFile } from '@/lib/save-file';
 
@@ -11,17 +11,14 @@ import { saveFile } from '@/lib/save-file';
  * generation's progress and the official signature.
  */
 
-export type TemplateDetail = TemplateView & { design: Record<string, unknown> };
-export interface GenerationTypeOption {
-  code: GenerationType;
-  label: string;
-}
+export type TemplateDetail = ResponseOf<typeof endpoints.templates.one>['data'];
+export type GenerationTypeOption = ResponseOf<typeof endpoints.templates.generationTypes>['data'][number];
 
 /** The country's Diplôme d'État template (its owner gives the country's id). */
 export function useCountryTemplate() {
   return useApiQuery({
     queryKey: ['templates', 'drc'],
-    queryFn: async ({ signal }) => (await http.get<{ data: TemplateDetail }>('/templates/drc', { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.templates.country, { signal })).data,
   });
 }
 
@@ -30,7 +27,7 @@ export function useTemplates(owner: string | null, enabled = true) {
   return useApiQuery({
     queryKey: ['templates', 'list', owner],
     enabled,
-    queryFn: async ({ signal }) => (await http.get<{ data: TemplateView[] }>('/templates', { signal, query: { owner } })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.templates.list, { signal, query: { owner: owner ?? undefined } })).data,
   });
 }
 
@@ -38,28 +35,20 @@ export function useTemplate(id: number) {
   return useApiQuery({
     queryKey: ['templates', 'one', id],
     enabled: Number.isInteger(id) && id > 0,
-    queryFn: async ({ signal }) => (await http.get<{ data: TemplateDetail }>(`/templates/${id}`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.templates.one, { params: { id }, signal })).data,
   });
 }
 
 export function useGenerationTypes() {
   return useApiQuery({
     queryKey: ['generations', 'types'],
-    queryFn: async ({ signal }) => (await http.get<{ data: GenerationTypeOption[] }>('/generations/types', { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.templates.generationTypes, { signal })).data,
   });
 }
 
 // ---------------------------------------------------------------- step 2: the list
 
-export interface ImportCheckResult {
-  generation_id: number;
-  rows: number;
-  valid_rows: number;
-  errors: ImportRowError[];
-  error_count: number;
-  format: 'csv' | 'xlsx';
-  photos: { files: number; matched: number } | null;
-}
+export type ImportCheckResult = ResponseOf<typeof endpoints.imports.checkFile>['data'];
 
 export interface CheckImportInput {
   templateId: number;
@@ -82,23 +71,15 @@ export async function checkImportFile(input: CheckImportInput): Promise<ImportCh
   if (input.generationId) form.append('generation_id', String(input.generationId));
   form.append('file', input.file, input.file.name);
   if (input.photos) form.append('photos', input.photos, input.photos.name);
-  return (await http.post<{ data: ImportCheckResult }>('/check-import-file', form)).data;
+  return (await api.call(endpoints.imports.checkFile, { body: form })).data;
 }
 
 /** Queues the import of a checked draft; the answer is the importation to follow. */
 export async function startImport(generationId: number, title: string): Promise<number> {
-  return (await http.post<{ data: { importation_id: number } }>('/start-import-process', { generation_id: generationId, title })).data.importation_id;
+  return (await api.call(endpoints.imports.startImport, { body: { generation_id: generationId, title } })).data.importation_id;
 }
 
-export interface ImportationTracking {
-  id: number;
-  generation_id: number;
-  status: ImportationStatus;
-  rows_total: number;
-  rows_done: number;
-  percent: number;
-  error: string | null;
-}
+export type ImportationTracking = ResponseOf<typeof endpoints.imports.tracking>['data'];
 
 /** An import's progress, polled every second until it completed or failed. */
 export function useImportTracking(importationId: number | null) {
@@ -110,81 +91,51 @@ export function useImportTracking(importationId: number | null) {
       const status = query.state.data?.status;
       return status === 'completed' || status === 'failed' ? false : 1000;
     },
-    queryFn: async ({ signal }) => (await http.get<{ data: ImportationTracking }>(`/importations/${importationId}/tracking`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.imports.tracking, { params: { id: importationId! }, signal })).data,
   });
 }
 
 /** The example list, fetched behind the token (CSV or XLSX). */
 export async function downloadImportExample(format: 'csv' | 'xlsx'): Promise<void> {
-  const { blob, fileName } = await http.download('/import/example', { query: format === 'xlsx' ? { format } : {} });
+  const { blob, fileName } = await api.download(endpoints.imports.example, { query: format === 'xlsx' ? { format } : {} });
   saveFile(blob, fileName ?? `exemple-liste-candidats.${format}`);
 }
 
 // ---------------------------------------------------------------- national results
 
-export interface NationalResult {
-  candidate_code: string;
-  last_name: string;
-  middle_name: string | null;
-  first_name: string | null;
-  birth_date: string;
-  birth_place: string;
-  gender: 'M' | 'F';
-  school: { code: string; name: string | null };
-  centre: { code: string; name: string | null };
-  option: { code: string; name: string | null };
-  percentage: number;
-  passed: boolean;
-  session: { id: number; name: string; year: number };
-}
+export type NationalResult = ResponseOf<typeof endpoints.imports.findResult>['data'];
 
 export async function findNationalResult(matricule: string, session: number): Promise<NationalResult> {
-  return (await http.post<{ data: NationalResult }>(`/generations/find-${appConfig.product}`, { matricule, session })).data;
+  return (await api.call(endpoints.imports.findResult, { params: { product: appConfig.product }, body: { matricule, session } })).data;
 }
 
-export interface FromRegistryAnswer {
-  generation_id: number;
-  importation_id: number;
-  rows: number;
-  skipped: number;
-}
+export type FromRegistryAnswer = ResponseOf<typeof endpoints.imports.fromRegistry>['data'];
 
 export async function createBatchFromRegistry(input: { template_id: number; session_id: number; province_id: number; title?: string }): Promise<FromRegistryAnswer> {
-  return (await http.post<{ data: FromRegistryAnswer }>(`/generations/import/from-${appConfig.product}cd`, input)).data;
+  return (await api.call(endpoints.imports.fromRegistry, { params: { registry: registryName(appConfig.product) }, body: input })).data;
 }
 
 // ---------------------------------------------------------------- launch, progress, signature
 
-export interface LaunchCodeSent {
-  message: string;
-  channel: 'sms' | 'email';
-  resend_in: number;
-  expires_in: number;
-}
+export type LaunchCodeSent = ResponseOf<typeof endpoints.generations.sendLaunchCode>['data'];
 
 export async function sendLaunchCode(generationId: number): Promise<LaunchCodeSent> {
-  return (await http.get<{ data: LaunchCodeSent }>('/generations/send-otp', { query: { generation_id: generationId } })).data;
+  return (await api.call(endpoints.generations.sendLaunchCode, { query: { generation_id: generationId } })).data;
 }
 
 export async function verifyLaunchCode(generationId: number, code: string): Promise<string> {
-  return (await http.post<{ data: { message: string } }>('/generations/verify-otp', { code, generation_id: generationId })).data.message;
+  return (await api.call(endpoints.generations.verifyLaunchCode, { body: { code, generation_id: generationId } })).data.message;
 }
 
 export function useStartGeneration() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (generationId: number) => (await http.post<{ data: { message: string } }>('/start-generation-process', { generation_id: generationId })).data.message,
+    mutationFn: async (generationId: number) => (await api.call(endpoints.generations.start, { body: { generation_id: generationId } })).data.message,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
   });
 }
 
-export interface GenerationProgressStatus {
-  id: number;
-  status: GenerationStatus;
-  signature_status: SignatureStatus;
-  progress: { done: number; total: number; percent: number };
-  last_error: string | null;
-}
+export type GenerationProgressStatus = GenerationProgress;
 
 /** Still moving on its own: being generated, or being anchored. */
 export function isMoving(state: Pick<GenerationProgressStatus, 'status' | 'signature_status'> | undefined): boolean {
@@ -201,14 +152,14 @@ export function useGenerationStatus(id: number, follow: boolean) {
     enabled: Number.isInteger(id) && id > 0,
     staleTime: 0,
     refetchInterval: (query) => (follow || isMoving(query.state.data) ? STATUS_POLL_MS : false),
-    queryFn: async ({ signal }) => (await http.get<{ data: GenerationProgressStatus }>(`/generations/${id}/status`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.generations.status, { params: { id }, signal })).data,
   });
 }
 
 export function useApplySignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (generationId: number) => (await http.post<{ data: { message: string } }>(`/generations/${generationId}/apply-signature`)).data.message,
+    mutationFn: async (generationId: number) => (await api.call(endpoints.generations.applySignature, { params: { id: generationId } })).data.message,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
   });
 }

@@ -1,6 +1,6 @@
-import type { LaunchSignatures, SignatureKind, StartGenerationRequest } from '@sceau/contracts';
+import { endpoints, type LaunchSignatures, type SignatureKind, type StartGenerationRequest } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 
 /** The official signatures a launch may put on the batch, the batch's earlier choice, and whether it is fixed. */
@@ -8,7 +8,7 @@ export function useLaunchSignatures(generationId: number) {
   return useApiQuery<LaunchSignatures>({
     queryKey: ['generations', 'launch-signatures', generationId],
     staleTime: 0,
-    queryFn: async ({ signal }) => (await http.get<{ data: LaunchSignatures }>(`/generations/${generationId}/signatures`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.generations.launchSignatures, { params: { id: generationId }, signal })).data,
   });
 }
 
@@ -18,7 +18,7 @@ export function useLaunchGeneration() {
   return useMutation({
     mutationFn: async ({ generationId, signatures }: { generationId: number; signatures?: SignatureKind[] }) => {
       const body: StartGenerationRequest = { generation_id: generationId, ...(signatures ? { signatures } : {}) };
-      return (await http.post<{ data: { message: string } }>('/start-generation-process', body)).data.message;
+      return (await api.call(endpoints.generations.start, { body })).data.message;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
   });

@@ -1,4 +1,4 @@
-import { SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
+import { maskContact, SIGNATURE_KINDS, type GenerationView, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -6,7 +6,6 @@ import { mayOpen } from '@/lib/app-routes';
 import { ErrorAlert } from '@/components/error-alert';
 import { describedBy, FormField } from '@/components/form-field';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
-import { maskContact } from '@/lib/contact';
 import { useGeneration } from '@/features/generations/generations-api';
 import { isMoving, sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
 import { useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
