@@ -3,7 +3,8 @@
  * - web: a feature imports another feature only through that feature's `*-api.ts` files (its server
  *   calls and query hooks), and never from app/ (the app composes the features, not the reverse);
  * - web: no API path written by hand: calls go through `api` (lib/api.ts) with a definition from
- *   `@sceau/contracts` (ADR 0125); only lib/http.ts and lib/api.ts use the raw client;
+ *   `@sceau/contracts` (ADR 0125); only lib/http.ts and lib/api.ts use the raw client; the
+ *   definitions reach the bundle through lib/endpoints.ts (method and path only, not their schemas);
  * - api: no cycle between modules (apps/api/src/modules/<name>), counting value and type imports alike.
  * Dependency-free: reads the import specifiers with a regular expression. Exit 1 on any finding.
  */
@@ -57,7 +58,7 @@ for (const file of sourceFiles(featuresDir)) {
 }
 
 // web: API calls only through the endpoint definitions.
-const RAW_CLIENT = new Set(['lib/http.ts', 'lib/api.ts'].map((file) => join(webSrc, file)));
+const RAW_CLIENT = new Set(['lib/http.ts', 'lib/api.ts', 'lib/endpoints.ts'].map((file) => join(webSrc, file)));
 const RAW_CALL = /\bhttp\.(?:get|post|put|patch|delete|request|download|getBlob)\s*[<(]/;
 const API_PATH = /['"`]\/api\//;
 for (const file of sourceFiles(webSrc)) {
@@ -65,6 +66,11 @@ for (const file of sourceFiles(webSrc)) {
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, index) => {
     if (/^\s*(?:\/\/|\*)/.test(line)) return;
+    if (/^import\s*\{[^}]*(?<!type\s)\bendpoints\b[^}]*\}\s*from\s*'@sceau\/contracts'/.test(line)) {
+      findings.push(
+        `${show(file)}:${index + 1}: imports the endpoint definitions (and all their zod schemas) into the bundle; import { endpoints } from '@/lib/endpoints' (ADR 0125)`,
+      );
+    }
     if (RAW_CALL.test(line) || API_PATH.test(line)) {
       findings.push(`${show(file)}:${index + 1}: an API path written by hand; call \`api\` with its definition in @sceau/contracts (ADR 0125)`);
     }

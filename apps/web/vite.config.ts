@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { EndpointShape } from '@sceau/contracts';
 import type { Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 import { pickKeys, pickSections, TEXT_PARTS, type TextPart, type TextPartDefinition } from './src/lib/i18n-parts.ts';
 
@@ -42,8 +44,48 @@ function textChunks(): Plugin {
   };
 }
 
+/**
+ * `virtual:sceau-endpoints`: each API call's method and path (and whether it sends a form or answers
+ * a file), read from the endpoint definitions of @sceau/contracts at build time (ADR 0125). The web
+ * takes its types from the definitions and only this data at run time: the definitions' zod schemas
+ * would otherwise all come into the first page's JavaScript.
+ */
+function endpointRoutes(): Plugin {
+  const id = 'virtual:sceau-endpoints';
+  return {
+    name: 'sceau-endpoints',
+    resolveId(source) {
+      return source === id ? `\0${id}` : undefined;
+    },
+    async load(source) {
+      if (source !== `\0${id}`) return undefined;
+      const { endpoints } = (await import('@sceau/contracts')) as typeof import('@sceau/contracts');
+      const routes = Object.fromEntries(
+        Object.entries(endpoints).map(([area, group]) => [
+          area,
+          Object.fromEntries(
+            Object.entries(group).map(([name, definition]: [string, EndpointShape]) => [
+              name,
+              { method: definition.method, path: definition.path, ...(definition.multipart ? { multipart: true } : {}), ...(definition.file ? { file: definition.file } : {}) },
+            ]),
+          ),
+        ]),
+      );
+      return `export default ${JSON.stringify(routes)};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), textChunks()],
+  plugins: [
+    react(),
+    textChunks(),
+    endpointRoutes(),
+    // Brotli and gzip copies of every text asset, written once at build: the server sends the one the
+    // browser accepts (@fastify/static preCompressed) instead of compressing on each request.
+    // index.html is left out: the server completes it at start (runtime configuration) and compresses it then.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|json|svg|txt|webmanifest)$/, threshold: 512, logLevel: 'silent' }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

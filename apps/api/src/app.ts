@@ -1,7 +1,9 @@
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { installValidationMessages } from '@sceau/contracts';
+import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.ts';
@@ -76,6 +78,15 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
     crossOriginEmbedderPolicy: false,
     // Google's sign-in pop-up talks back to the page that opened it.
     crossOriginOpenerPolicy: google.length ? { policy: 'same-origin-allow-popups' } : { policy: 'same-origin' },
+  });
+  // Answers worth it (JSON, HTML, text of 1 KB or more) go out brotli or gzip compressed, as the
+  // client accepts; files that are compressed already (PDF, zip, PNG) are not (ADR 0126). Brotli at a
+  // low quality: on each request, its cost must stay below what it saves on a slow network.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
   });
   await app.register(httpMetricsPlugin);
   await app.register(localePlugin);

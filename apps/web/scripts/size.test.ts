@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageFiles, PAGES, routePageModules, routeTextModules, type Manifest } from './size';
+import { type Manifest, PAGES, pageFiles, routePageModules, routeTextModules, sentBytes } from './size';
 
 const manifest: Manifest = {
   'index.html': {
@@ -45,5 +45,20 @@ describe('npm run size', () => {
     expect(routeTextModules('/verify/:id')).toEqual(['virtual:sceau-texts/fr/verify']);
     expect(routeTextModules('/contact')).toEqual(['virtual:sceau-texts/fr/contact', 'virtual:sceau-texts/fr/forms']);
     expect(routeTextModules('/settings', 'auth')).toEqual(['virtual:sceau-texts/fr/staff', 'virtual:sceau-texts/fr/forms']);
+  });
+});
+
+describe('the bytes npm run size counts', () => {
+  const sizes: Record<string, number> = { 'a.js': 1000, 'a.js.br': 200, 'a.js.gz': 260, 'tiny.js': 300 };
+  const sizeOf = (path: string) => sizes[path] ?? null;
+
+  it("are the build's compressed copy the server sends, or the file itself where the build wrote none", () => {
+    expect(sentBytes('a.js', 'br', sizeOf)).toBe(200);
+    expect(sentBytes('a.js', 'gz', sizeOf)).toBe(260);
+    expect(sentBytes('tiny.js', 'br', sizeOf)).toBe(300);
+  });
+
+  it('refuse a file missing from the build', () => {
+    expect(() => sentBytes('gone.js', 'gz', sizeOf)).toThrow('missing from the build');
   });
 });

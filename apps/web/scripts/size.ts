@@ -1,17 +1,19 @@
 /**
- * `npm run size` (after `npm run build`): the gzip-compressed JavaScript a first visit of the public
- * pages downloads, read from the Vite manifest (apps/web/dist/.vite/manifest.json):
+ * `npm run size` (after `npm run build`): the JavaScript a first visit of the public pages
+ * downloads, as the server sends it: the build's brotli and gzip copies of each file (ADR 0126),
+ * or the file itself where the build wrote none (the server then sends it as is). Read from the
+ * Vite manifest (apps/web/dist/.vite/manifest.json):
  *
  *   the entry (index.html's script) and everything it imports statically
  *   + the modules the entry imports dynamically at start, whatever the page (BOOT_MODULES)
  *   + the page's lazy chunk as the router loads it (src/app/pages.ts) and its static imports,
  *
- * each file counted once. One line per page, then one JSON line; exits 1 above the budget.
+ * each file counted once. One line per page, then one JSON line; exits 1 when the gzip bytes (what
+ * a browser that accepts no brotli receives, the larger) are above the budget.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { routeTextParts } from '../src/lib/i18n-parts';
 
 export const BUDGET_KB = 150;
@@ -90,19 +92,31 @@ export function pageFiles(manifest: Manifest, pageModules: string | readonly str
   return { js: [...js].sort(), css: [...css].sort() };
 }
 
-export function gzipBytes(content: Uint8Array | string): number {
-  return gzipSync(content, { level: 9 }).length;
+/** The bytes the server sends for `file` in this encoding: the build's compressed copy, else the file. */
+export function sentBytes(file: string, encoding: 'br' | 'gz', sizeOf: (path: string) => number | null = fileSize): number {
+  const copy = sizeOf(`${file}.${encoding}`);
+  if (copy !== null) return copy;
+  const plain = sizeOf(file);
+  if (plain === null) throw new Error(`${file}: missing from the build`);
+  return plain;
+}
+
+function fileSize(path: string): number | null {
+  return existsSync(path) ? statSync(path).size : null;
 }
 
 export interface PageSize {
   page: string;
   files: number;
   gzip_bytes: number;
+  br_bytes: number;
+  /** gzip KB, the budget's measure. */
   kb: number;
+  br_kb: number;
   css_kb: number;
 }
 
-export function measure(distDir: string, pagesSource: string, read: (path: string) => Uint8Array = (path) => readFileSync(path)): PageSize[] {
+export function measure(distDir: string, pagesSource: string, sizeOf: (path: string) => number | null = fileSize): PageSize[] {
   const manifestPath = join(distDir, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run npm run build first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
@@ -112,9 +126,10 @@ export function measure(distDir: string, pagesSource: string, read: (path: strin
     const module = modules.get(route);
     if (!module) throw new Error(`${route}: no page in src/app/pages.ts`);
     const { js, css } = pageFiles(manifest, [module, ...routeTextModules(route, access)]);
-    const gzip = js.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
-    const cssGzip = css.reduce((sum, file) => sum + gzipBytes(read(join(distDir, file))), 0);
-    return { page: label, files: js.length, gzip_bytes: gzip, kb: kb(gzip), css_kb: kb(cssGzip) };
+    const total = (files: string[], encoding: 'br' | 'gz') => files.reduce((sum, file) => sum + sentBytes(join(distDir, file), encoding, sizeOf), 0);
+    const gzip = total(js, 'gz');
+    const br = total(js, 'br');
+    return { page: label, files: js.length, gzip_bytes: gzip, br_bytes: br, kb: kb(gzip), br_kb: kb(br), css_kb: kb(total(css, 'gz')) };
   });
 }
 
@@ -129,7 +144,9 @@ function main(): void {
   }
   for (const size of sizes) {
     const verdict = size.kb <= BUDGET_KB ? 'ok' : `OVER the ${BUDGET_KB} KB goal`;
-    console.log(`${size.page.padEnd(14)} ${size.kb.toFixed(1).padStart(6)} KB of JavaScript (gzip, ${size.files} files; CSS ${size.css_kb.toFixed(1)} KB)  ${verdict}`);
+    console.log(
+      `${size.page.padEnd(14)} ${size.kb.toFixed(1).padStart(6)} KB of JavaScript sent gzip, ${size.br_kb.toFixed(1).padStart(6)} KB brotli (${size.files} files; CSS ${size.css_kb.toFixed(1)} KB gzip)  ${verdict}`,
+    );
   }
   const over = sizes.filter((size) => size.kb > BUDGET_KB);
   console.log(JSON.stringify({ budget_kb: BUDGET_KB, ok: over.length === 0, pages: sizes }));

@@ -1,8 +1,10 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fp from 'fastify-plugin';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { APP_ROUTES } from '@sceau/contracts';
 import type { Config } from '../config.ts';
 
@@ -38,20 +40,41 @@ export function isAppRoute(pathname: string, product: string): boolean {
 }
 
 /**
- * Serves the built web app: hashed assets cached for a year, every other GET gets index.html with
- * the runtime configuration (the SPA's router decides what a path shows, including its 404 page).
+ * index.html with its configuration, compressed once at start (brotli and gzip at their best, as
+ * the build does the assets): the copy the client accepts. A not-found handler, which serves it,
+ * is no route, so @fastify/compress's per-route hooks would not reach it anyway.
+ */
+function compressedOnce(html: string) {
+  const copies = {
+    br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } }),
+    gzip: gzipSync(html, { level: 9 }),
+  };
+  const negotiator = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
+  return (acceptEncoding: string | undefined): { body: string | Buffer; encoding: 'br' | 'gzip' | null } => {
+    const encoding = acceptEncoding ? negotiator.negotiate(acceptEncoding) : null;
+    return encoding === 'br' || encoding === 'gzip' ? { body: copies[encoding], encoding } : { body: html, encoding: null };
+  };
+}
+
+/**
+ * Serves the built web app: hashed assets cached for a year as immutable, sent in the brotli or gzip
+ * copy the build wrote when the browser accepts it (ADR 0126); every other GET gets index.html with
+ * the runtime configuration (the SPA's router decides what a path shows, including its 404 page),
+ * compressed like the API's answers (app.ts).
  */
 export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
   const dist = opts.config.webDist;
   const hasWeb = Boolean(dist && existsSync(path.join(dist, 'index.html')));
-  let indexHtml = '';
+  let page: ReturnType<typeof compressedOnce> = () => ({ body: '', encoding: null });
   if (hasWeb && dist) {
     const meta = `<meta name="sceau-config" content='${escapeAttribute(JSON.stringify(webRuntimeConfig(opts.config)))}'>`;
-    indexHtml = readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta);
+    page = compressedOnce(readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta));
     await app.register(fastifyStatic, {
       root: dist,
       index: false,
       wildcard: false,
+      // `x.js.br` / `x.js.gz` from the build, chosen by Accept-Encoding (with Vary), else `x.js`.
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },
@@ -66,10 +89,13 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     if (!hasWeb || isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ code: 'not_found', message: request.t('errors:not_found') });
     }
+    const { body, encoding } = page(request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
     return reply
       .code(isAppRoute(pathname, opts.config.product) ? 200 : 404)
       .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
       .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .send(body);
   });
 });

@@ -1,6 +1,7 @@
-import { type ContactRequest, endpoints } from '@sceau/contracts';
+import type { ContactRequest } from '@sceau/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import type { ApiError } from '@/lib/http';
 
 /** `POST /contact`: the message is stored and e-mailed to the platform's team. */
