@@ -1,8 +1,9 @@
-import { type DirectAuthResponse, endpoints } from '@sceau/contracts';
+import type { DirectAuthResponse } from '@sceau/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { isApiError } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-context';
 import { saveToken } from '@/lib/storage';

@@ -1,6 +1,7 @@
-import { endpoints, type GenerationStats } from '@sceau/contracts';
+import type { GenerationStats } from '@sceau/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
 /** What the user's scope has issued, for one session or every session (`GET /generations/stats`). */

@@ -1,6 +1,7 @@
-import { type BroadcastView, endpoints } from '@sceau/contracts';
+import type { BroadcastView } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
 /** Distribution of a published batch: its broadcast to candidates, and sending by e-mail. */

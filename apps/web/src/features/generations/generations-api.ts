@@ -1,6 +1,7 @@
-import { endpoints, type GenerationItemView, isPublished, type ResponseOf } from '@sceau/contracts';
+import { type GenerationItemView, isPublished, type ResponseOf } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 import { saveFile } from '@/lib/save-file';
 

@@ -1,6 +1,7 @@
-import { endpoints, type GenerationProgress, registryName, type ResponseOf } from '@sceau/contracts';
+import { type GenerationProgress, registryName, type ResponseOf } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { appConfig } from '@/lib/config';
 import { useApiQuery } from '@/lib/query';
 import { saveFile } from '@/lib/save-file';

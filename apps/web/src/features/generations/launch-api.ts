@@ -1,6 +1,7 @@
-import { endpoints, type LaunchSignatures, type SignatureKind, type StartGenerationRequest } from '@sceau/contracts';
+import type { LaunchSignatures, SignatureKind, StartGenerationRequest } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
 /** The official signatures a launch may put on the batch, the batch's earlier choice, and whether it is fixed. */
