@@ -20,3 +20,6 @@ export const resources = {
   fr: { web: frWeb, errors: frErrors, messages: frMessages, verification: frVerification },
   en: { web: enWeb, errors: enErrors, messages: enMessages, verification: enVerification },
 } as const;
+
+/** The French catalogues, the reference language: the apps type t()'s keys from them. */
+export type Catalogues = (typeof resources)['fr'];

@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale, isLocale } from '@sceau/contracts';
 import { resources } from '@sceau/i18n';
-import i18next, { type TFunction } from 'i18next';
+import i18next, { type ParseKeys, type TFunction } from 'i18next';
 
 const instance = i18next.createInstance();
 await instance.init({
@@ -13,8 +13,29 @@ await instance.init({
   initAsync: false,
 });
 
-export function translator(locale: Locale): TFunction {
-  return instance.getFixedT(locale);
+/**
+ * The API's namespaces, `errors` first as at run time (defaultNS): a key without a namespace is an
+ * error message's, the others are written `messages:…`, `web:…`, `verification:…`.
+ */
+type ApiNamespaces = readonly ['errors', 'messages', 'web', 'verification'];
+
+/** A t() whose keys the compiler checks against the French catalogues, once they are declared to i18next (CustomTypeOptions). */
+export type Translate = TFunction<ApiNamespaces>;
+
+/** Any key of those namespaces, as t() takes it. */
+export type TextKey = ParseKeys<ApiNamespaces>;
+
+export function translator(locale: Locale): Translate {
+  // Typed with every namespace so that `messages:…` keys type-check; looked up as before (defaultNS).
+  return instance.getFixedT(locale) as unknown as Translate;
+}
+
+/**
+ * A key known only at run time (an error code, a zod message, an e-mail's template name): the
+ * compiler cannot check it, the catalogue tests check that every code and message has its text.
+ */
+export function dynamicKey(key: `${'errors' | 'messages' | 'web' | 'verification'}:${string}`): TextKey {
+  return key as TextKey;
 }
 
 /**

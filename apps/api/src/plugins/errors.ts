@@ -1,5 +1,5 @@
 import { LOCALE_HEADER, type ErrorCode, type ErrorResponse } from '@sceau/contracts';
-import { negotiateLocale, translator } from '../lib/i18n.ts';
+import { dynamicKey, negotiateLocale, translator } from '../lib/i18n.ts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -28,7 +28,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const errors: Record<string, string[]> = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        (errors[field] ??= []).push(t(`errors:${issue.message}`, flattenParams(issue.params)));
+        (errors[field] ??= []).push(t(dynamicKey(`errors:${issue.message}`), flattenParams(issue.params)));
       }
       const body: ErrorResponse = { code: 'validation_failed', message: t('errors:validation_failed'), errors };
       return reply.code(422).send(body);
@@ -38,7 +38,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         ? Object.fromEntries(
             Object.entries(error.options.fields).map(([field, messages]) => [
               field,
-              messages.map((m) => (typeof m === 'string' ? t(`errors:${m}`) : t(`errors:${m.key}`, m.params))),
+              messages.map((m) => (typeof m === 'string' ? t(dynamicKey(`errors:${m}`)) : t(dynamicKey(`errors:${m.key}`), m.params))),
             ]),
           )
         : undefined;

@@ -34,7 +34,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../db/schema.ts';
-import { translator } from '../lib/i18n.ts';
+import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/users/user-repository.ts';
 import type { Actor } from './actor.ts';
 import {
@@ -546,7 +546,7 @@ const KNOWN_DISAGREEMENTS: Record<string, string> = {};
 let matrix: Matrix;
 const DENIAL_KEYS = ['field.province_outside_scope', 'field.scope_outside_yours', 'field.role_not_grantable', 'field.cannot_change_own_access', 'field.cannot_archive_self'];
 const t = translator('fr');
-const denialTexts = new Set(DENIAL_KEYS.map((k) => t(`errors:${k}`)));
+const denialTexts = new Set(DENIAL_KEYS.map((k) => t(dynamicKey(`errors:${k}`))));
 
 beforeAll(async () => {
   matrix = await openMatrix(ROLES);
@@ -592,7 +592,7 @@ function expectedOf(decision: Decision): Expected {
   if (decision === 'forbidden') return { allowed: false, status: 403, why: 'forbidden' };
   if (decision === 'role') return { allowed: false, status: 403, why: 'role' };
   if (decision === 'state') return { allowed: false, status: 409, why: 'state' };
-  const text = typeof decision.message === 'string' ? t(`errors:${decision.message}`) : t(`errors:${decision.message.key}`, decision.message.params);
+  const text = typeof decision.message === 'string' ? t(dynamicKey(`errors:${decision.message}`)) : t(dynamicKey(`errors:${decision.message.key}`), decision.message.params);
   return { allowed: false, status: 422, field: { name: decision.field, text }, why: `422 on ${decision.field}` };
 }
 

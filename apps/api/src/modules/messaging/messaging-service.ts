@@ -1,6 +1,6 @@
 import type { Locale } from '@sceau/contracts';
 import type { Config } from '../../config.ts';
-import { translator } from '../../lib/i18n.ts';
+import { dynamicKey, translator } from '../../lib/i18n.ts';
 import { OutboxMailer, SmtpMailer, type MailAttachment, type Mailer } from './mailer.ts';
 import { Outbox } from './outbox.ts';
 import { HttpSmsSender, OutboxSmsSender, type SmsSender } from './sms.ts';
@@ -35,12 +35,12 @@ export class Messenger {
     if (channel === 'email') {
       await this.mailer.send({
         to: destination,
-        subject: t(`messages:${template}.subject`, params),
-        text: t(`messages:${template}.email`, params),
+        subject: t(dynamicKey(`messages:${template}.subject`), params),
+        text: t(dynamicKey(`messages:${template}.email`), params),
         ...(attachments.length ? { attachments } : {}),
       });
     } else {
-      await this.sms.send(destination, t(`messages:${template}.sms`, params));
+      await this.sms.send(destination, t(dynamicKey(`messages:${template}.sms`), params));
     }
     return channel;
   }
