@@ -253,4 +253,5 @@ export const auditLogQuery = pageQuery.extend({
   actor: z.coerce.number().int().positive().optional(),
   action: z.string().trim().max(64).optional(),
 });
+export type AuditLogQuery = z.infer<typeof auditLogQuery>;
 export const auditLogResponse = paged(auditEntryView);

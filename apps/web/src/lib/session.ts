@@ -1,10 +1,12 @@
-import type { Grants, MeResponse, Profile, TokenResponse } from '@sceau/contracts';
+import type { Grants, Profile } from '@sceau/contracts';
 
 /** What registration codes, password resets and Google sign-in answer: a token and the profile. */
 export interface SignedIn {
   access_token: string;
   data: Profile;
 }
+import { createApiClient } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import type { AppConfig } from '@/lib/config';
 import { isApiError, type HttpClient } from '@/lib/http';
 import { clearSessionStorage, readCachedProfile, readToken, saveCachedProfile, saveToken } from '@/lib/storage';
@@ -34,6 +36,7 @@ export function grantsOf(profile: Profile | null): Grants {
  */
 export function createSessionStore(deps: { http: HttpClient; config: Pick<AppConfig, 'oauthClientId' | 'oauthClientSecret'> }) {
   // At start-up: token from sessionStorage then localStorage; the cached profile only with a token.
+  const api = createApiClient(deps.http, '/api');
   const token = readToken();
   let state: SessionState = { token, profile: token ? readCachedProfile() : null };
   let profileRequest: Promise<Profile | null> | null = null;
@@ -51,7 +54,7 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
   }
 
   async function fetchProfile(): Promise<Profile> {
-    const body = await deps.http.get<MeResponse>('/me');
+    const body = await api.call(endpoints.accounts.me);
     return body.data.data;
   }
 
@@ -93,9 +96,8 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
 
   async function login(input: LoginInput): Promise<Profile> {
     try {
-      const token = await deps.http.post<TokenResponse>(
-        '/oauth/token',
-        {
+      const token = await api.call(endpoints.accounts.token, {
+        body: {
           grant_type: 'password',
           client_id: deps.config.oauthClientId,
           client_secret: deps.config.oauthClientSecret,
@@ -103,8 +105,8 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
           password: input.password,
           scope: '',
         },
-        { anonymous: true },
-      );
+        anonymous: true,
+      });
       clearSessionStorage();
       saveToken(token.access_token, input.remember);
       const profile = await fetchProfile();
@@ -132,7 +134,7 @@ export function createSessionStore(deps: { http: HttpClient; config: Pick<AppCon
 
   async function logout(): Promise<void> {
     try {
-      if (state.token) await deps.http.post('/user/logout');
+      if (state.token) await api.call(endpoints.accounts.logout);
     } catch {
       // The server-side token may already be gone; the local session ends either way.
     } finally {

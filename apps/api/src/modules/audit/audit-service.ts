@@ -1,6 +1,8 @@
+import type { AuditLogQuery } from '@sceau/contracts';
+import { and, count, desc, eq, like, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { auditLog } from '../../db/schema.ts';
+import { auditLog, users } from '../../db/schema.ts';
 import type { Actor } from '../../policies/actor.ts';
 
 export interface AuditEntry {
@@ -40,4 +42,37 @@ export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry, by?
     ip: origin.ip,
     userAgent: origin.userAgent,
   });
+}
+
+/** A page of the log, newest first, by actor and by action or family of actions (`user`: user.created, user.archived, …). */
+export async function listAuditLog(db: Db, query: AuditLogQuery) {
+  const { page, per_page: perPage = 50, actor, action } = query;
+  const conditions: SQL[] = [];
+  if (actor) conditions.push(eq(auditLog.actorId, actor));
+  if (action) conditions.push(action.includes('.') ? eq(auditLog.action, action) : like(auditLog.action, `${action.replace(/[\\%_]/g, '')}.%`));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(auditLog).where(where);
+  const rows = await db
+    .select({ entry: auditLog, name: users.name, firstName: users.firstName, email: users.email })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .where(where)
+    .orderBy(desc(auditLog.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return {
+    data: rows.map(({ entry, name, firstName, email }) => ({
+      id: entry.id,
+      at: entry.at.toISOString(),
+      actor_id: entry.actorId,
+      actor: name ? `${[firstName, name].filter(Boolean).join(' ')}${email ? ` <${email}>` : ''}` : entry.actorLabel,
+      action: entry.action,
+      subject_type: entry.subjectType,
+      subject_id: entry.subjectId,
+      ip: entry.ip,
+      user_agent: entry.userAgent,
+      details: entry.details ?? null,
+    })),
+    meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total },
+  };
 }

@@ -1,22 +1,10 @@
-import { envelope } from '@sceau/contracts';
+import { endpoints } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import net from 'node:net';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
+import { serve } from '../../lib/endpoints.ts';
 import { AppError } from '../../lib/errors.ts';
-
-const outboxMessage = z.object({
-  id: z.string(),
-  channel: z.enum(['email', 'sms']),
-  to: z.string(),
-  subject: z.string().nullable(),
-  text: z.string(),
-  html: z.string().nullable(),
-  created_at: z.string(),
-  /** An e-mail's attachments, kept as files in the outbox folder. */
-  attachments: z.array(z.object({ filename: z.string(), content_type: z.string(), size: z.number().int(), file: z.string() })).optional(),
-});
 
 const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -52,23 +40,17 @@ export function fromThisMachine(request: FastifyRequest): boolean {
 export const outboxRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, services }) => {
   const { messenger } = services;
   if (config.env === 'production' || (!messenger.usesOutbox.email && !messenger.usesOutbox.sms)) return;
-  app.get(
-    '/dev/outbox',
+  serve(
+    app,
+    endpoints.messaging.outbox,
+    async (request) => ({
+      data: await messenger.outbox.list({ to: request.query.to?.toLowerCase().includes('@') ? request.query.to.toLowerCase() : request.query.to, limit: request.query.limit }),
+    }),
     {
-      config: { access: 'public' },
       // Before validation: a caller from elsewhere learns nothing, not even what the route accepts.
       onRequest: async (request) => {
         if (!fromThisMachine(request)) throw new AppError('not_found');
       },
-      schema: {
-        tags: ['development'],
-        summary: 'Messages written to the development outbox, newest first',
-        querystring: z.object({ to: z.string().trim().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
-        response: { 200: envelope(z.array(outboxMessage)) },
-      },
     },
-    async (request) => ({
-      data: await messenger.outbox.list({ to: request.query.to?.toLowerCase().includes('@') ? request.query.to.toLowerCase() : request.query.to, limit: request.query.limit }),
-    }),
   );
 };

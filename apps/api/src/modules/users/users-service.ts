@@ -11,11 +11,11 @@ import type { Messenger } from '../messaging/messaging-service.ts';
 import type { DistributionService } from '../distribution/distribution-service.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { authorize, type Decision } from '../../policies/policy.ts';
+import { allowed, authorize, type Decision } from '../../policies/policy.ts';
 import { loadRolesOf } from '../../policies/grants.ts';
 import { isNational, loadScopes, NATIONAL, resolveScope, type Scope } from '../../policies/scope.ts';
 import { userPolicy, type AccountFacts } from '../../policies/user-policy.ts';
-import { loadRolesWithPermissions } from './user-repository.ts';
+import { loadAllRoles, loadRolesWithPermissions } from './user-repository.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -49,6 +49,12 @@ export class UsersService {
     /** Makes the one-time sign-in links administrators send (ADR 0080). */
     private readonly signInLinks: Pick<DistributionService, 'createStaffLink' | 'directAuthUrl'>,
   ) {}
+
+  /** Every role, and whether `actor` may give (or take away) it: the policy's grant rule. */
+  async roles(actor: Actor) {
+    const all = await loadAllRoles(this.db);
+    return all.map((role) => ({ ...role, grantable: allowed(userPolicy.grant(actor, { name: role.name, permissions: role.permissions.map((p) => p.name) })) }));
+  }
 
   async list(actor: Actor, query: { page: number; per_page?: number; search?: string; role?: string; sort: 'name' | 'created_at' | 'role'; archived?: '0' | '1' }) {
     const perPage = query.per_page ?? 20;

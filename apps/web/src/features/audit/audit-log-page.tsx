@@ -1,27 +1,17 @@
-import type { PageMeta, UserView } from '@sceau/contracts';
+import type { ResponseOf } from '@sceau/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/error-alert';
 import { Pagination } from '@/components/pagination';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { formatDateTime } from '@/lib/format';
-import { http } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
 import { useApiQuery } from '@/lib/query';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actor_id: number | null;
-  actor: string | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  details: Record<string, unknown> | null;
-}
+export type AuditEntry = ResponseOf<typeof endpoints.audit.log>['data'][number];
 
 export const ACTION_FAMILIES = ['user', 'auth', 'signature'] as const;
 const PAGE_SIZE = 25;
@@ -31,7 +21,7 @@ function useAuditLog(filter: { page: number; actor: string; action: string }) {
     queryKey: ['audit-log', filter],
     placeholderData: keepPreviousData,
     queryFn: () =>
-      http.get<{ data: AuditEntry[]; meta: PageMeta }>('/audit-log', {
+      api.call(endpoints.audit.log, {
         query: { page: filter.page, per_page: PAGE_SIZE, actor: filter.actor, action: filter.action },
       }),
   });
@@ -41,7 +31,7 @@ function useAuditLog(filter: { page: number; actor: string; action: string }) {
 function useActors() {
   return useApiQuery({
     queryKey: ['audit-log', 'actors'],
-    queryFn: async () => (await http.get<{ data: UserView[] }>('/users', { query: { per_page: 100, sort: 'name' } })).data,
+    queryFn: async () => (await api.call(endpoints.accounts.users, { query: { per_page: 100, sort: 'name' } })).data,
   });
 }
 

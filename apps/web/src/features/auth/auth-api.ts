@@ -1,25 +1,18 @@
-import type { OtpPurpose, Profile } from '@sceau/contracts';
+import type { OtpPurpose, ResponseOf } from '@sceau/contracts';
 import { pendingFromSent, savePendingOtp, type PendingOtp } from '@/features/auth/pending-otp';
-import { http, isApiError } from '@/lib/http';
-import type { SignedIn } from '@/lib/session';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
+import { isApiError } from '@/lib/http';
 
 /** The self-service account calls (spec section 7, auth). */
 
 /** The API's default cooldown, when a refusal does not say how long to wait. */
 export const DEFAULT_RESEND_SECONDS = 60;
 
-export interface OtpSent {
-  message: string;
-  channel: 'sms' | 'email';
-  resend_in: number;
-  expires_in: number;
-}
+export type OtpSent = ResponseOf<typeof endpoints.accounts.sendCode>['data'];
 
-export interface SignedInAnswer extends SignedIn {
-  token_type: 'Bearer';
-  expires_in: number;
-  data: Profile;
-}
+/** A token and the profile: the person is signed in. */
+export type SignedInAnswer = ResponseOf<typeof endpoints.accounts.validateCode>;
 
 export async function registerAccount(body: {
   name: string;
@@ -28,26 +21,26 @@ export async function registerAccount(body: {
   password: string;
   password_confirmation: string;
 }): Promise<{ message: string; mail_or_phone: string; registration: string }> {
-  return (await http.post<{ data: { message: string; mail_or_phone: string; registration: string } }>('/register', body, { anonymous: true })).data;
+  return (await api.call(endpoints.accounts.register, { body, anonymous: true })).data;
 }
 
 /** `registration`: the attempt POST /register answered, which a registration code is bound to. */
 export async function requestOtp(mailOrPhone: string, purpose: OtpPurpose, registration?: string): Promise<OtpSent> {
   const body = { mail_or_phone: mailOrPhone, purpose, ...(registration ? { registration } : {}) };
-  return (await http.post<{ data: OtpSent }>('/register/getOtp', body, { anonymous: true })).data;
+  return (await api.call(endpoints.accounts.sendCode, { body, anonymous: true })).data;
 }
 
 export function validateOtp(body: { otp: string; mail_or_phone: string; purpose: OtpPurpose; registration?: string }): Promise<SignedInAnswer> {
-  return http.post<SignedInAnswer>('/register/validateOtp', body, { anonymous: true });
+  return api.call(endpoints.accounts.validateCode, { body, anonymous: true });
 }
 
 /** `current_password` is left out only in the session a recovery code opened. */
 export function resetPassword(body: { mail_or_phone: string; current_password?: string; password: string; password_confirmation: string }): Promise<SignedInAnswer> {
-  return http.post<SignedInAnswer>('/reset-password', body);
+  return api.call(endpoints.accounts.resetPassword, { body });
 }
 
 export function signInWithGoogle(idToken: string): Promise<SignedInAnswer> {
-  return http.post<SignedInAnswer>('/auth/byGoogle', { id_token: idToken }, { anonymous: true });
+  return api.call(endpoints.accounts.signInWithGoogle, { body: { id_token: idToken }, anonymous: true });
 }
 
 /**

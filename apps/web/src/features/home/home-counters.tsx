@@ -1,14 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { currentLocale } from '@/lib/i18n';
 import { useApiQuery } from '@/lib/query';
-
-interface Metrics {
-  documents: number;
-  students: number;
-  schools: number;
-  downloads: number;
-}
 
 const COUNTERS = ['documents', 'students', 'schools', 'downloads'] as const;
 
@@ -17,7 +11,7 @@ export function HomeCounters() {
   const { t, i18n } = useTranslation();
   const metrics = useApiQuery({
     queryKey: ['metrics'],
-    queryFn: async ({ signal }) => (await http.get<{ data: { data: Metrics } }>('/metrics', { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.metrics.counters, { signal })).data.data,
   });
   if (!metrics.data) return null;
   const format = new Intl.NumberFormat(currentLocale(i18n));

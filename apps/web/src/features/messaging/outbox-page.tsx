@@ -1,22 +1,17 @@
+import type { OutboxMessage } from '@sceau/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/error-alert';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { formatDateTime } from '@/lib/format';
-import { http, isApiError } from '@/lib/http';
+import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
 import { useApiQuery } from '@/lib/query';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-export interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string | null;
-  text: string;
-  html: string | null;
-  created_at: string;
-}
+export type { OutboxMessage };
 
 const LIMIT = 50;
 
@@ -32,7 +27,7 @@ export function OutboxPage() {
   const to = useDebouncedValue(toText.trim(), 300);
   const messages = useApiQuery({
     queryKey: ['dev', 'outbox', to],
-    queryFn: async () => (await http.get<{ data: OutboxMessage[] }>('/dev/outbox', { query: { to, limit: LIMIT } })).data,
+    queryFn: async () => (await api.call(endpoints.messaging.outbox, { query: { to, limit: LIMIT } })).data,
     retry: false,
     staleTime: 0,
   });

@@ -1,33 +1,34 @@
-import type { Centre, Country, EducProvince, ExamSession, Institution, Option } from '@sceau/contracts';
-import { http } from '@/lib/http';
+import type { Institution } from '@sceau/contracts';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
 /** Public reference data (spec section 7), shared by the forms of later pages. */
 export function useCountries() {
   return useApiQuery({
     queryKey: ['reference-data', 'countries'],
-    queryFn: async () => (await http.get<{ data: { data: Country[] } }>('/countries')).data.data,
+    queryFn: async () => (await api.call(endpoints.referenceData.countries)).data.data,
   });
 }
 
 export function useExamSessions() {
   return useApiQuery({
     queryKey: ['reference-data', 'sessions'],
-    queryFn: async () => (await http.get<{ data: ExamSession[] }>('/sessions')).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.sessions)).data,
   });
 }
 
 export function useEducProvinces() {
   return useApiQuery({
     queryKey: ['reference-data', 'educ-provinces'],
-    queryFn: async () => (await http.get<{ data: EducProvince[] }>('/educ-provinces')).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.educProvinces)).data,
   });
 }
 
 export function useOptions() {
   return useApiQuery({
     queryKey: ['reference-data', 'options'],
-    queryFn: async () => (await http.get<{ data: Option[] }>('/options')).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.options)).data,
   });
 }
 
@@ -36,7 +37,7 @@ export function useInstitutionsOfCountry(countryId: number | null) {
   return useApiQuery({
     queryKey: ['reference-data', 'institutions', 'country', countryId],
     enabled: countryId !== null,
-    queryFn: async () => (await http.get<{ data: Institution[] }>(`/institutions/country/${countryId}`)).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.institutionsOfCountry, { params: { id: countryId! } })).data,
   });
 }
 
@@ -45,15 +46,15 @@ export function useCentresOfProvince(provinceId: number | null) {
   return useApiQuery({
     queryKey: ['reference-data', 'centres', 'province', provinceId],
     enabled: provinceId !== null,
-    queryFn: async () => (await http.get<{ data: Centre[] }>(`/centres?province=${provinceId}`)).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.centresOfProvince, { query: { province: provinceId! } })).data,
   });
 }
 
-/** The schools of an exam centre (`GET institutions/{id}?centre`). */
+/** The schools of an exam centre (`GET institutions/{id}?centre`: with `centre` the answer is the list). */
 export function useInstitutionsOfCentre(centreId: number | null) {
   return useApiQuery({
     queryKey: ['reference-data', 'institutions', 'centre', centreId],
     enabled: centreId !== null,
-    queryFn: async () => (await http.get<{ data: Institution[] }>(`/institutions/${centreId}`, { query: { centre: centreId } })).data,
+    queryFn: async () => (await api.call(endpoints.referenceData.institution, { params: { id: centreId! }, query: { centre: centreId } })).data as Institution[],
   });
 }

@@ -1,11 +1,13 @@
-import type { SignatureKind, SignatureView } from '@sceau/contracts';
+import type { ResponseOf, SignatureKind } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
-export type SignaturesState = Record<SignatureKind, SignatureView | null>;
+type StateAnswer = ResponseOf<typeof endpoints.signatures.state>;
+export type SignaturesState = StateAnswer['data'];
 /** What the signed-in user may do on /settings (official signatures are national: the server's policy). */
-export type SignatureAbilities = { add: boolean; replace: boolean; remove: boolean };
+export type SignatureAbilities = StateAnswer['abilities'];
 
 const STATE_KEY = ['signatures', 'state'];
 
@@ -14,7 +16,7 @@ export function useSignaturesState() {
   return useApiQuery({
     queryKey: STATE_KEY,
     queryFn: async () => {
-      const answer = await http.get<{ data: SignaturesState; abilities: SignatureAbilities }>('/signatures/state');
+      const answer = await api.call(endpoints.signatures.state);
       return { signatures: answer.data, abilities: answer.abilities };
     },
   });
@@ -30,7 +32,7 @@ export function useSaveSignature() {
       form.append('name', input.name);
       form.append('title', input.title);
       form.append('image', input.image, input.image.name);
-      return (await http.post<{ data: { message: string } }>('/signatures', form)).data;
+      return (await api.call(endpoints.signatures.save, { body: form })).data;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: STATE_KEY }),
   });
@@ -39,7 +41,7 @@ export function useSaveSignature() {
 export function useDeleteSignature() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (kind: SignatureKind) => (await http.delete<{ data: { message: string } }>(`/signatures/${kind}`)).data,
+    mutationFn: async (kind: SignatureKind) => (await api.call(endpoints.signatures.remove, { params: { kind } })).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: STATE_KEY }),
   });
 }

@@ -1,5 +1,4 @@
 import { DISTRIBUTION_LIMITS, type GrantableRoleView, type UserView } from '@sceau/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, Dialog } from '@/components/dialog';
@@ -7,20 +6,13 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Pagination } from '@/components/pagination';
 import { Can } from '@/components/permission-gate';
 import { UserForm } from '@/features/users/user-form';
-import { useArchiveUsers, useResetUserPassword, useRoles, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
+import { useArchiveUsers, useResetUserPassword, useRoles, useSendSignInLink, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
-import { http, isApiError } from '@/lib/http';
+import { isApiError } from '@/lib/http';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 type Editing = { kind: 'add' } | { kind: 'edit'; user: UserView } | null;
-
-/** Sends an account a one-time sign-in link (e-mail, else SMS); resolves to the server's message. */
-function useSendSignInLink() {
-  return useMutation({
-    mutationFn: async (id: number) => (await http.post<{ data: { message: string; channel: 'sms' | 'email' } }>(`/users/${id}/sign-in-link`)).data,
-  });
-}
 
 function fullName(user: Pick<UserView, 'first_name' | 'name'>): string {
   return [user.first_name, user.name].filter(Boolean).join(' ');

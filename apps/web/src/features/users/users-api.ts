@@ -1,6 +1,6 @@
-import type { GrantableRoleView, PageMeta, UserView } from '@sceau/contracts';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
 
 /** The users module's calls (spec section 7: users and signatures). */
@@ -34,7 +34,7 @@ export function useUsers(filter: UsersFilter) {
     queryKey: ['users', 'list', filter],
     placeholderData: keepPreviousData,
     queryFn: () =>
-      http.get<{ data: UserView[]; meta: PageMeta }>('/users', {
+      api.call(endpoints.accounts.users, {
         query: {
           page: filter.page,
           per_page: USERS_PAGE_SIZE,
@@ -50,7 +50,7 @@ export function useUsers(filter: UsersFilter) {
 export function useRoles() {
   return useApiQuery({
     queryKey: ['users', 'roles'],
-    queryFn: async () => (await http.get<{ data: GrantableRoleView[] }>('/roles')).data,
+    queryFn: async () => (await api.call(endpoints.accounts.roles)).data,
   });
 }
 
@@ -63,22 +63,31 @@ export function useSaveUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: async ({ id, input }: { id: number | null; input: UserInput }) =>
-      id === null ? (await http.post<{ data: UserView }>('/users', input)).data : (await http.put<{ data: UserView }>(`/users/${id}`, input)).data,
+      id === null
+        ? (await api.call(endpoints.accounts.createUser, { body: { roles: [], ...input } })).data
+        : (await api.call(endpoints.accounts.updateUser, { params: { id }, body: input })).data,
     onSuccess: () => invalidate(),
   });
 }
 
 export function useResetUserPassword() {
   return useMutation({
-    mutationFn: async (id: number) => (await http.post<{ data: { message: string; channel: 'sms' | 'email' } }>(`/users/${id}/reset`)).data,
+    mutationFn: async (id: number) => (await api.call(endpoints.accounts.resetUserPassword, { params: { id } })).data,
   });
 }
 
 export function useArchiveUsers() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: async (ids: number[]) => (await http.delete<{ data: { archived: number; message: string } }>('/users', { users: ids })).data,
+    mutationFn: async (ids: number[]) => (await api.call(endpoints.accounts.archiveUsers, { body: { users: ids } })).data,
     onSuccess: () => invalidate(),
+  });
+}
+
+/** Sends an account a one-time sign-in link (e-mail, else SMS); resolves to the server's message. */
+export function useSendSignInLink() {
+  return useMutation({
+    mutationFn: async (id: number) => (await api.call(endpoints.accounts.sendSignInLink, { params: { id } })).data,
   });
 }
 
@@ -88,6 +97,6 @@ export function useUser(id: number | null) {
     queryKey: ['users', 'one', id],
     enabled: id !== null,
     staleTime: 0,
-    queryFn: async () => (await http.get<{ data: UserView }>(`/users/${id}`)).data,
+    queryFn: async () => (await api.call(endpoints.accounts.user, { params: { id: id! } })).data,
   });
 }
