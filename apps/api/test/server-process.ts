@@ -25,6 +25,19 @@ export async function platformEnv(dataDir: string, extra: Record<string, string>
   return { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), CHAIN_PORT: String(await freePort()), ...extra };
 }
 
+/** Signs in as the demo's root (a platform started with DEMO_DATA) and reads its first batch: the batch's id and its diplomas' ids. */
+export async function demoBatch(base: string): Promise<{ batchId: number; diplomaIds: string[] }> {
+  const token = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', client_id: 'sceau-web', client_secret: 'sceau-web-dev-secret', username: 'root@sceau.example', password: 'Sceau-Demo-2026' }),
+  }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const auth = { authorization: `Bearer ${token}` };
+  const [batch] = ((await fetch(`${base}/generations/by-user`, { headers: auth }).then((r) => r.json())) as { data: { id: number }[] }).data;
+  const detail = (await fetch(`${base}/generations/${batch!.id}`, { headers: auth }).then((r) => r.json())) as { data: { items: { diploma: { id: string } }[] } };
+  return { batchId: batch!.id, diplomaIds: detail.data.items.map((item) => item.diploma.id) };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class PlatformProcess {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanUpPlatforms, makeDataDir, platformEnv, PlatformProcess } from './server-process.ts';
+import { cleanUpPlatforms, demoBatch, makeDataDir, platformEnv, PlatformProcess } from './server-process.ts';
 
 // The whole platform as `npm run serve` starts it, on its embedded database, killed with -9 and
 // started again: what it had committed is all there.
@@ -45,16 +45,9 @@ describe('the platform killed with -9', () => {
     for (const contact of contacts) expect(reached.has(contact), contact).toBe(true);
 
     // The demo diplomas issued before the kill still verify (database, files, keys and chain all kept).
-    const token = await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: 'sceau-web', client_secret: 'sceau-web-dev-secret', username: 'root@sceau.example', password: 'Sceau-Demo-2026' }),
-    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
-    const auth = { authorization: `Bearer ${token}` };
-    const [batch] = ((await fetch(`${base}/generations/by-user`, { headers: auth }).then((r) => r.json())) as { data: { id: number }[] }).data;
-    const detail = (await fetch(`${base}/generations/${batch!.id}`, { headers: auth }).then((r) => r.json())) as { data: { items: { diploma: { id: string } }[] } };
-    for (const item of detail.data.items.slice(0, 3)) {
-      const answer = (await fetch(`${base}/verify/${item.diploma.id}`).then((r) => r.json())) as { data: { verdict: string } };
+    const { diplomaIds } = await demoBatch(base);
+    for (const id of diplomaIds.slice(0, 3)) {
+      const answer = (await fetch(`${base}/verify/${id}`).then((r) => r.json())) as { data: { verdict: string } };
       expect(answer.data.verdict).toBe('authentic');
     }
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
 import { SIGNATURE_KINDS } from './accounts.ts';
+import { DIPLOMA_ID_PATTERN } from './public-site.ts';
 
 /**
  * Generation batches (spec sections 3 and 4): their statuses, the signature statuses, and the only
@@ -246,5 +247,5 @@ export const generationProgressResponse = envelope(generationProgress);
 // ---------------------------------------------------------------- revocation
 
 /** A diploma's public id in a path (22 URL-safe characters). */
-export const revocationDiplomaParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'field.diploma_id' }) });
+export const revocationDiplomaParams = z.object({ id: z.string().regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }) });
 export const revocationRequest = z.object({ reason: z.string().trim().min(5).max(500) });

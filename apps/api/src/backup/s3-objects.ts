@@ -4,21 +4,13 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import type { S3StorageOptions } from '../lib/s3-storage.ts';
+import { createS3Client, type S3StorageOptions } from '../lib/s3-storage.ts';
 
 type Options = Omit<S3StorageOptions, 'log'>;
 
+/** A client as the platform's own store makes it. */
 export async function s3Client(o: Options): Promise<S3Client> {
-  const s3 = await import('@aws-sdk/client-s3');
-  return new s3.S3Client({
-    region: o.region,
-    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
-    forcePathStyle: o.forcePathStyle,
-    ...(o.credentials ? { credentials: o.credentials } : {}),
-    // As the platform's own client: stores other than AWS mishandle the default checksums.
-    ...(o.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const } : {}),
-    maxAttempts: 4,
-  });
+  return createS3Client(await import('@aws-sdk/client-s3'), o);
 }
 
 export interface ListedObject {

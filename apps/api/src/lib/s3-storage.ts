@@ -46,6 +46,29 @@ type Sdk = {
   Upload: typeof import('@aws-sdk/lib-storage').Upload;
 };
 
+/** The SDK client for these options: the platform's store and the backup's listing use the same. */
+export function createS3Client(s3: typeof import('@aws-sdk/client-s3'), o: S3StorageOptions): S3Client {
+  const agent = { keepAlive: true, maxSockets: MAX_SOCKETS };
+  return new s3.S3Client({
+    region: o.region,
+    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+    forcePathStyle: o.forcePathStyle,
+    ...(o.credentials ? { credentials: o.credentials } : {}),
+    // Other stores than AWS reject or mishandle the SDK's default checksums (CRC32 headers and
+    // trailers, aws-chunked bodies): send them only where an operation requires one. Integrity
+    // end to end is the diplomas' own SHA-256 (stored with each PDF and checked on verification).
+    ...(o.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const } : {}),
+    maxAttempts: 4,
+    requestHandler: {
+      connectionTimeout: 10_000,
+      socketTimeout: 60_000,
+      httpAgent: agent,
+      httpsAgent: agent,
+      logger: { debug() {}, info() {}, warn: (message: string) => o.log?.warn(message), error: (message: string) => o.log?.warn(message) },
+    },
+  });
+}
+
 /**
  * `FileStorage` on an S3-compatible bucket, with the local folder's contract (ADR 0108):
  * - `put` is whole or nothing: one PutObject, or above 8 MB a multipart upload that is aborted on
@@ -136,26 +159,7 @@ export class S3FileStorage implements FileStorage {
   private connect(): Promise<Sdk> {
     this.sdk ??= (async () => {
       const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
-      const o = this.options;
-      const agent = { keepAlive: true, maxSockets: MAX_SOCKETS };
-      const client = new s3.S3Client({
-        region: o.region,
-        ...(o.endpoint ? { endpoint: o.endpoint } : {}),
-        forcePathStyle: o.forcePathStyle,
-        ...(o.credentials ? { credentials: o.credentials } : {}),
-        // Other stores than AWS reject or mishandle the SDK's default checksums (CRC32 headers and
-        // trailers, aws-chunked bodies): send them only where an operation requires one. Integrity
-        // end to end is the diplomas' own SHA-256 (stored with each PDF and checked on verification).
-        ...(o.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const, responseChecksumValidation: 'WHEN_REQUIRED' as const } : {}),
-        maxAttempts: 4,
-        requestHandler: {
-          connectionTimeout: 10_000,
-          socketTimeout: 60_000,
-          httpAgent: agent,
-          httpsAgent: agent,
-          logger: { debug() {}, info() {}, warn: (message: string) => o.log?.warn(message), error: (message: string) => o.log?.warn(message) },
-        },
-      });
+      const client = createS3Client(s3, this.options);
       return { client, s3, Upload: storage.Upload };
     })();
     return this.sdk;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanUpPlatforms, freePort, makeDataDir, platformChildren, platformEnv, PlatformProcess } from '../../test/server-process.ts';
+import { cleanUpPlatforms, demoBatch, freePort, makeDataDir, platformChildren, platformEnv, PlatformProcess } from '../../test/server-process.ts';
 
 // The real platform as `npm run serve` starts it, with METRICS_PORT: scraped after a few requests
 // and verifications, alone and as a cluster of two API processes, then stopped by SIGINT.
@@ -73,15 +73,8 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     const server = await PlatformProcess.start(env);
     const base = server.base;
 
-    const token = await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: 'sceau-web', client_secret: 'sceau-web-dev-secret', username: 'root@sceau.example', password: 'Sceau-Demo-2026' }),
-    }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
-    const auth = { authorization: `Bearer ${token}` };
-    const [batch] = ((await fetch(`${base}/generations/by-user`, { headers: auth }).then((r) => r.json())) as { data: { id: number }[] }).data;
-    const detail = (await fetch(`${base}/generations/${batch!.id}`, { headers: auth }).then((r) => r.json())) as { data: { items: { diploma: { id: string } }[] } };
-    const id = detail.data.items[0]!.diploma.id;
+    const { batchId, diplomaIds } = await demoBatch(base);
+    const id = diplomaIds[0]!;
 
     // A verification computed, the same answered from the cache, one by an uploaded link, one unknown.
     for (let i = 0; i < 2; i++) expect((await fetch(`${base}/verify/${id}`)).status).toBe(200);
@@ -104,7 +97,7 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     const routes = new Set([...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1]!));
     expect(routes).toContain('/api/generations/:id');
     for (const route of routes) expect(route).toMatch(/^(unmatched|\/[\w/:.*-]*)$/);
-    for (const route of routes) expect(route.split('/')).not.toContain(String(batch!.id));
+    for (const route of routes) expect(route.split('/')).not.toContain(String(batchId));
     expect(value(text, 'sceau_verifications_total{verdict="authentic",path="id"}')).toBe(3);
     expect(value(text, 'sceau_verifications_total{verdict="unknown",path="id"}')).toBe(1);
     // The demo batch: 12 diplomas issued and published, none revoked.
