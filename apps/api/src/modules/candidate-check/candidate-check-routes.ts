@@ -1,8 +1,9 @@
 import multipart from '@fastify/multipart';
-import { candidateCheckRequest, candidateCheckResponse, errorResponse } from '@sceau/contracts';
+import { candidateCheckRequest, endpoints } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
+import { serve } from '../../lib/endpoints.ts';
 import { AppError } from '../../lib/errors.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import { CandidateCheckService } from './candidate-check-service.ts';
@@ -38,24 +39,12 @@ export const candidateCheckRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
   const service = new CandidateCheckService(db, config.candidateCheck);
   const tokens = new Set(config.candidateCheck.acceptedTokens);
 
-  app.post(
-    '/v2/verify-candidate',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['candidate-check'],
-        summary: 'Candidate check against the national results: recognised or not, the result, and the published diploma (multipart)',
-        consumes: ['multipart/form-data', 'application/json'],
-        response: { 200: candidateCheckResponse, 429: errorResponse },
-      },
-    },
-    async (request) => {
-      const fields = await readFields(request);
-      const token = typeof fields['api-token'] === 'string' ? fields['api-token'].trim() : '';
-      if (!tokens.has(token)) throw new AppError('invalid_client');
-      await service.assertAllowed(request.ip);
-      const input = parseOrThrow(candidateCheckRequest, fields);
-      return { data: await service.check(input, request.ip) };
-    },
-  );
+  serve(app, endpoints.verification.candidateCheck, async (request) => {
+    const fields = await readFields(request);
+    const token = typeof fields['api-token'] === 'string' ? fields['api-token'].trim() : '';
+    if (!tokens.has(token)) throw new AppError('invalid_client');
+    await service.assertAllowed(request.ip);
+    const input = parseOrThrow(candidateCheckRequest, fields);
+    return { data: await service.check(input, request.ip) };
+  });
 };

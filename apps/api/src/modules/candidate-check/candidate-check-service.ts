@@ -1,4 +1,4 @@
-import { comparableName, type CandidateCheckRequest, type CandidateCheckResult } from '@sceau/contracts';
+import { comparableName, isPublished, type CandidateCheckRequest, type CandidateCheckResult, type GenerationStatus } from '@sceau/contracts';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { pgRateLimiter, rateLimited } from '../../lib/rate-limits.ts';
@@ -78,10 +78,11 @@ export class CandidateCheckService {
       .innerJoin(generations, eq(generations.id, diplomas.generationId))
       .where(and(eq(diplomas.candidateCode, code), eq(generations.sessionId, sessionId), ne(generations.status, 'cancelled')))
       .orderBy(desc(diplomas.issuedAt));
-    const published = rows.filter((d) => d.status === 'completed');
+    const out = (d: { status: string }) => isPublished(d.status as GenerationStatus);
+    const published = rows.filter(out);
     const valid = published.find((d) => !d.revokedAt && !d.batchRevokedAt);
     if (valid) return { status: 'available', id: valid.id };
-    if (rows.some((d) => d.status !== 'completed')) return { status: 'pending', id: null };
+    if (rows.some((d) => !out(d))) return { status: 'pending', id: null };
     if (published.length) return { status: 'revoked', id: null };
     return { status: passed ? 'pending' : 'none', id: null };
   }

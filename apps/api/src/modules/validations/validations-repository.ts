@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { VALIDATION_OPEN_STATUSES, type GenerationStatus, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
+import { endpoints, pathOf, VALIDATION_OPEN_STATUSES, type GenerationStatus, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
@@ -15,7 +15,7 @@ type Item = typeof generationItems.$inferSelect;
 export function photoUrl(item: Pick<Item, 'id' | 'generationId' | 'photoKey'>): string | null {
   if (!item.photoKey) return null;
   const v = createHash('sha256').update(item.photoKey).digest('hex').slice(0, 12);
-  return `/api/validations/photos/${item.generationId}/items/${item.id}/photo?v=${v}`;
+  return `/api${pathOf(endpoints.validations.photo, { generationId: item.generationId, itemId: item.id })}?v=${v}`;
 }
 
 export function candidateState(item: Pick<Item, 'rejected' | 'photoStatus' | 'dataStatus'>): ItemValidationState {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type GenerationStatus, type ValidateDataBody } from '@sceau/contracts';
+import type { GenerationStatus, PhotoEdits, ValidateDataBody } from '@sceau/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { examSessions, generationItems, generations } from '../../db/schema.ts';
@@ -10,9 +10,10 @@ import { moveGeneration } from '../generations/generation-status.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
-import { authorize, type Decision } from '../../policies/policy.ts';
+import { allowed, authorize, type Decision } from '../../policies/policy.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
-import { pendingCondition, presentBatches, presentItems } from './validations-repository.ts';
+import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
+import { batchFilterValues, type ItemFilter, listValidationBatches, listValidationItems, pendingCondition, presentBatches, presentItems } from './validations-repository.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Item = typeof generationItems.$inferSelect;
@@ -60,6 +61,31 @@ export class ValidationsService {
     return photo;
   }
 
+  /** A candidate's stored photo (of `generationId` when given), for whoever may see the batch's candidates. */
+  async photoOf(actor: Actor, itemId: number, generationId?: number): Promise<Buffer> {
+    return this.readPhoto(await this.item(actor, itemId, generationId));
+  }
+
+  // ------------------------------------------------------------ lists
+
+  /** A page of a batch's candidates, with the batch as the screens show it. */
+  async itemsPage(actor: Actor, generationId: number, filter: ItemFilter, rule: BatchRule = generationPolicy.viewCandidates) {
+    const batch = await this.batch(actor, generationId, rule);
+    const [{ items, total }, [generation]] = await Promise.all([listValidationItems(this.db, batch.id, filter), presentBatches(this.db, [batch.id], actor)]);
+    return { items, total, generation: generation! };
+  }
+
+  /** The schools, centres and options of a batch's candidates. */
+  async filters(actor: Actor, generationId: number) {
+    const batch = await this.batch(actor, generationId);
+    return batchFilterValues(this.db, batch.id);
+  }
+
+  /** The actor's scope's batches in validation (or ready for generation). */
+  async batches(actor: Actor, query: Parameters<typeof listValidationBatches>[2]) {
+    return listValidationBatches(this.db, actor, query);
+  }
+
   // ------------------------------------------------------------ photos
 
   async validatePhotos(actor: Actor, target: Target) {
@@ -86,11 +112,40 @@ export class ValidationsService {
   }
 
   /**
+   * The editor's result, validated: its settings applied to the stored photo (`edits`), or the
+   * image it made (`image`, a data URL).
+   */
+  async editPhoto(actor: Actor, target: Target & { item: number }, change: { edits: PhotoEdits } | { image: string }) {
+    const item = await this.item(actor, target.item, target.generation_id, generationPolicy.validatePhotos);
+    let jpeg: Buffer;
+    if ('edits' in change) {
+      if (!item.photoKey) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
+      jpeg = await applyPhotoEdits(await this.readPhoto(item), change.edits);
+    } else {
+      jpeg = await readEditedImage(change.image);
+    }
+    return this.replacePhoto(actor, target, jpeg, 'edits' in change ? { edits: change.edits } : { source: 'image' });
+  }
+
+  /**
    * Stores a photo uploaded for a candidate (imported without one, or a better one): it waits for
    * validation like an imported photo, so a validated candidate goes back to pending.
    */
   async uploadPhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer) {
     return this.storePhoto(actor, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' } });
+  }
+
+  /**
+   * An uploaded file (`bytes`, null when none came) as a candidate's new photo. A candidate outside
+   * the scope is as unknown as one that does not exist; a closed batch takes no photo.
+   */
+  async uploadTo(actor: Actor, itemId: number, bytes: Buffer | null) {
+    const item = await this.item(actor, itemId);
+    const batch = await this.batch(actor, item.generationId);
+    if (!allowed(generationPolicy.validatePhotos(actor, batch))) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+    if (!bytes || bytes.length === 0) throw fieldError('photo', 'field.file_required');
+    const jpeg = await readUploadedPhoto(bytes);
+    return this.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, jpeg);
   }
 
   /**

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { errorResponse } from '@sceau/contracts';
+import { DIPLOMA_ID_PATTERN, endpoints, verificationResponse } from '@sceau/contracts';
 import { PdfParserBusy, PdfTooComplex, type VerificationResult } from '@sceau/verifier';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -8,60 +8,19 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { apiProcessCount } from '../../cluster.ts';
+import { serve } from '../../lib/endpoints.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { countVerification } from '../../prometheus/metrics.ts';
 import { presentResult, type Translate, type VerificationInput, type VerificationService } from './verification-service.ts';
 
-const tags = ['verification'];
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
-const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
 /** Every PDF parser thread busy and its queue full: a parse takes at most a few seconds. */
 const PARSER_BUSY_RETRY_SECONDS = 5;
-
-const checkView = z.object({
-  name: z.string(),
-  status: z.enum(['passed', 'failed', 'not-checked']),
-  code: z.string(),
-  title: z.string(),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-  link: z.string().optional(),
-});
-const publicDiploma = z.object({
-  id: z.string(),
-  last_name: z.string().optional(),
-  middle_name: z.string().optional(),
-  first_name: z.string().optional(),
-  birth_date: z.string().optional(),
-  option: z.string().optional(),
-  option_code: z.string().optional(),
-  school: z.string().optional(),
-  school_code: z.string().optional(),
-  centre: z.string().optional(),
-  centre_code: z.string().optional(),
-  session: z.string().optional(),
-  session_year: z.number().optional(),
-  percentage: z.number().optional(),
-  issue_date: z.string().optional(),
-  issuer: z.object({ id: z.string(), name: z.string() }).optional(),
-  hidden_fields: z.array(z.string()).optional(),
-});
-
-export const verificationResponse = z.object({
-  data: z.object({
-    verdict: z.enum(['authentic', 'revoked', 'altered', 'unknown', 'unpublished', 'incomplete']),
-    verdict_label: z.string(),
-    source: z.enum(['pdf', 'credential', 'qr', 'link']),
-    checks: z.array(checkView),
-    diploma: publicDiploma.nullable(),
-    credential: z.record(z.string(), z.unknown()).nullable().optional(),
-  }),
-});
 
 /** A link to a diploma (`…/verify/{id}`) or its id, as typed or scanned. */
 function diplomaIdFromLink(value: string): string | null {
   const trimmed = value.trim();
-  if (DIPLOMA_ID.test(trimmed)) return trimmed;
+  if (DIPLOMA_ID_PATTERN.test(trimmed)) return trimmed;
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -193,23 +152,9 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
     return send(reply, serialise(result, request));
   };
 
-  app.get(
-    '/verify/:id',
-    {
-      config: { access: 'public' },
-      helmet: false,
-      onRequest: secure,
-      // Results day's hot route: its two lines per request at `info` cost about a quarter of a cached
-      // answer (ADR 0102). Its warnings and errors are still logged; the access log of these requests
-      // is the reverse proxy's.
-      logLevel: quieter(config.logLevel, 'warn'),
-      schema: {
-        tags,
-        summary: 'Verify a diploma by its id (the /verify/{id} page); also gives its full credential to independent verifiers',
-        params: z.object({ id: z.string().regex(DIPLOMA_ID, { error: 'field.diploma_id' }) }),
-        response: { 200: verificationResponse, 429: errorResponse },
-      },
-    },
+  serve(
+    app,
+    endpoints.verification.verify,
     async (request, reply) => {
       const { id } = request.params;
       const key = `${request.locale}|${id}`;
@@ -225,21 +170,19 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       if (verification.isCurrent({ diplomaId: id }, result)) bodies.set(key, { result, body });
       return send(reply, body);
     },
-  );
-
-  app.post(
-    '/generations/verify',
     {
-      config: { access: 'public' },
       helmet: false,
       onRequest: secure,
-      schema: {
-        tags,
-        summary: 'Verify a document (multipart: cert_document = our PDF, the credential JSON or the QR text; and/or cert_url = a link)',
-        consumes: ['multipart/form-data'],
-        response: { 200: verificationResponse, 429: errorResponse },
-      },
+      // Results day's hot route: its two lines per request at `info` cost about a quarter of a cached
+      // answer (ADR 0102). Its warnings and errors are still logged; the access log of these requests
+      // is the reverse proxy's.
+      logLevel: quieter(config.logLevel, 'warn'),
     },
+  );
+
+  serve(
+    app,
+    endpoints.verification.verifyDocument,
     async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('unsupported_media_type');
       let file: Uint8Array | null = null;
@@ -270,5 +213,6 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       }
       throw fieldError('cert_document', 'field.document_or_link_required');
     },
+    { helmet: false, onRequest: secure },
   );
 };

@@ -16,6 +16,7 @@ import {
   type VerificationContext,
   type VerificationResult,
 } from '@sceau/verifier';
+import { DIPLOMA_ID_PATTERN, type GenerationStatus, isPublished } from '@sceau/contracts';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -31,14 +32,14 @@ interface DiplomaRow {
   status: string;
 }
 
+const published = (row: DiplomaRow) => isPublished(row.status as GenerationStatus);
+
 /** A verification by id and what the page and independent verifiers receive with it. */
 export interface VerificationById {
   result: VerificationResult;
   /** The full credential of a published diploma (it carries the Merkle proof), else null. */
   credential: unknown | null;
 }
-
-const DIPLOMA_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /**
  * Verification for the public: the one engine (packages/verifier) with the platform's trusted
@@ -94,7 +95,7 @@ export class VerificationService {
       findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
       knownUnpublished: async (id) => {
         const found = await this.findDiploma(id);
-        return found !== null && found.status !== 'completed';
+        return found !== null && !published(found);
       },
       parsePdf: (pdf) => (this.parser ??= createPdfParsePool()).parse(pdf, CREDENTIAL_ATTACHMENT),
     };
@@ -108,7 +109,7 @@ export class VerificationService {
   }
 
   private async findDiploma(id: string): Promise<DiplomaRow | null> {
-    if (!DIPLOMA_ID.test(id)) return null;
+    if (!DIPLOMA_ID_PATTERN.test(id)) return null;
     const [row] = await this.db
       .select({ credential: diplomas.credential, status: generations.status })
       .from(diplomas)
@@ -143,12 +144,12 @@ export class VerificationService {
           knownUnpublished: async (wanted) => {
             if (wanted !== id) return this.context.knownUnpublished!(wanted);
             const found = await readOnce();
-            return found !== null && found.status !== 'completed';
+            return found !== null && !published(found);
           },
         }),
       ));
     const found = await readOnce();
-    const credential = found && found.status === 'completed' ? found.credential : null;
+    const credential = found && published(found) ? found.credential : null;
     this.credentials.set(result, { credential });
     return { result, credential };
   }
@@ -156,7 +157,7 @@ export class VerificationService {
   /** The full credential of a published diploma, for independent verifiers (it carries the proof). */
   async credentialOf(id: string): Promise<unknown | null> {
     const found = await this.findDiploma(id);
-    return found && found.status === 'completed' ? found.credential : null;
+    return found && published(found) ? found.credential : null;
   }
 
   /** Whether an answer for this input is in the cache (answering it costs no database or chain read). */
