@@ -1,5 +1,6 @@
 import { buildMerkleTree, bytesToHex, credentialDocument, encodeQrPayload, newDiplomaId, qrFieldsFromRecord, saltRecord, signMerkleRoot } from '@sceau/credential';
 import { nodeZlibCompress } from '@sceau/credential/node-signer';
+import { PUBLISHED_STATUS } from '@sceau/contracts';
 import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
@@ -489,7 +490,7 @@ export class IssuingService {
         anchoredAt: new Date(anchor.timestamp * 1000),
       };
       await moveSignature(tx, generationId, 'finished', { changes });
-      await moveGeneration(tx, generationId, 'completed', { changes: { publishedAt: new Date() } });
+      await moveGeneration(tx, generationId, PUBLISHED_STATUS, { changes: { publishedAt: new Date() } });
     });
     this.log.info({ generationId, txHash: anchor.txHash }, 'batch anchored and published');
   }
