@@ -2,12 +2,13 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { FileStorage } from './lib/storage.ts';
 import { createFileStorage } from './lib/create-file-storage.ts';
-import { GoogleIdentityVerifier } from './modules/auth/google-identity.ts';
-import { RegistrationService } from './modules/auth/registration-service.ts';
+import { GoogleIdentityVerifier } from './modules/accounts/google-identity.ts';
+import { RegistrationService } from './modules/accounts/registration-service.ts';
 import { Messenger } from './modules/messaging/messaging-service.ts';
 import { OtpService } from './modules/otp/otp-service.ts';
 import { SignaturesService } from './modules/signatures/signatures-service.ts';
-import { UsersService } from './modules/users/users-service.ts';
+import { StaffSignInLinks } from './modules/accounts/sign-in-links.ts';
+import { UsersService } from './modules/accounts/users-service.ts';
 import type { Logger } from 'pino';
 import type { OpenChain } from './modules/chain/open-chain.ts';
 import { issuingJobs } from './modules/generations/issuing-jobs.ts';
@@ -59,7 +60,7 @@ export function createServices(
     storage,
     otp,
     registration: new RegistrationService(db, config, otp, messenger, google),
-    users: new UsersService(db, messenger, distribution),
+    users: new UsersService(db, messenger, new StaffSignInLinks(new OneTimeLinks(db), config.publicUrl)),
     signatures: new SignaturesService(db, storage),
     identity,
     issuing,

@@ -30,8 +30,8 @@ import {
 } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
-import { hashPassword } from '../modules/auth/auth-service.ts';
-import { issueAccessToken } from '../modules/auth/token-service.ts';
+import { hashPassword } from '../modules/accounts/auth-service.ts';
+import { issueAccessToken } from '../modules/accounts/token-service.ts';
 import type { OpenChain } from '../modules/chain/open-chain.ts';
 import { FAKE_PDF, FAKE_PHOTO } from '../modules/candidate-check/public-diploma-fixtures.ts';
 import { RevocationService } from '../modules/revocation/revocation-service.ts';

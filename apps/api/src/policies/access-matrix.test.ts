@@ -35,7 +35,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../db/schema.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
-import { loadAllRoles } from '../modules/users/user-repository.ts';
+import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
 import {
   ensureSignature,

@@ -10,7 +10,7 @@ import { auditLog, diplomas, generations, institutions, nationalResults, officia
 import { JobQueue } from '../jobs/job-queue.ts';
 import type { OpenChain } from '../modules/chain/open-chain.ts';
 import { RevocationService } from '../modules/revocation/revocation-service.ts';
-import { hashPassword } from '../modules/auth/auth-service.ts';
+import { hashPassword } from '../modules/accounts/auth-service.ts';
 import { insertDiplomaFixture } from '../modules/candidate-check/public-diploma-fixtures.ts';
 import { RESULTS_LOOKUPS } from '../modules/imports/results-registry-service.ts';
 import { multipart } from '../modules/imports/imports-test-support.ts';

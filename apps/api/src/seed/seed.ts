@@ -2,7 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type RoleName } from '@sc
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { centres, countries, educProvinces, examSessions, institutionOptions, institutions, options, permissions, rolePermissions, roles, userRoles, users } from '../db/schema.ts';
-import { hashPassword } from '../modules/auth/auth-service.ts';
+import { hashPassword } from '../modules/accounts/auth-service.ts';
 import { recordAudit } from '../modules/audit/audit-service.ts';
 import { buildDemoSchools, DEMO_PASSWORD } from './demo-data.ts';
 import { seedImportDemo } from '../modules/imports/demo-seed.ts';

@@ -14,7 +14,7 @@ import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
-import { issueAccessToken } from '../auth/token-service.ts';
+import { issueAccessToken } from '../accounts/token-service.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, isLive, type BatchFacts } from '../../policies/generation-policy.ts';
 import { authorize, type Decision } from '../../policies/policy.ts';

@@ -23,7 +23,7 @@ import {
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { hashPassword } from '../auth/auth-service.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { listZipEntries } from '../imports/zip-archive.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';

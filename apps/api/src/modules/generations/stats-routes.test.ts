@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, roles, userRoles, users } from '../../db/schema.ts';
 import { seedCountryTemplate } from '../../seed/demo-batch.ts';
-import { hashPassword } from '../auth/auth-service.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
 
 let ctx: TestContext;
 let templateId: number;

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationItems, generations, importations, users } from '../../db/schema.ts';
-import { hashPassword } from '../auth/auth-service.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
 import { bearer, createImportTest, csv, csvFile, HEADERS, multipart, portrait, row, schoolUser, xlsx, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 let t: ImportTest;

@@ -7,7 +7,7 @@ import { createTestApp, signIn, type TestContext } from '../../../test/helpers.t
 import { buildApp, type App } from '../../app.ts';
 import { centres, countries, educProvinces, examSessions, institutions, roles, templates, userRoles, users } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
-import { hashPassword } from '../auth/auth-service.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
 
 export const HEADERS = [
   'code_candidat',

@@ -7,7 +7,7 @@ import { buildApp, type App } from '../../app.ts';
 import { auditLog, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, roles, userRoles, users } from '../../db/schema.ts';
 import { demoPhoto, seedCountryTemplate } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { hashPassword } from '../auth/auth-service.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
 
 let ctx: TestContext;
 let app: App;

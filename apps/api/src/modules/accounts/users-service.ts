@@ -5,16 +5,16 @@ import type { Db } from '../../db/client.ts';
 import { centres, educProvinces, institutions, roles, userRoles, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import { hashPassword } from '../auth/auth-service.ts';
-import { revokeUserTokens } from '../auth/token-service.ts';
+import { hashPassword } from './auth-service.ts';
+import { revokeUserTokens } from './token-service.ts';
 import type { Messenger } from '../messaging/messaging-service.ts';
-import type { DistributionService } from '../distribution/distribution-service.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
 import { loadRolesOf } from '../../policies/grants.ts';
 import { isNational, loadScopes, NATIONAL, resolveScope, type Scope } from '../../policies/scope.ts';
 import { userPolicy, type AccountFacts } from '../../policies/user-policy.ts';
+import type { StaffSignInLinks } from './sign-in-links.ts';
 import { loadAllRoles, loadRolesWithPermissions } from './user-repository.ts';
 
 type UserRow = typeof users.$inferSelect;
@@ -47,7 +47,7 @@ export class UsersService {
     private readonly db: Db,
     private readonly messenger: Messenger,
     /** Makes the one-time sign-in links administrators send (ADR 0080). */
-    private readonly signInLinks: Pick<DistributionService, 'createStaffLink' | 'directAuthUrl'>,
+    private readonly signInLinks: Pick<StaffSignInLinks, 'create' | 'url'>,
   ) {}
 
   /** Every role, and whether `actor` may give (or take away) it: the policy's grant rule. */
@@ -192,12 +192,12 @@ export class UsersService {
   async sendSignInLink(actor: Actor, id: number) {
     const { row: target } = await this.target(actor, id, userPolicy.sendSignInLink);
     const channel = await this.db.transaction(async (tx) => {
-      const token = await this.signInLinks.createStaffLink(tx, id);
+      const token = await this.signInLinks.create(tx, id);
       await recordAudit(tx, { action: 'user.sign_in_link_sent', subjectType: 'user', subjectId: id }, actor);
       // Inside the transaction: a link that could not be sent is not left valid.
       return this.messenger.send(target.email ?? target.phone!, 'sign_in_link', target.locale as Locale, {
         name: target.firstName ?? target.name,
-        url: this.signInLinks.directAuthUrl(token),
+        url: this.signInLinks.url(token),
         minutes: DISTRIBUTION_LIMITS.staffLinkMinutes,
       });
     });
