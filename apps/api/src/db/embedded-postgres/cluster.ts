@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { EmbeddedPostgresCtor } from './load-package.ts';
+import type { ClusterSettings } from './load-package.ts';
 import { makeServerLogger } from './server-output.ts';
 import { EmbeddedPostgresError, type EmbeddedPostgresLogger } from './types.ts';
 
@@ -100,14 +100,7 @@ export async function isEmptyOrMissing(dir: string): Promise<boolean> {
  * `dataDir`. Clears what such a killed initialisation left (only ever made under our lock).
  * Returns whether it initialised.
  */
-export async function initialiseCluster(s: {
-  EmbeddedPostgres: EmbeddedPostgresCtor;
-  dataDir: string;
-  port: number;
-  user: string;
-  password: string;
-  log: EmbeddedPostgresLogger;
-}): Promise<boolean> {
+export async function initialiseCluster(s: ClusterSettings): Promise<boolean> {
   const { dataDir, port, user, password, log } = s;
   const parent = path.dirname(dataDir);
   const tmpPrefix = `.${path.basename(dataDir)}.initdb-`;

