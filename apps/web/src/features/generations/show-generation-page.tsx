@@ -10,8 +10,6 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchSummary } from '@/features/generations/batch-summary';
 import { CandidatesSection } from '@/features/generations/candidates-section';
 
-export { candidateName } from '@/features/generations/candidate-name';
-
 /** A batch: what it is, where it stands, its anchoring proof, and its candidates with their diplomas. */
 export function ShowGenerationPage() {
   const { t } = useTranslation();
