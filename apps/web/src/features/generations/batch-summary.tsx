@@ -1,4 +1,4 @@
-import type { GenerationView } from '@sceau/contracts';
+import { type GenerationView, isPublished } from '@sceau/contracts';
 import { useTranslation } from 'react-i18next';
 import { GenerationProgress, GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { CopyButton, shortenHash } from '@/components/copy-button';
@@ -76,7 +76,7 @@ export function BatchSummary({ batch }: { batch: Batch }) {
             <dt>{t('batch.fields.diplomas')}</dt>
             <dd data-testid="batch-count-diplomas">{batch.counts.diplomas}</dd>
           </div>
-          {batch.progress.total > 0 && batch.status !== 'completed' ? (
+          {batch.progress.total > 0 && !isPublished(batch.status) ? (
             <div>
               <dt>{t('batch.fields.progress')}</dt>
               <dd>
