@@ -1,5 +1,6 @@
 import { checkRequirement, type ImportationSummary } from '@sceau/contracts';
-import { http } from '@/lib/http';
+import { endpoints } from '@/lib/endpoints';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 import { useGrants } from '@/lib/session-context';
 
@@ -16,6 +17,6 @@ export function useMyImportations(active: boolean) {
     queryKey: ['importations', 'mine', active],
     enabled: checkRequirement(grants, FOLLOW) === null,
     staleTime: 0,
-    queryFn: async ({ signal }) => (await http.get<{ data: ImportationSummary[] }>('/importations', { signal, query: active ? { active: 'true' } : {} })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.imports.mine, { query: active ? { active: 'true' } : {}, signal })).data,
   });
 }

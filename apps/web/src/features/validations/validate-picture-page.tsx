@@ -121,7 +121,7 @@ interface PhotoCardProps {
 function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject, onEdit, onUpload }: PhotoCardProps) {
   const { t } = useTranslation();
   const name = candidateName(item);
-  const photo = usePhotoObjectUrl(item.photo_url);
+  const photo = usePhotoObjectUrl(item);
   const canAct = open && !item.rejected;
   return (
     <li className="card stack" data-testid={`photo-card-${item.id}`}>

@@ -1,4 +1,4 @@
-import { type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
+import type { ItemValidationState, ValidationBatchView, ValidationItemView } from '@sceau/contracts';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +7,10 @@ import { mayOpen } from '@/lib/app-routes';
 import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';
-import { http, isApiError } from '@/lib/http';
+import { isApiError } from '@/lib/http';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
+import { fetchItemPhoto, useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
 
 /** "MUKENDI KABONGO Aline": nom, postnom, prénom. */
 export function candidateName(item: Pick<ValidationItemView, 'last_name' | 'middle_name' | 'first_name'>): string {
@@ -308,14 +308,14 @@ export function ReadyNotice({ generationId }: { generationId: number | null }) {
  * A candidate's photo fetched with the token, as an object URL (revoked when the photo changes or
  * the card goes). Only the cards shown, one page, ask for theirs.
  */
-export function usePhotoObjectUrl(photoUrl: string | null): { url: string | null; failed: boolean } {
+export function usePhotoObjectUrl(item: Pick<ValidationItemView, 'id' | 'generation_id' | 'photo_url'>): { url: string | null; failed: boolean } {
+  const { id, generation_id: generationId, photo_url: photoUrl } = item;
   const [state, setState] = useState<{ for: string | null; url: string | null; failed: boolean }>({ for: null, url: null, failed: false });
   useEffect(() => {
     if (!photoUrl) return;
     const controller = new AbortController();
     let objectUrl: string | null = null;
-    http
-      .getBlob(photoUrl, { signal: controller.signal })
+    fetchItemPhoto({ id, generation_id: generationId, photo_url: photoUrl }, controller.signal)
       .then((blob) => {
         objectUrl = URL.createObjectURL(blob);
         setState({ for: photoUrl, url: objectUrl, failed: false });
@@ -327,7 +327,7 @@ export function usePhotoObjectUrl(photoUrl: string | null): { url: string | null
       controller.abort();
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [photoUrl]);
+  }, [id, generationId, photoUrl]);
   if (!photoUrl || state.for !== photoUrl) return { url: null, failed: false };
   return { url: state.url, failed: state.failed };
 }

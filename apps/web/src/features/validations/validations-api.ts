@@ -1,11 +1,12 @@
-import type { ItemValidationState, PageMeta, PhotoEdits, ValidationBatchView, ValidationChangeResponse, ValidationFilters, ValidationItemView } from '@sceau/contracts';
+import type { ItemValidationState, PhotoEdits, ResponseOf, ValidationFilters, ValidationItemView } from '@sceau/contracts';
+import { endpoints } from '@/lib/endpoints';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/lib/http';
+import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
 
-export type ValidationItemsPage = { data: ValidationItemView[]; meta: PageMeta; generation: ValidationBatchView };
-export type ValidationsPage = { data: ValidationBatchView[]; meta: PageMeta };
-export type ChangeResult = ValidationChangeResponse['data'];
+export type ValidationItemsPage = ResponseOf<typeof endpoints.validations.photoItems>;
+export type ValidationsPage = ResponseOf<typeof endpoints.validations.batches>;
+export type ChangeResult = ResponseOf<typeof endpoints.validations.validatePhotos>['data'];
 
 export type ValidationList = 'photos' | 'data' | 'rejected';
 
@@ -20,8 +21,13 @@ export interface ValidationItemsFilter {
 
 export const VALIDATION_PAGE_SIZE = 20;
 
-const listPath = (list: ValidationList, id: number) =>
-  list === 'photos' ? `/validations/photos/${id}` : list === 'data' ? `/validations/data/${id}` : `/generations/${id}/items/rejected`;
+function itemsPage(list: ValidationList, id: number, filter: ValidationItemsFilter, signal: AbortSignal): Promise<ValidationItemsPage> {
+  const query = { page: filter.page, per_page: VALIDATION_PAGE_SIZE, search: filter.search, institution: filter.institution, centre: filter.centre };
+  // The rejected list takes neither option nor status.
+  if (list === 'rejected') return api.call(endpoints.validations.rejectedItems, { params: { id }, query, signal });
+  const definition = list === 'photos' ? endpoints.validations.photoItems : endpoints.validations.dataItems;
+  return api.call(definition, { params: { generationId: id }, query: { ...query, option: filter.option, status: filter.status ?? undefined }, signal });
+}
 
 /** One page of a batch's candidates for a validation screen, with the batch (header, counters). */
 export function useValidationItems(list: ValidationList, id: number, filter: ValidationItemsFilter) {
@@ -29,20 +35,7 @@ export function useValidationItems(list: ValidationList, id: number, filter: Val
     queryKey: ['validations', list, id, filter],
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === id ? previous : undefined),
     enabled: Number.isInteger(id) && id > 0,
-    queryFn: ({ signal }) =>
-      http.get<ValidationItemsPage>(listPath(list, id), {
-        signal,
-        query: {
-          page: filter.page,
-          per_page: VALIDATION_PAGE_SIZE,
-          search: filter.search,
-          institution: filter.institution,
-          centre: filter.centre,
-          // The rejected list takes neither option nor status.
-          option: list === 'rejected' ? null : filter.option,
-          status: list === 'rejected' ? null : filter.status,
-        },
-      }),
+    queryFn: ({ signal }) => itemsPage(list, id, filter, signal),
   });
 }
 
@@ -51,7 +44,7 @@ export function useValidationFilters(id: number) {
   return useApiQuery<ValidationFilters>({
     queryKey: ['validations', 'filters', id],
     enabled: Number.isInteger(id) && id > 0,
-    queryFn: async ({ signal }) => (await http.get<{ data: ValidationFilters }>(`/validations/${id}/filters`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(endpoints.validations.filters, { params: { generationId: id }, signal })).data,
   });
 }
 
@@ -60,8 +53,17 @@ export function useValidations(page: number) {
   return useApiQuery<ValidationsPage>({
     queryKey: ['validations', 'overview', page],
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => http.get<ValidationsPage>('/validations', { signal, query: { page, per_page: VALIDATION_PAGE_SIZE } }),
+    queryFn: ({ signal }) => api.call(endpoints.validations.batches, { query: { page, per_page: VALIDATION_PAGE_SIZE }, signal }),
   });
+}
+
+/**
+ * A candidate's photo, behind the bearer token (the lists' `photo_url`, whose `v` changes with the
+ * photo so a private cache may keep each one).
+ */
+export async function fetchItemPhoto(item: Pick<ValidationItemView, 'id' | 'generation_id' | 'photo_url'>, signal: AbortSignal): Promise<Blob> {
+  const v = item.photo_url ? (new URL(item.photo_url, 'http://photo.invalid').searchParams.get('v') ?? undefined) : undefined;
+  return (await api.download(endpoints.validations.photo, { params: { generationId: item.generation_id, itemId: item.id }, query: { v }, signal })).blob;
 }
 
 export type ValidationChange =
@@ -74,27 +76,28 @@ export type ValidationChange =
   | { kind: 'rejectData'; item: number; reason: string }
   | { kind: 'reopen'; side: 'photo' | 'data'; item: number };
 
-function send(change: ValidationChange): Promise<ValidationChangeResponse> {
+function send(change: ValidationChange) {
+  const v = endpoints.validations;
   switch (change.kind) {
     case 'photos':
-      return http.post('/validations/photos/validate', { items: change.items });
+      return api.call(v.validatePhotos, { body: { items: change.items } });
     case 'photo':
-      return http.post('/validations/photos/validate', change.edits ? { item: change.item, edits: change.edits } : { item: change.item });
+      return api.call(v.validatePhotos, { body: change.edits ? { item: change.item, edits: change.edits } : { item: change.item } });
     case 'uploadPhoto': {
       const form = new FormData();
       form.append('photo', change.file, change.file.name);
-      return http.post(`/validations/photos/${change.item}/upload`, form);
+      return api.call(v.uploadPhoto, { params: { itemId: change.item }, body: form });
     }
     case 'rejectPhoto':
-      return http.post('/validations/photos/reject', { item: change.item, reason: change.reason });
+      return api.call(v.rejectPhoto, { body: { item: change.item, reason: change.reason } });
     case 'data':
-      return http.post('/validations/data/validate', { items: change.items });
+      return api.call(v.validateData, { body: { items: change.items } });
     case 'dataEdit':
-      return http.post('/validations/data/validate', { item: change.item, ...change.fields });
+      return api.call(v.validateData, { body: { item: change.item, ...change.fields } });
     case 'rejectData':
-      return http.delete('/validations/data/reject', { item: change.item, reason: change.reason });
+      return api.call(v.rejectData, { body: { item: change.item, reason: change.reason } });
     case 'reopen':
-      return http.post(`/validations/${change.side === 'photo' ? 'photos' : 'data'}/reopen`, { item: change.item });
+      return api.call(change.side === 'photo' ? v.reopenPhoto : v.reopenData, { body: { item: change.item } });
   }
 }
 

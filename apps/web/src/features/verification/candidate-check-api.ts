@@ -1,5 +1,7 @@
 import type { CandidateCheckResult } from '@sceau/contracts';
+import { endpoints } from '@/lib/endpoints';
 import { useMutation } from '@tanstack/react-query';
+import { createApiClient } from '@/lib/api';
 import { appConfig } from '@/lib/config';
 import { createHttpClient, type ApiError } from '@/lib/http';
 import { currentLocale, i18n } from '@/lib/i18n';
@@ -17,6 +19,8 @@ const candidateHttp = createHttpClient({
   translate: (key) => i18n.t(key),
   baseUrl: appConfig.candidateCheckUrl,
 });
+/** The definition gives the path and the answer's type; the base URL stays the configured one. */
+const candidateApi = createApiClient(candidateHttp, appConfig.candidateCheckUrl);
 
 export interface CandidateCheckInput {
   fullname: string;
@@ -40,7 +44,7 @@ export function useCandidateCheck() {
       form.append('fullname_collegue_2', input.classmate2);
       form.append('session_id', String(input.sessionId));
       form.append('phone', input.phone);
-      return (await candidateHttp.post<{ data: CandidateCheckResult }>('/v2/verify-candidate', form)).data;
+      return (await candidateApi.call(endpoints.verification.candidateCheck, { body: form })).data;
     },
   });
 }

@@ -1,15 +1,17 @@
+import { endpoints } from '@/lib/endpoints';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/copy-button';
 import type { Verdict } from '@/features/verification/verification-api';
+import { api } from '@/lib/api';
 import './public-diploma.css';
 
 /**
  * What anyone holding a diploma's link may fetch besides its verification (`GET /verify/{id}/pdf`,
  * counted; `GET /verify/{id}/photo`): the server serves them for a published, valid diploma only.
  */
-export const publicDiplomaPdfUrl = (id: string) => `/api/verify/${encodeURIComponent(id)}/pdf`;
-export const publicDiplomaPhotoUrl = (id: string) => `/api/verify/${encodeURIComponent(id)}/photo`;
+export const publicDiplomaPdfUrl = (id: string) => api.url(endpoints.verification.pdf, { params: { id } });
+export const publicDiplomaPhotoUrl = (id: string) => api.url(endpoints.verification.photo, { params: { id } });
 
 /** Verdicts under which the diploma is published and not revoked, so its PDF and photo are served. */
 export function isDiplomaServed(verdict: Verdict): boolean {

@@ -3,8 +3,10 @@
  * offline payload (SC1:…); and its verification by the API (the link by the diploma's id, the
  * payload through POST /generations/verify as `cert_url`, as the link field sends it).
  */
+import { endpoints } from '@/lib/endpoints';
 import { useMutation } from '@tanstack/react-query';
-import { http, type ApiError } from '@/lib/http';
+import { api } from '@/lib/api';
+import type { ApiError } from '@/lib/http';
 import { isValidDiplomaId, type VerificationResultData } from '@/features/verification/verification-api';
 
 export type QrContent =
@@ -32,15 +34,11 @@ export function classifyQrText(raw: string): QrContent | null {
   return id && isValidDiplomaId(id) ? { kind: 'link', text, id } : null;
 }
 
-interface Envelope {
-  data: VerificationResultData;
-}
-
 export async function verifyQrContent(content: QrContent): Promise<VerificationResultData> {
-  if (content.kind === 'link') return (await http.get<Envelope>(`/verify/${encodeURIComponent(content.id)}`)).data;
+  if (content.kind === 'link') return (await api.call(endpoints.verification.verify, { params: { id: content.id } })).data;
   const form = new FormData();
   form.append('cert_url', content.text);
-  return (await http.post<Envelope>('/generations/verify', form)).data;
+  return (await api.call(endpoints.verification.verifyDocument, { body: form })).data;
 }
 
 export function useVerifyQr() {

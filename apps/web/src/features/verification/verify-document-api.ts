@@ -1,6 +1,8 @@
+import { endpoints } from '@/lib/endpoints';
 import { useMutation } from '@tanstack/react-query';
-import { http, type ApiError } from '@/lib/http';
-import { normaliseLink, type Envelope, type VerificationResultData } from '@/features/verification/verification-api';
+import { api } from '@/lib/api';
+import type { ApiError } from '@/lib/http';
+import { normaliseLink, type VerificationResultData } from '@/features/verification/verification-api';
 
 /**
  * `POST /generations/verify` (multipart `cert_url` or `cert_document`), for /verification only:
@@ -14,7 +16,7 @@ export function useVerifyDocument() {
       const form = new FormData();
       if (input.kind === 'link') form.append('cert_url', normaliseLink(input.link));
       else form.append('cert_document', input.file, input.file.name);
-      return (await http.post<Envelope>('/generations/verify', form)).data;
+      return (await api.call(endpoints.verification.verifyDocument, { body: form })).data;
     },
   });
 }
