@@ -361,7 +361,8 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     policy: (actor, _, c) => generationPolicy.create(actor, newBatchPlace(actor, c)),
     alsoOk: [{ status: 422, field: 'file' }],
   },
-  'POST /api/generations/import/from-exetatcd': {
+  // The registry's paths name the configured exam (`PRODUCT`, here exetat) as a parameter.
+  'POST /api/generations/import/from-:registry': {
     on: 'place',
     what: "a new batch in the school's province",
     places: SCHOOLS,
@@ -412,7 +413,7 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   } satisfies Case<{ id: number; batch: Batch }>,
   'GET /api/importations': noObject('/api/importations'),
   'GET /api/import/example': noObject('/api/import/example'),
-  'POST /api/generations/find-exetat': {
+  'POST /api/generations/find-:product': {
     on: 'result',
     what: "a candidate's national result",
     places: SCHOOLS,
