@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '@sceau/process';
+import { freePort, isAlive, sleep, waitUntil } from '@sceau/process';
 
 export { freePort };
 
@@ -37,8 +37,6 @@ export async function demoBatch(base: string): Promise<{ batchId: number; diplom
   const detail = (await fetch(`${base}/generations/${batch!.id}`, { headers: auth }).then((r) => r.json())) as { data: { items: { diploma: { id: string } }[] } };
   return { batchId: batch!.id, diplomaIds: detail.data.items.map((item) => item.diploma.id) };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class PlatformProcess {
   private outputTail = '';
@@ -126,18 +124,7 @@ async function runsOn(pid: number, dataDir: string): Promise<boolean> {
   }
 }
 
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await sleep(100);
-  }
-  return false;
-}
+const waitGone = (pid: number, ms: number) => waitUntil(() => !isAlive(pid), ms, 100);
 
 /** The embedded PostgreSQL and the Anvil running on `dataDir`, by their pid files (checked against `dataDir`). */
 export async function platformChildren(dataDir: string): Promise<{ name: 'postgres' | 'anvil'; pid: number }[]> {

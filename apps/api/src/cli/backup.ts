@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createBackup } from '../backup/backup.ts';
 import { loadConfig } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedded-postgres.ts';
+import { isAlive } from '@sceau/process';
 
 const USAGE = 'usage: npm run backup -- --out <file.tar.gz | file.tar | folder>';
 
@@ -17,7 +18,7 @@ const USAGE = 'usage: npm run backup -- --out <file.tar.gz | file.tar | folder>'
 function runningPort(clusterDir: string): number | null {
   try {
     const lines = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
-    process.kill(Number(lines[0]), 0);
+    if (!isAlive(Number(lines[0]))) return null;
     return Number(lines[3]) || null;
   } catch {
     return null;
