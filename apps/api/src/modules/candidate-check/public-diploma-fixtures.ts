@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { GenerationStatus } from '@sceau/contracts';
+import { type GenerationStatus, isPublished, PUBLISHED_STATUS } from '@sceau/contracts';
 import { diplomas, examSessions, generationItems, generations, institutions, nationalResults, options, templates } from '../../db/schema.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 
@@ -18,7 +18,7 @@ export interface DiplomaFixture {
 /**
  * A diploma of one candidate of the national results registry, in a batch of its own, written
  * straight into the tables (tests of the public routes; issuing has its own tests): published
- * (`completed`) unless told otherwise, with a stored PDF and photo.
+ * (PUBLISHED_STATUS) unless told otherwise, with a stored PDF and photo.
  */
 export async function insertDiplomaFixture(
   db: Db,
@@ -26,7 +26,7 @@ export async function insertDiplomaFixture(
   code: string,
   options_: { status?: GenerationStatus; revoked?: boolean; batchRevoked?: boolean; pdf?: boolean; photo?: boolean } = {},
 ): Promise<DiplomaFixture> {
-  const { status = 'completed', revoked = false, batchRevoked = false, pdf = true, photo = true } = options_;
+  const { status = PUBLISHED_STATUS, revoked = false, batchRevoked = false, pdf = true, photo = true } = options_;
   const [r] = await db.select().from(nationalResults).innerJoin(examSessions, eq(examSessions.id, nationalResults.sessionId)).where(eq(nationalResults.candidateCode, code));
   if (!r) throw new Error(`no candidate ${code} in the registry`);
   const result = r.national_results;
@@ -46,7 +46,7 @@ export async function insertDiplomaFixture(
         centreId: school!.centreId,
         optionId: option!.id,
         status,
-        signatureStatus: status === 'completed' ? 'finished' : 'not_started',
+        signatureStatus: isPublished(status) ? 'finished' : 'not_started',
         revokedAt: batchRevoked ? new Date() : null,
       })
       .returning({ id: generations.id });
