@@ -56,7 +56,6 @@ export function serve<E extends EndpointShape>(app: ZodApp, definition: E, handl
       ...(definition.query ? { querystring: definition.query } : {}),
       ...(definition.body ? { body: definition.body } : {}),
       ...(definition.multipart ? { consumes: ['multipart/form-data'] } : {}),
-      ...(definition.file ? { produces: [definition.file] } : {}),
       response: definition.responses,
     },
     handler: handler as RouteHandlerMethod,
