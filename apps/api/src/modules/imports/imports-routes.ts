@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { AppError } from '../../lib/errors.ts';
+import { dynamicKey } from '../../lib/i18n.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import type { RowProblem } from './import-checker.ts';
@@ -64,7 +65,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
       rows_total: i.rowsTotal,
       rows_done: status === 'completed' ? i.rowsTotal : Math.min(i.rowsDone, i.rowsTotal),
       percent,
-      error: i.errorKey ? request.t(`errors:${i.errorKey}`, i.errorParams ?? {}) : null,
+      error: i.errorKey ? request.t(dynamicKey(`errors:${i.errorKey}`), i.errorParams ?? {}) : null,
     };
     return { importation: i, view };
   }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { apiProcessCount } from '../../cluster.ts';
 import { serve } from '../../lib/endpoints.ts';
+import { dynamicKey } from '../../lib/i18n.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { countVerification } from '../../prometheus/metrics.ts';
 import { presentResult, type Translate, type VerificationInput, type VerificationService } from './verification-service.ts';
@@ -101,7 +102,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
     (key) => {
       const id = `${request.locale}|${key}`;
       let text = texts.get(id);
-      if (text === undefined) texts.set(id, (text = request.t(key)));
+      if (text === undefined) texts.set(id, (text = request.t(dynamicKey(key as `verification:${string}`))));
       return text;
     };
   const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null) =>
