@@ -27,6 +27,9 @@ function escapeAttribute(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll("'", '&#39;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/** Files of the build whose name carries no hash (ADR 0127). */
+const UNHASHED_APP_FILES = new Set(['sw.js', 'registerSW.js', 'manifest.webmanifest']);
+
 /** Whether a path is one of the web app's routes (else the app shows its 404 page, with a 404 status). */
 export function isAppRoute(pathname: string, product: string): boolean {
   return APP_ROUTES.some(({ path: pattern }) => {
@@ -77,6 +80,9 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
       preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        // The service worker, its registration and the manifest keep their names across versions:
+        // revalidated on every load, so that a new version reaches users at once (ADR 0127).
+        else if (UNHASHED_APP_FILES.has(path.basename(filePath).replace(/\.(br|gz)$/, ''))) res.header('cache-control', 'no-cache');
       },
     });
   } else {
