@@ -21,6 +21,7 @@ import { revocationRoutes } from './modules/revocation/revocation-routes.ts';
 import { launchRoutes } from './modules/generations/launch-routes.ts';
 import { statsRoutes } from './modules/generations/stats-routes.ts';
 import { verificationRoutes } from './modules/verification/verification-routes.ts';
+import { serverVerdict } from './modules/verification/verify-page.ts';
 import { publicDiplomaRoutes } from './modules/verification/public-diploma-routes.ts';
 import { candidateCheckRoutes } from './modules/candidate-check/candidate-check-routes.ts';
 import { contactRoutes } from './modules/contact/contact-routes.ts';
@@ -137,7 +138,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   );
 
   if (identity) await app.register(wellKnownRoutes, { config, ...identity });
-  await app.register(webPlugin, { config });
+  await app.register(webPlugin, { config, pages: context.services.verification ? serverVerdict(config, context.services.verification) : null });
   return app;
 }
 

@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Negotiator } from '@fastify/accept-negotiator';
 import fp from 'fastify-plugin';
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,6 +7,12 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { APP_ROUTES } from '@sceau/contracts';
 import type { Config } from '../config.ts';
+
+/**
+ * A page the server writes itself from index.html (the verdict of `/verify/{id}`, ADR 0128): its
+ * HTML and status, or null to serve index.html as is.
+ */
+export type ServerPage = (request: FastifyRequest, pathname: string, template: string) => Promise<{ status: number; html: string } | null>;
 
 /** The settings the browser needs, handed over in index.html so one build serves every deployment. */
 export function webRuntimeConfig(config: Config) {
@@ -65,13 +71,15 @@ function compressedOnce(html: string) {
  * the runtime configuration (the SPA's router decides what a path shows, including its 404 page),
  * compressed like the API's answers (app.ts).
  */
-export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
+export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config; pages?: ServerPage | null }) => {
   const dist = opts.config.webDist;
   const hasWeb = Boolean(dist && existsSync(path.join(dist, 'index.html')));
   let page: ReturnType<typeof compressedOnce> = () => ({ body: '', encoding: null });
+  let template = '';
   if (hasWeb && dist) {
     const meta = `<meta name="sceau-config" content='${escapeAttribute(JSON.stringify(webRuntimeConfig(opts.config)))}'>`;
-    page = compressedOnce(readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta));
+    template = readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta);
+    page = compressedOnce(template);
     await app.register(fastifyStatic, {
       root: dist,
       index: false,
@@ -89,11 +97,26 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     app.log.warn({ dist }, 'web app not built: serving the API only (run `npm run build`)');
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const htmlEncodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
+
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
     if (!hasWeb || isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ code: 'not_found', message: request.t('errors:not_found') });
+    }
+    const verdict = await opts.pages?.(request, pathname, template);
+    if (verdict) {
+      // Written per request (the verdict, the language, the time): compressed at a fast level.
+      const encoding = htmlEncodings.negotiate(request.headers['accept-encoding'] ?? '');
+      const body =
+        encoding === 'br'
+          ? brotliCompressSync(verdict.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+          : encoding === 'gzip'
+            ? gzipSync(verdict.html, { level: 6 })
+            : verdict.html;
+      if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+      return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
     }
     const { body, encoding } = page(request.headers['accept-encoding']);
     if (encoding) reply.header('content-encoding', encoding);

@@ -30,6 +30,7 @@ export type VerificationInput = { pdf: Uint8Array } | { credential: unknown } | 
 interface DiplomaRow {
   credential: unknown;
   status: string;
+  type: string;
 }
 
 const published = (row: DiplomaRow) => isPublished(row.status as GenerationStatus);
@@ -39,6 +40,8 @@ export interface VerificationById {
   result: VerificationResult;
   /** The full credential of a published diploma (it carries the Merkle proof), else null. */
   credential: unknown | null;
+  /** The kind of diploma (its batch's type: `diplome_etat`, …) of a published diploma, else null. */
+  kind?: string | null;
 }
 
 /**
@@ -58,7 +61,7 @@ export class VerificationService {
   private readonly revocations: RevocationIndex;
   private watchErrors: ((error: unknown) => void) | undefined;
   /** The credential given with an answer by id, kept as long as the answer itself. */
-  private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null }>();
+  private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null; kind: string | null }>();
   /**
    * Uploaded PDFs that are not the ministry's own are parsed in a thread with limits (ADR 0114): a
    * hostile file is refused (PdfTooComplex) in bounded time and memory, and the event loop keeps
@@ -111,7 +114,7 @@ export class VerificationService {
   private async findDiploma(id: string): Promise<DiplomaRow | null> {
     if (!DIPLOMA_ID_PATTERN.test(id)) return null;
     const [row] = await this.db
-      .select({ credential: diplomas.credential, status: generations.status })
+      .select({ credential: diplomas.credential, status: generations.status, type: generations.type })
       .from(diplomas)
       .innerJoin(generations, eq(generations.id, diplomas.generationId))
       .where(eq(diplomas.id, id));
@@ -131,7 +134,7 @@ export class VerificationService {
     const cached = this.cache.get(input);
     if (cached) {
       const known = this.credentials.get(cached);
-      if (known) return { result: cached, credential: known.credential };
+      if (known) return { result: cached, credential: known.credential, kind: known.kind };
     }
     let row: DiplomaRow | null | undefined;
     const readOnce = async () => (row === undefined ? (row = await this.findDiploma(id)) : row);
@@ -150,8 +153,9 @@ export class VerificationService {
       ));
     const found = await readOnce();
     const credential = found && published(found) ? found.credential : null;
-    this.credentials.set(result, { credential });
-    return { result, credential };
+    const kind = found && published(found) ? found.type : null;
+    this.credentials.set(result, { credential, kind });
+    return { result, credential, kind };
   }
 
   /** The full credential of a published diploma, for independent verifiers (it carries the proof). */

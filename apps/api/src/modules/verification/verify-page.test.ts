@@ -1,0 +1,157 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import type { VerificationResult } from '@sceau/verifier';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas } from '../../db/schema.ts';
+import { translator } from '../../lib/i18n.ts';
+import { seedDemoBatch } from '../../seed/demo-batch.ts';
+import { createServices, type Services } from '../../services.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+import { freePort } from '@sceau/process';
+import { verifyPageHtml } from './verify-page.ts';
+
+/** index.html as the build leaves it: the app shell in the root, the SPA's script and stylesheet. */
+const INDEX = `<!doctype html><html lang="fr"><head><!--sceau-config--><title>Sceau</title><script type="module" crossorigin src="/assets/index-abc.js"></script><link rel="stylesheet" href="/assets/index-abc.css"></head><body><div id="root"><div class="app-shell">…</div></div><!--/root--></body></html>`;
+
+describe('the server-rendered verdict, as written', () => {
+  it('escapes every text the diploma carries', () => {
+    const hostile = '<script>alert("x")</script>';
+    const result: VerificationResult = {
+      verdict: 'authentic',
+      source: 'link',
+      checks: [{ name: 'integrity', status: 'passed', code: 'hashes_match', details: { note: hostile } }],
+      diploma: {
+        id: 'AAAAAAAAAAAAAAAAAAAAAA',
+        first_name: hostile,
+        last_name: "O'Brien & <b>",
+        option: `"><img src=x onerror=alert(1)>`,
+        issuer: { id: 'x', name: '</script><script>alert(2)</script>' },
+      },
+    };
+    const html = verifyPageHtml(INDEX, {
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      result,
+      credential: { note: '</script><script>alert(3)</script>' },
+      kind: 'diplome_etat',
+      locale: 'fr',
+      t: translator('fr'),
+      explorerTxUrl: null,
+      checkedAt: new Date('2026-07-01T10:00:00Z'),
+      page: 'verify',
+    });
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('O&#39;Brien &amp; &lt;b&gt;');
+    // The embedded answer cannot close its element either.
+    expect(html).toContain('\\u003c/script\\u003e\\u003cscript\\u003ealert(3)');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+});
+
+let ctx: TestContext;
+let dataDir: string;
+let dist: string;
+let chain: OpenChain;
+let services: Services;
+let app: App;
+let rows: (typeof diplomas.$inferSelect)[];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-page-'));
+  await chmod(dataDir, 0o755);
+  dist = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-page-dist-'));
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(path.join(dist, 'index.html'), INDEX);
+  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test', WEB_DIST: dist });
+  const log = pino({ level: 'silent' });
+  chain = await openChain(ctx.config, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  const batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
+  rows = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await chain?.close();
+  await ctx?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(dist, { recursive: true, force: true });
+});
+
+const page = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+
+describe('GET /verify/{id} as HTML (ADR 0128)', () => {
+  it('carries the verdict, the holder, the diploma and its issuer, and keeps what the SPA needs to boot', async () => {
+    const target = rows[0]!;
+    const api = (await page(`/api/verify/${target.id}`)).json().data;
+    const res = await page(`/verify/${target.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const html = res.body;
+    expect(html).toContain('data-verdict="authentic"');
+    expect(html).toContain('Authentique');
+    expect(html).toContain(`${api.diploma.first_name}`);
+    expect(html).toContain(`${api.diploma.last_name}`);
+    expect(html).toContain('Diplôme d&#39;État');
+    expect(html).toContain(api.diploma.issuer.name.replaceAll("'", '&#39;'));
+    expect(html).toContain(`src="/api/verify/${target.id}/photo" width="120" height="160"`);
+    expect(html).toContain('Vérifié le');
+    // Technical details folded, failing checks (none here) before the others.
+    expect(html).toMatch(/<details class="ssr-details">/);
+    // The SPA's root, scripts, configuration and the embedded answer.
+    expect(html).toContain('<div id="root" data-ssr="verify">');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+    expect(html).toContain('<meta name="sceau-config"');
+    expect(html).toContain(`id="sceau-verify-data" data-id="${target.id}"`);
+    expect(html.indexOf('data-verdict=')).toBeLessThan(html.indexOf('data-testid="verification-diploma"'));
+    expect(html.indexOf('data-testid="verification-diploma"')).toBeLessThan(html.indexOf('data-testid="verification-checks"'));
+  });
+
+  it('is in English when the browser asks for it', async () => {
+    const res = await page(`/verify/${rows[1]!.id}`, { 'accept-language': 'en-GB,en;q=0.9' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<html lang="en"');
+    expect(res.body).toContain('Authentic');
+    expect(res.body).toContain('Checked on');
+    expect(res.body).toContain('How this diploma was checked');
+  });
+
+  it('says revoked, with the failing check first and no photo', async () => {
+    const target = rows[2]!;
+    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    services.verification!.invalidate(`0x${target.targetHash}`);
+    const res = await page(`/verify/${target.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('data-verdict="revoked"');
+    expect(res.body).toContain('Révoqué');
+    expect(res.body).not.toContain('/photo"');
+    const checks = [...res.body.matchAll(/data-check="([a-z_]+)" data-status="([a-z-]+)"/g)].map((m) => m[2]);
+    expect(checks[0]).toBe('failed');
+  });
+
+  it('answers an unknown diploma with its translated verdict and a 404', async () => {
+    const res = await page('/verify/ZZZZZZZZZZZZZZZZZZZZZZ', { 'accept-language': 'en' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('data-verdict="unknown"');
+    expect(res.body).toContain('Unknown diploma');
+    expect(res.body).toContain('<div id="root" data-ssr="verify">');
+  });
+
+  it('renders /view-certificate?id= the same way; other pages keep the plain shell', async () => {
+    const res = await page(`/view-certificate?id=${rows[3]!.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('data-verdict="authentic"');
+    const plain = await page('/verification');
+    expect(plain.body).toContain('<div id="root"><div class="app-shell">');
+    expect(plain.body).not.toContain('data-ssr');
+  });
+});
