@@ -6,8 +6,11 @@ import react from '@vitejs/plugin-react';
 import type { EndpointShape } from '@sceau/contracts';
 import type { Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { pickKeys, pickSections, TEXT_PARTS, type TextPart, type TextPartDefinition } from './src/lib/i18n-parts.ts';
+import { publicPrecache } from './scripts/precache.ts';
+import type { Manifest } from './scripts/size.ts';
 
 const apiTarget = process.env.SCEAU_API_URL ?? 'http://localhost:3000';
 
@@ -76,6 +79,61 @@ function endpointRoutes(): Plugin {
   };
 }
 
+/** Colours of src/styles/app.css (--color-blue, --color-page). */
+const THEME_COLOR = '#0b3d91';
+const BACKGROUND_COLOR = '#f6f8fb';
+
+/**
+ * The web app manifest and the service worker (src/sw.ts), in production builds only: the dev
+ * server and the tests register none (ADR 0127). The manifest link and registerSW.js are written
+ * into the built index.html.
+ */
+function installable() {
+  const web = fileURLToPath(new URL('.', import.meta.url));
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    injectRegister: 'script-defer',
+    registerType: 'autoUpdate',
+    devOptions: { enabled: false },
+    manifest: {
+      id: '/',
+      name: 'Sceau — vérification des diplômes',
+      short_name: 'Sceau',
+      description: 'Plateforme nationale de délivrance et de vérification des diplômes',
+      lang: 'fr',
+      dir: 'ltr',
+      start_url: '/verification',
+      scope: '/',
+      display: 'standalone',
+      theme_color: THEME_COLOR,
+      background_color: BACKGROUND_COLOR,
+      categories: ['education', 'utilities'],
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      ],
+    },
+    injectManifest: {
+      rollupFormat: 'iife',
+      // index.html is not precached: the server completes it (runtime configuration); sw.ts keeps that copy.
+      // The manifest and its icons are added by the plugin itself.
+      globPatterns: ['assets/*.{js,css}'],
+      maximumFileSizeToCacheInBytes: 1024 * 1024,
+      manifestTransforms: [
+        (entries) => {
+          const manifest = JSON.parse(readFileSync(join(web, 'dist', '.vite', 'manifest.json'), 'utf8')) as Manifest;
+          const wanted = publicPrecache(manifest, readFileSync(join(web, 'src', 'app', 'pages.ts'), 'utf8'));
+          return { manifest: entries.filter((entry) => !entry.url.startsWith('assets/') || wanted.has(entry.url)), warnings: [] };
+        },
+      ],
+    },
+  });
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -84,6 +142,7 @@ export default defineConfig({
     // Brotli and gzip copies of every text asset, written once at build: the server sends the one the
     // browser accepts (@fastify/static preCompressed) instead of compressing on each request.
     // index.html is left out: the server completes it at start (runtime configuration) and compresses it then.
+    installable(),
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|json|svg|txt|webmanifest)$/, threshold: 512, logLevel: 'silent' }),
   ],
   resolve: {

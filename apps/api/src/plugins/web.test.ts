@@ -9,6 +9,7 @@ import { createTestApp, type TestContext } from '../../test/helpers.ts';
 let dist: string;
 let ctx: TestContext;
 const script = `console.log(${JSON.stringify('Vérification du diplôme '.repeat(400))});`;
+const manifest = JSON.stringify({ name: 'Sceau', short_name: 'Sceau', start_url: '/verification', display: 'standalone', icons: [] });
 
 beforeAll(async () => {
   dist = await mkdtemp(path.join(os.tmpdir(), 'sceau-web-dist-'));
@@ -18,6 +19,10 @@ beforeAll(async () => {
   // Distinct contents, so that the test sees which copy was sent.
   await writeFile(path.join(dist, 'assets', 'app-1a2b3c.js.br'), brotliCompressSync(`${script}//br`));
   await writeFile(path.join(dist, 'assets', 'app-1a2b3c.js.gz'), gzipSync(`${script}//gz`));
+  await writeFile(path.join(dist, 'sw.js'), 'self.skipWaiting();');
+  await writeFile(path.join(dist, 'registerSW.js'), "navigator.serviceWorker.register('/sw.js');");
+  await writeFile(path.join(dist, 'manifest.webmanifest'), manifest);
+  await writeFile(path.join(dist, 'manifest.webmanifest.br'), brotliCompressSync(manifest));
   ctx = await createTestApp({ WEB_DIST: dist });
 });
 afterAll(async () => {
@@ -67,5 +72,28 @@ describe('what the server sends (ADR 0126)', () => {
     const identity = await get('/api/docs/json');
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(identity.body).openapi).toMatch(/^3\./);
+  });
+});
+
+describe('installable app (ADR 0127)', () => {
+  it('sends the service worker and its registration revalidated on every load, not as immutable', async () => {
+    for (const url of ['/sw.js', '/registerSW.js']) {
+      const response = await get(url, 'br, gzip');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    }
+  });
+
+  it('sends the web app manifest as application/manifest+json, revalidated, compressed when accepted', async () => {
+    const br = await get('/manifest.webmanifest', 'br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString()).start_url).toBe('/verification');
+    const plain = await get('/manifest.webmanifest');
+    expect(plain.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(JSON.parse(plain.body).display).toBe('standalone');
   });
 });
