@@ -26,6 +26,20 @@ export function webRuntimeConfig(config: Config) {
     /** The candidate check form calls `${candidateCheckUrl}/v2/verify-candidate` with this api-token (ADR 0090). */
     candidateCheckUrl: config.candidateCheck.url ?? '/api',
     candidateCheckToken: config.candidateCheck.token,
+    /** Who runs the platform (ADR 0129): the header, footer and home page name it from here. */
+    issuer: {
+      name: config.issuer.name,
+      nameEn: config.issuer.nameEn,
+      shortName: config.issuer.shortName,
+      emblemUrl: config.issuer.emblemUrl,
+      address: config.issuer.address,
+      email: config.issuer.email,
+      phone: config.issuer.phone,
+      website: config.issuer.website,
+    },
+    /** The footer's app and social links; a null one is not shown. */
+    links: config.links,
+    phoneCountry: config.phoneCountry,
   };
 }
 
