@@ -65,7 +65,8 @@ async function warm(): Promise<void> {
     fetch(START_URL, { credentials: 'same-origin' }).then(async (response) => {
       if (isShell(response)) await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
     }),
-    caches.open(KEYS_CACHE).then((cache) => cache.addAll(KEY_PATHS)),
+    // One by one: addAll stores nothing when one of them fails.
+    ...KEY_PATHS.map((key) => caches.open(KEYS_CACHE).then((cache) => cache.add(key))),
   ]);
 }
 self.addEventListener('install', (event) => event.waitUntil(warm()));

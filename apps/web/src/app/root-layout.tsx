@@ -5,6 +5,7 @@ import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router
 import { DeviceNotice } from '@/app/device-notice';
 import { Footer } from '@/app/footer';
 import { Header } from '@/app/header';
+import { OfflineBanner } from '@/app/offline-banner';
 import { ProgressBar } from '@/app/progress-bar';
 import { isFooterHidden, isHeaderHidden, NOT_FOUND_HANDLE, type RouteHandle } from '@/app/route-meta';
 import { Toaster } from '@/app/toaster';
@@ -55,6 +56,7 @@ export function RootLayout() {
       </a>
       {isHeaderHidden(handle) ? null : <Header area={handle.area} />}
       {handle.area === 'backoffice' ? <DeviceNotice /> : null}
+      <OfflineBanner />
       <main id="main-content" ref={mainRef} tabIndex={-1} className="layout__main">
         <Toaster />
         <Outlet />

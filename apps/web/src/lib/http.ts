@@ -1,5 +1,6 @@
 import { LOCALE_HEADER, type ErrorResponse } from '@sceau/contracts';
 import { currentLocale, i18n } from '@/lib/i18n';
+import { isOffline } from '@/lib/online';
 import { readToken } from '@/lib/storage';
 
 /** Codes of failures that never reached the server or whose answer was not the API's error shape. */
@@ -35,6 +36,8 @@ export interface HttpDeps {
   getToken: () => string | null;
   translate: (key: string) => string;
   baseUrl: string;
+  /** Whether the browser knows it is offline (default: `navigator.onLine === false`). */
+  isOffline?: () => boolean;
 }
 
 export interface RequestOptions {
@@ -118,6 +121,8 @@ export function createHttpClient(deps: HttpDeps) {
       body = JSON.stringify(options.body);
     }
 
+    // Known offline: the connection error at once, rather than a request the browser may hold.
+    if ((deps.isOffline ?? isOffline)()) throw new ApiError(0, 'network_error', deps.translate('web:errors.network'));
     try {
       return await deps.fetch(buildUrl(deps.baseUrl, path, options.query), {
         method: options.method ?? (body === undefined ? 'GET' : 'POST'),

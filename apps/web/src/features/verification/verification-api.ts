@@ -2,6 +2,8 @@ import { DIPLOMA_ID_PATTERN, type PublicDiplomaView, type VerificationCheck, typ
 import { endpoints } from '@/lib/endpoints';
 import { api } from '@/lib/api';
 import { useApiQuery } from '@/lib/query';
+import { serverVerdict } from '@/features/verification/server-verdict';
+import { isOffline } from '@/lib/online';
 
 export { VERDICTS, type Verdict, type VerificationCheck, type VerificationResultData } from '@sceau/contracts';
 export type CheckStatus = VerificationCheck['status'];
@@ -43,6 +45,12 @@ export function useVerifyById(id: string, enabled = true) {
   return useApiQuery<VerificationResultData>({
     queryKey: ['verify', id],
     enabled,
+    // The page the server wrote carries its answer (ADR 0128).
+    initialData: () => serverVerdict(id)?.data,
+    initialDataUpdatedAt: () => serverVerdict(id)?.checkedAt,
+    // A server error is shown at once, with its retry button; a dropped connection is tried again
+    // once, unless the browser is offline (ADR 0127).
+    retry: (failureCount, error) => failureCount < 1 && error.status === 0 && !isOffline(),
     queryFn: async ({ signal }) => (await api.call(endpoints.verification.verify, { params: { id }, signal })).data,
   });
 }

@@ -195,6 +195,12 @@ export function VerificationPage() {
   }
 
   const failure = active.error ? failureText(active.error, t, shown === 'form') : null;
+  // A connection or server failure may pass: the same check again, in one tap.
+  const canRetry = !!active.error && isApiError(active.error) && (active.error.status === 0 || active.error.status >= 500) && !!active.variables;
+  function retry() {
+    if (shown === 'qr' && verifyQr.variables) verifyQr.mutate(verifyQr.variables);
+    else if (shown === 'form' && verify.variables) verify.mutate(verify.variables);
+  }
   const pending = verify.isPending || verifyQr.isPending;
   const showResult = shown === 'offline' ? !!offline : active.isPending || !!active.data;
 
@@ -306,6 +312,11 @@ export function VerificationPage() {
         {failure ? (
           <div className="alert alert--error" role="alert" data-testid="verification-error">
             <p>{failure}</p>
+            {canRetry ? (
+              <button type="button" className="button button--secondary button--small" onClick={retry} data-testid="verification-retry">
+                {t('common.retry')}
+              </button>
+            ) : null}
           </div>
         ) : null}
 
