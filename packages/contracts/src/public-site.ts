@@ -172,6 +172,8 @@ export const verificationResult = z.object({
   diploma: publicDiplomaView.nullable(),
   /** `GET /verify/{id}` only: the full credential, for independent verifiers. */
   credential: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** `GET /verify/{id}` only: the kind of diploma (its batch's type, `diplome_etat`, …), when published. */
+  diploma_kind: z.string().nullable().optional(),
 });
 export type VerificationResultData = z.infer<typeof verificationResult>;
 export const verificationResponse = envelope(verificationResult);

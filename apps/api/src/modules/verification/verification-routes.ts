@@ -105,13 +105,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       if (text === undefined) texts.set(id, (text = request.t(dynamicKey(key as `verification:${string}`))));
       return text;
     };
-  const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null) =>
+  const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null, kind?: string | null) =>
     Buffer.from(
       JSON.stringify(
         z.encode(verificationResponse, {
           data: {
             ...presentResult(result, translate(request), { explorerTxUrl: config.chain.explorerTxUrl }),
-            ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null } : {}),
+            ...(credential !== undefined ? { credential: credential as Record<string, unknown> | null, diploma_kind: kind ?? null } : {}),
           },
         }),
       ),
@@ -165,9 +165,9 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
         return send(reply, kept.body);
       }
       if (!verification.isCached({ diplomaId: id })) await consume(request, reply);
-      const { result, credential } = await verification.verifyById(id);
+      const { result, credential, kind } = await verification.verifyById(id);
       countVerification(result.verdict, 'id');
-      const body = serialise(result, request, credential);
+      const body = serialise(result, request, credential, kind);
       if (verification.isCurrent({ diplomaId: id }, result)) bodies.set(key, { result, body });
       return send(reply, body);
     },

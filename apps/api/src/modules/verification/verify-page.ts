@@ -128,7 +128,7 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
       ? `<img src="/api/verify/${encodeURIComponent(d.id)}/photo" width="120" height="160" alt="${escapeHtml(name ? t('web:publicDiploma.photoOf', { name }) : t('web:publicDiploma.photo'))}" data-testid="diploma-photo">`
       : '';
     const facts = [
-      fact(t('web:verify.fields.kind'), content.kind ? t(`web:generations.types.${content.kind}`) : null),
+      fact(t('web:verify.fields.kind'), content.kind ? t(`web:verify.kinds.${content.kind}`) : null),
       fact(t('web:verify.fields.option'), d.option ?? null),
       fact(t('web:verify.fields.session'), session),
       fact(t('web:verify.fields.school'), d.school ?? null),
@@ -186,6 +186,7 @@ export function verifyPageHtml(template: string, content: VerifyPageContent): st
   const answer = {
     ...presentResult(content.result, (key) => t(key), { explorerTxUrl: content.explorerTxUrl }),
     credential: content.credential as Record<string, unknown> | null,
+    diploma_kind: content.kind,
     checked_at: content.checkedAt.toISOString(),
   };
   const data = `<script type="application/json" id="${SERVER_VERDICT_ELEMENT}" data-id="${escapeHtml(content.id)}">${scriptJson(answer)}</script>`;

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '@/lib/i18n';
 import type { CheckStatus, PublicDiploma, VerificationCheck, VerificationResultData, Verdict } from '@/features/verification/verification-api';
@@ -143,7 +143,18 @@ function CheckFacts({ check }: { check: VerificationCheck }) {
       );
   }
 
-  return facts.length ? <dl className="verify-check__facts">{facts}</dl> : null;
+  if (!facts.length) return null;
+  const list = <dl className="verify-check__facts">{facts}</dl>;
+  // Where the diploma was recorded is for specialists: folded, one tap away. A revocation's date
+  // and reason are for everyone: shown.
+  return check.name === 'anchored' ? (
+    <details className="verify-check__technical" data-testid="technical-details">
+      <summary>{t('verify.technical')}</summary>
+      {list}
+    </details>
+  ) : (
+    list
+  );
 }
 
 /**
@@ -172,14 +183,14 @@ function CheckItem({ check, level }: { check: VerificationCheck; level: 3 | 4 })
   );
 }
 
-function DiplomaFacts({ diploma }: { diploma: PublicDiploma }) {
+function DiplomaFacts({ diploma, kind }: { diploma: PublicDiploma; kind?: string | null }) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n);
-  const name = fullName(diploma);
   const session = diploma.session ?? (diploma.session_year !== undefined ? String(diploma.session_year) : null);
+  const kindKey = `verify.kinds.${kind}`;
   return (
-    <dl className="facts verify-diploma" data-testid="verification-diploma">
-      {name ? <Fact label={t('verify.fields.name')}>{name}</Fact> : null}
+    <dl className="facts verify-diploma">
+      {kind && i18n.exists(kindKey) ? <Fact label={t('verify.fields.kind')}>{t(kindKey)}</Fact> : null}
       {diploma.birth_date ? <Fact label={t('verify.fields.birthDate')}>{formatCalendarDate(diploma.birth_date, locale)}</Fact> : null}
       {diploma.option ? <Fact label={t('verify.fields.option')}>{diploma.option}</Fact> : null}
       {diploma.school ? <Fact label={t('verify.fields.school')}>{diploma.school}</Fact> : null}
@@ -195,6 +206,10 @@ function DiplomaFacts({ diploma }: { diploma: PublicDiploma }) {
   );
 }
 
+/** Failed checks first (what a person must see), then those not made, then those passed; stable otherwise. */
+const STATUS_ORDER: Record<CheckStatus, number> = { failed: 0, 'not-checked': 1, passed: 2 };
+export const checksInReadingOrder = (checks: VerificationCheck[]) => [...checks].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
+
 export interface VerificationResultProps {
   result: VerificationResultData | null;
   /** A verification is under way: the live region says so, then gives the verdict. */
@@ -204,16 +219,23 @@ export interface VerificationResultProps {
   /** Offered when checking again may give another answer (incomplete, not yet published). */
   onRetry?: () => void;
   retrying?: boolean;
+  /** When the answer was given (default: when it is first shown). */
+  checkedAt?: number;
 }
 
 /**
- * The outcome of a verification, the same on /verification and /verify/{id}: the verdict in a live
- * region (announced when it arrives), each check, and the diploma's public fields when known.
+ * The outcome of a verification, the same on /verification and /verify/{id}, in the order a person
+ * reads it (ADR 0128): the verdict in a live region (announced when it arrives), who and what (the
+ * photo, the name, the diploma's public fields), then how it was checked, failures first, with the
+ * technical details folded. The server writes the same order into /verify/{id}'s HTML.
  */
-export function VerificationResult({ result, pending = false, level = 2, onRetry, retrying = false }: VerificationResultProps) {
-  const { t } = useTranslation();
+export function VerificationResult({ result, pending = false, level = 2, onRetry, retrying = false, checkedAt }: VerificationResultProps) {
+  const { t, i18n } = useTranslation();
   const catalogue = useCatalogueText();
   const checkLevel = (level + 1) as 3 | 4;
+  const shownAt = useMemo(() => (result ? Date.now() : 0), [result]);
+  const when = new Intl.DateTimeFormat(currentLocale(i18n), { dateStyle: 'long', timeStyle: 'short' }).format(new Date(checkedAt ?? shownAt));
+  const name = result?.diploma ? fullName(result.diploma) : null;
   return (
     <div className="verify-result">
       <div role="status" aria-live="polite" aria-atomic="true" className="verify-result__live">
@@ -228,6 +250,9 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
             <div>
               <p className="verdict-banner__label">{catalogue(`verification:verdict.${result.verdict}`, result.verdict_label)}</p>
               <p className="verdict-banner__text">{t(`verify.explain.${result.verdict}`)}</p>
+              <p className="verdict-banner__when" data-testid="checked-on">
+                {t('verify.checkedOn', { date: when })}
+              </p>
             </div>
           </div>
         ) : null}
@@ -240,29 +265,36 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
               {t('verify.retry')}
             </button>
           ) : null}
+          {result.diploma ? (
+            <section aria-labelledby="verify-diploma-title" className="verify-result__section verify-holder" data-testid="verification-diploma">
+              <Heading level={level} id="verify-diploma-title" className="visually-hidden">
+                {t('verify.holderTitle')}
+              </Heading>
+              <div className="public-diploma__holder">
+                {/* The photo is served for a published, valid diploma only (not revoked, not an altered copy). */}
+                {isDiplomaServed(result.verdict) ? <DiplomaPhoto id={result.diploma.id} name={name} /> : null}
+                <div className="verify-holder__text">
+                  {name ? (
+                    <p className="verify-holder__name" data-testid="holder-name">
+                      {name}
+                    </p>
+                  ) : null}
+                  <DiplomaFacts diploma={result.diploma} kind={result.diploma_kind} />
+                </div>
+              </div>
+            </section>
+          ) : null}
           <section aria-labelledby="verify-checks-title" className="verify-result__section">
             <Heading level={level} id="verify-checks-title">
-              {t('verify.checksTitle')}
+              {t('verify.howChecked')}
             </Heading>
             <p className="muted verify-result__source">{t(`verify.source.${result.source}`)}</p>
             <ul className="verify-checks" data-testid="verification-checks">
-              {result.checks.map((check) => (
+              {checksInReadingOrder(result.checks).map((check) => (
                 <CheckItem key={check.name} check={check} level={checkLevel} />
               ))}
             </ul>
           </section>
-          {result.diploma ? (
-            <section aria-labelledby="verify-diploma-title" className="verify-result__section">
-              <Heading level={level} id="verify-diploma-title">
-                {t('verify.diplomaTitle')}
-              </Heading>
-              <div className="public-diploma__holder">
-                {/* The photo is served for a published, valid diploma only (not revoked, not an altered copy). */}
-                {isDiplomaServed(result.verdict) ? <DiplomaPhoto id={result.diploma.id} name={fullName(result.diploma)} /> : null}
-                <DiplomaFacts diploma={result.diploma} />
-              </div>
-            </section>
-          ) : null}
         </>
       ) : null}
     </div>

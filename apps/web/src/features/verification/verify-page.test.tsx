@@ -1,6 +1,7 @@
 import { LOCALE_HEADER } from '@sceau/contracts';
 import { act, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { DIPLOMA_ID, result, TX_HASH } from '@/features/verification/verification-fixtures';
 import { jsonResponse } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -107,5 +108,63 @@ describe('/verify/{id} in English', () => {
     expect(screen.getByTestId('verification-diploma')).toHaveTextContent('May 17, 2007');
     expect(screen.getByTestId('verification-diploma')).toHaveTextContent('65.5%');
     expect(calls.filter((c) => c.url.pathname.startsWith('/api/verify'))).toHaveLength(1);
+  });
+});
+
+describe('/verify/{id} read in five seconds (ADR 0128)', () => {
+  it('puts the verdict, then who and what, then how it was checked with the technical details folded', async () => {
+    open(result('authentic', { diploma_kind: 'diplome_etat' }));
+    const banner = await screen.findByTestId('verdict-banner');
+    const holder = screen.getByTestId('verification-diploma');
+    const checks = screen.getByTestId('verification-checks');
+    expect(banner.compareDocumentPosition(holder) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(holder.compareDocumentPosition(checks) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('holder-name')).toHaveTextContent('MUKENDI KABONGO Aline');
+    expect(holder).toHaveTextContent("Diplôme d'État");
+    expect(screen.getByRole('heading', { name: 'Comment ce diplôme a été vérifié' })).toBeInTheDocument();
+    // The transaction and contract are one tap away, not on the way.
+    const technical = screen.getByTestId('technical-details') as HTMLDetailsElement;
+    expect(technical.tagName).toBe('DETAILS');
+    expect(technical.open).toBe(false);
+    expect(within(technical).getByText('Détails techniques')).toBeInTheDocument();
+    expect(technical).toHaveTextContent(/0x5f2b8c…456789/);
+    expect(screen.getByTestId('checked-on')).toHaveTextContent(/^Vérifié le \d{1,2} \S+ \d{4}/);
+  });
+
+  it('lists the failing check first', async () => {
+    open(result('revoked'));
+    await screen.findByTestId('verdict-banner');
+    const checks = within(screen.getByTestId('verification-checks')).getAllByRole('listitem');
+    expect(checks[0]).toHaveAttribute('data-check', 'not_revoked');
+    expect(checks[0]).toHaveAttribute('data-status', 'failed');
+    expect(checks.slice(1).every((c) => c.getAttribute('data-status') !== 'failed')).toBe(true);
+  });
+
+  it('copies the link of the verification and says so', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    open(result('authentic'));
+    await screen.findByTestId('verdict-banner');
+    await userEvent.click(screen.getByRole('button', { name: 'Copier le lien de cette vérification' }));
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/verify/${DIPLOMA_ID}`);
+    expect(await within(screen.getByTestId('verification-share')).findByText('Copié')).toBeInTheDocument();
+  });
+
+  it('starts from the answer the server wrote into the page, without asking again', async () => {
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = 'sceau-verify-data';
+    element.dataset.id = DIPLOMA_ID;
+    // Just verified by the server (an older answer would be checked again, as any stale one).
+    element.textContent = JSON.stringify({ ...result('authentic').data, checked_at: new Date().toISOString() });
+    document.body.append(element);
+    try {
+      const { calls } = open(result('revoked'));
+      expect(await screen.findByTestId('verdict-banner')).toHaveAttribute('data-verdict', 'authentic');
+      expect(screen.getByTestId('checked-on')).toHaveTextContent(/^Vérifié le /);
+      expect(calls.filter((c) => c.url.pathname.startsWith('/api/verify'))).toHaveLength(0);
+    } finally {
+      element.remove();
+    }
   });
 });

@@ -37,9 +37,12 @@ export function VerifyPage() {
   return (
     <div className="container page verify-page">
       <h1>{t('verify.resultTitle')}</h1>
-      <p className="verify-page__intro">
-        {t('verify.diplomaNumber')} <code>{id}</code>
-      </p>
+      {/* With a diploma, its number is among its fields. */}
+      {query.data?.diploma ? null : (
+        <p className="verify-page__intro">
+          {t('verify.diplomaNumber')} <code>{id}</code>
+        </p>
+      )}
 
       {!valid ? (
         <div className="alert alert--error" role="alert" data-testid="verification-error">
@@ -59,11 +62,20 @@ export function VerifyPage() {
       ) : null}
 
       <div data-testid="verification-result">
-        <VerificationResult result={query.data ?? null} pending={valid && query.isPending && !error} level={2} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <VerificationResult
+          result={query.data ?? null}
+          pending={valid && query.isPending && !error}
+          level={2}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+          checkedAt={query.dataUpdatedAt || undefined}
+        />
       </div>
+      {/* On paper, the address where anyone can check it again. */}
+      <p className="verify-print-url">{url}</p>
 
       {query.data ? (
-        <div className="verify-page__links stack">
+        <div className="verify-page__links verify-noprint stack">
           {query.data.diploma && isDiplomaServed(query.data.verdict) ? (
             <div className="public-diploma__actions">
               <DiplomaDownload id={query.data.diploma.id} />
@@ -75,7 +87,7 @@ export function VerifyPage() {
         </div>
       ) : null}
 
-      <p className="verify-page__links">
+      <p className="verify-page__links verify-noprint">
         <Link to="/verification">{t('verify.another')}</Link>
       </p>
     </div>

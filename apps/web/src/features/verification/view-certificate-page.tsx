@@ -63,16 +63,24 @@ export function ViewCertificatePage() {
             </div>
           ) : null}
           {result && result.diploma && isDiplomaServed(result.verdict) ? (
-            <div className="public-diploma__actions view-certificate__actions">
+            <div className="public-diploma__actions view-certificate__actions verify-noprint">
               <DiplomaDownload id={result.diploma.id} />
               <span className="muted">{t('publicDiploma.downloadHint')}</span>
             </div>
           ) : null}
           <div data-testid="verification-result">
-            <VerificationResult result={result ?? null} pending={query.isPending && !error} level={2} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+            <VerificationResult
+              result={result ?? null}
+              pending={query.isPending && !error}
+              level={2}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+              checkedAt={query.dataUpdatedAt || undefined}
+            />
           </div>
+          <p className="verify-print-url">{shareUrl}</p>
           {result ? (
-            <div className="verify-page__links stack">
+            <div className="verify-page__links verify-noprint stack">
               <ShareLink url={shareUrl} title={t('viewCertificate.shareTitle')} />
             </div>
           ) : null}
