@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { installValidationMessages } from '@sceau/contracts';
+import { installValidationMessages, setDefaultPhoneCountry } from '@sceau/contracts';
 import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -49,6 +49,8 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   const context: AppContext = { ...base, services: base.services ?? createServices(base.db, base.config) };
   const identity = context.services.identity;
   const { config } = context;
+  // National numbers (`0812345678`) in every request are read for the deployment's country.
+  setDefaultPhoneCountry(config.phoneCountry);
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: { level: config.logLevel } }),
     trustProxy: config.trustProxy,

@@ -80,7 +80,27 @@ const envSchema = z.object({
   CHAIN_PUBLIC_RPC_URL: z.string().url().optional(),
   /** The issuer's identity, published at /.well-known/ and written into every credential. */
   ISSUER_ID: z.string().default('minepst.gouv.cd'),
-  ISSUER_NAME: z.string().default("Ministère de l'Enseignement primaire, secondaire et technique"),
+  ISSUER_NAME: z.string().min(1).default("Ministère de l'Éducation nationale et Nouvelle Citoyenneté"),
+  /**
+   * How the site, the PDF and the verifier name and reach the issuer (ADR 0129). ISSUER_NAME is
+   * the French name (signed into credentials); the others have demo defaults.
+   */
+  ISSUER_NAME_EN: z.string().min(1).default('Ministry of National Education and New Citizenship'),
+  ISSUER_SHORT_NAME: z.string().min(1).default('EDU-NC'),
+  /** The emblem's image: a URL or a path the site serves (e.g. /emblem.svg); empty: none shown. */
+  ISSUER_EMBLEM_URL: z.string().default(''),
+  ISSUER_ADDRESS: z.string().default('Kinshasa, Gombe'),
+  ISSUER_PHONE: z.string().default(''),
+  ISSUER_WEBSITE: z.union([z.literal(''), z.string().url()]).default(''),
+  /** The footer's links; each empty is not shown. */
+  LINK_ANDROID_APP: z.union([z.literal(''), z.string().url()]).default(''),
+  LINK_IOS_APP: z.union([z.literal(''), z.string().url()]).default(''),
+  LINK_FACEBOOK: z.union([z.literal(''), z.string().url()]).default(''),
+  LINK_X: z.union([z.literal(''), z.string().url()]).default(''),
+  LINK_LINKEDIN: z.union([z.literal(''), z.string().url()]).default(''),
+  LINK_YOUTUBE: z.union([z.literal(''), z.string().url()]).default(''),
+  /** The country of phone numbers written without a dial code (`0812345678`): CD (+243), FR, US, BE or CA. */
+  PHONE_DEFAULT_COUNTRY: z.enum(['CD', 'FR', 'US', 'BE', 'CA']).default('CD'),
   /** The ministry's signing key and certificate chain (PEM); unset: a development CA under DATA_DIR/keys. */
   MINISTRY_KEY_FILE: z.string().optional(),
   MINISTRY_CERTIFICATE_FILE: z.string().optional(),
@@ -241,7 +261,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       explorerTxUrl: e.CHAIN_EXPLORER_TX_URL ?? null,
       publicRpcUrl: e.CHAIN_PUBLIC_RPC_URL ?? e.CHAIN_RPC_URL ?? null,
     },
-    issuer: { id: e.ISSUER_ID, name: e.ISSUER_NAME },
+    issuer: {
+      id: e.ISSUER_ID,
+      /** French, signed into every credential: a diploma keeps the name it was signed with. */
+      name: e.ISSUER_NAME,
+      nameEn: e.ISSUER_NAME_EN,
+      shortName: e.ISSUER_SHORT_NAME,
+      emblemUrl: e.ISSUER_EMBLEM_URL || null,
+      address: e.ISSUER_ADDRESS || null,
+      email: e.CONTACT_EMAIL,
+      phone: e.ISSUER_PHONE || null,
+      website: e.ISSUER_WEBSITE || null,
+    },
+    /** The footer's links, null when not set (then not shown). */
+    links: {
+      androidApp: e.LINK_ANDROID_APP || null,
+      iosApp: e.LINK_IOS_APP || null,
+      facebook: e.LINK_FACEBOOK || null,
+      x: e.LINK_X || null,
+      linkedin: e.LINK_LINKEDIN || null,
+      youtube: e.LINK_YOUTUBE || null,
+    },
+    phoneCountry: e.PHONE_DEFAULT_COUNTRY,
     keys: {
       dir: path.join(dataDir, 'keys'),
       keyFile: e.MINISTRY_KEY_FILE ?? null,

@@ -2,33 +2,47 @@ import { z } from 'zod';
 import { envelope, paged, pageQuery } from './api.ts';
 import { profile, roleView } from './auth.ts';
 import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
-import { checkInternationalPhone, INTERNATIONAL_PHONE } from './phone.ts';
+import { normalizePhone } from './phone.ts';
 
-/** An international phone number, checked with the phone input's per-country rules. */
+/**
+ * A phone number by the contracts' one rule (normalizePhone): international, or national with its
+ * leading 0 for the deployment's country; answers the E.164 form (`+243812345678`).
+ */
 export const internationalPhone = z
   .string()
   .trim()
-  .superRefine((value, ctx) => {
-    const failure = checkInternationalPhone(value);
-    if (failure) ctx.addIssue({ code: 'custom', message: failure.error, params: failure.params });
+  .transform((value, ctx) => {
+    const check = normalizePhone(value);
+    if (check.error) {
+      ctx.addIssue({ code: 'custom', message: check.error, params: check.params });
+      return z.NEVER;
+    }
+    return check.value ?? value;
   });
 
-/** An e-mail address or an international phone number (`+243…`), as the phone input outputs it. */
+/** Characters a written phone number may have; anything else (and no `@`) is neither contact. */
+const PHONE_LIKE = /^[+\d\s().\-/]+$/;
+
+/** An e-mail address or a phone number (normalised to `+243…` by the same rule). */
 export const mailOrPhone = z
   .string()
   .trim()
   .min(1)
-  .superRefine((value, ctx) => {
+  .transform((value, ctx) => {
     if (value.includes('@')) {
       if (!z.email().safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'field.invalid_email' });
-      return;
+      return value;
     }
-    if (!INTERNATIONAL_PHONE.test(value)) {
+    if (!PHONE_LIKE.test(value)) {
       ctx.addIssue({ code: 'custom', message: 'field.mail_or_phone' });
-      return;
+      return z.NEVER;
     }
-    const failure = checkInternationalPhone(value);
-    if (failure) ctx.addIssue({ code: 'custom', message: failure.error, params: failure.params });
+    const check = normalizePhone(value);
+    if (check.error) {
+      ctx.addIssue({ code: 'custom', message: check.error, params: check.params });
+      return z.NEVER;
+    }
+    return check.value ?? value;
   });
 
 export const password = z.string().min(PASSWORD_MIN_LENGTH).max(200);

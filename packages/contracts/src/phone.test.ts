@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkInternationalPhone, checkPhone, detectPhoneCountry } from './phone.ts';
+import { internationalPhone, mailOrPhone } from './accounts.ts';
+import { checkInternationalPhone, checkPhone, DEFAULT_PHONE_COUNTRY, defaultPhoneCountry, detectPhoneCountry, normalizePhone, setDefaultPhoneCountry } from './phone.ts';
 
 describe('checkPhone (what the person typed, for a country)', () => {
   it('gives the spec messages in their order', () => {
@@ -41,5 +42,50 @@ describe('checkInternationalPhone (the server side)', () => {
     expect(checkInternationalPhone('+3361234567')).toMatchObject({ error: 'field.phone_length_exact' });
     expect(checkInternationalPhone('+2250102030405')).toBeNull();
     expect(checkInternationalPhone('+243-812')).toMatchObject({ error: 'field.phone_digits_only' });
+  });
+});
+
+describe('the national leading 0 (one rule for every form, the API and the import)', () => {
+  it('accepts a Congolese number typed with its 0 in the phone input', () => {
+    expect(checkPhone('0812345678', 'CD')).toEqual({ value: '+243812345678', error: null, params: {} });
+    expect(checkPhone('081234567', 'CD')).toMatchObject({ error: 'field.phone_length_exact', params: { count: 9 } });
+  });
+
+  it('refuses in the input what the server would refuse', () => {
+    expect(checkPhone('6123456789', 'FR')).toMatchObject({ value: null, error: 'field.phone_length_exact', params: { count: 9 } });
+  });
+
+  it('normalises what people write to E.164', () => {
+    for (const written of ['0812345678', '812345678', '081 234 5678', '+243 81 234 5678', '00243812345678', '243812345678', '(081) 234-5678']) {
+      expect(normalizePhone(written), written).toEqual({ value: '+243812345678', error: null, params: {} });
+    }
+    expect(normalizePhone('+33 6 12 34 56 78').value).toBe('+33612345678');
+  });
+
+  it('gives the spec messages for what it refuses', () => {
+    expect(normalizePhone('').error).toBe('field.phone_required');
+    expect(normalizePhone('08123abc').error).toBe('field.phone_digits_only');
+    expect(normalizePhone('0812')).toMatchObject({ error: 'field.phone_too_short', params: { count: 8 } });
+    expect(normalizePhone('08123456789')).toMatchObject({ error: 'field.phone_length_exact', params: { count: 9 } });
+  });
+
+  it('reads national numbers for the configured country', () => {
+    try {
+      setDefaultPhoneCountry('FR');
+      expect(defaultPhoneCountry()).toBe('FR');
+      expect(normalizePhone('0612345678').value).toBe('+33612345678');
+    } finally {
+      setDefaultPhoneCountry(DEFAULT_PHONE_COUNTRY);
+    }
+    expect(normalizePhone('0812345678').value).toBe('+243812345678');
+    expect(() => setDefaultPhoneCountry('ZZ')).toThrow();
+  });
+
+  it('is what the API schemas apply', () => {
+    expect(internationalPhone.parse('0812345678')).toBe('+243812345678');
+    expect(mailOrPhone.parse('081 234 5678')).toBe('+243812345678');
+    expect(mailOrPhone.parse('Agent@Example.org')).toBe('Agent@Example.org');
+    expect(mailOrPhone.safeParse('abc').error?.issues[0]?.message).toBe('field.mail_or_phone');
+    expect(internationalPhone.safeParse('0812').error?.issues[0]?.message).toBe('field.phone_too_short');
   });
 });

@@ -20,7 +20,23 @@ export const PHONE_COUNTRIES = [
   { code: 'CA', dialCode: '1', minLength: 10, maxLength: 10 },
 ] as const satisfies readonly PhoneCountry[];
 
+/** The country a number typed without a dial code belongs to, unless configured otherwise. */
 export const DEFAULT_PHONE_COUNTRY = 'CD';
+
+let defaultCountry: string = DEFAULT_PHONE_COUNTRY;
+
+/**
+ * The deployment's country for national numbers (`0812345678`): the API sets it from its
+ * configuration at start, the web from its runtime configuration. One of PHONE_COUNTRIES.
+ */
+export function setDefaultPhoneCountry(code: string): void {
+  if (!PHONE_COUNTRIES.some((c) => c.code === code)) throw new Error(`unknown phone country ${code}`);
+  defaultCountry = code;
+}
+
+export function defaultPhoneCountry(): string {
+  return defaultCountry;
+}
 /** Lengths for a country outside the list. */
 export const OTHER_COUNTRY_LENGTH = { minLength: 8, maxLength: 12 } as const;
 export const PHONE_MIN_DIGITS = 8;
@@ -57,13 +73,38 @@ export function checkPhone(typed: string, countryCode: string, dialCode?: string
   if (!/^\d+$/.test(raw)) return { value: null, error: 'field.phone_digits_only', params: {} };
   if (raw.length < PHONE_MIN_DIGITS) return { value: null, error: 'field.phone_too_short', params: { count: PHONE_MIN_DIGITS } };
   if (raw.length > PHONE_MAX_DIGITS) return { value: null, error: 'field.phone_too_long', params: { count: PHONE_MAX_DIGITS } };
-  if (raw.length < country.minLength || raw.length > country.maxLength) {
+  // The trunk 0 people type before a national number (`0812345678`) is not part of it.
+  const national = raw.replace(/^0(?=\d)/, '');
+  if (national.length < country.minLength || national.length > country.maxLength) {
     return country.minLength === country.maxLength
       ? { value: null, error: 'field.phone_length_exact', params: { count: country.minLength } }
       : { value: null, error: 'field.phone_length_range', params: { min: country.minLength, max: country.maxLength } };
   }
-  const national = raw.startsWith('0') ? raw.slice(1) : raw;
-  return { value: `+${dial}${national}`, error: null, params: {} };
+  const value = `+${dial}${national}`;
+  // What the server will check: the national part's exact length once the dial code is known.
+  const failure = dial ? checkInternationalPhone(value) : null;
+  return failure ? { value: null, ...failure } : { value, error: null, params: {} };
+}
+
+/**
+ * The one rule for a phone number written anywhere (a form, an API call, a list's cell): spaces and
+ * punctuation ignored; `+243…` or `00243…`; `243812345678` (a spreadsheet drops the `+`); or a
+ * national number, its trunk 0 optional (`0812345678`, `812345678`), of the default country.
+ * Answers the E.164 form (`+243812345678`), or the error key of the first failing spec rule.
+ */
+export function normalizePhone(written: string, countryCode: string = defaultCountry): PhoneCheck {
+  const text = written.trim().replace(/[\s().\-/]/g, '');
+  if (text === '') return { value: null, error: 'field.phone_required', params: {} };
+  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : null;
+  const asInternational = (number: string): PhoneCheck => {
+    const failure = checkInternationalPhone(number);
+    return failure ? { value: null, ...failure } : { value: number, error: null, params: {} };
+  };
+  if (international) return asInternational(international);
+  if (!/^\d+$/.test(text)) return { value: null, error: 'field.phone_digits_only', params: {} };
+  // Long enough to hold a dial code and a number: the `+` was lost.
+  if (!text.startsWith('0') && text.length > 10 && detectPhoneCountry(`+${text}`)) return asInternational(`+${text}`);
+  return checkPhone(text, countryCode);
 }
 
 /**

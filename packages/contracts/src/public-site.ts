@@ -61,8 +61,8 @@ export const calendarDate = z
 
 /**
  * The fields of the v2 candidate check, as the exam authority's service names them (multipart).
- * `phone` is not among them: the form asks for it (spec section 3) and sends it as an extra field,
- * checked for its format and not kept (ADR 0090).
+ * `phone` is not among them: the form asks for it (spec section 3), optional, and sends it as an
+ * extra field when given, checked for its format (a national 0812345678 too) and not kept (ADR 0090).
  */
 export const candidateCheckRequest = z
   .object({
@@ -76,7 +76,12 @@ export const candidateCheckRequest = z
     fullname_collegue_1: personName,
     fullname_collegue_2: personName,
     session_id: z.coerce.number().int().positive(),
-    phone: internationalPhone.optional(),
+    // Optional (spec section 5 requires the names, code, birth date and classmates only); empty is absent.
+    phone: z
+      .literal('')
+      .transform(() => undefined)
+      .or(internationalPhone)
+      .optional(),
   })
   .refine((v) => comparableName(v.fullname_collegue_1) !== comparableName(v.fullname_collegue_2), {
     error: 'field.classmates_distinct',

@@ -18,8 +18,6 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     { type: 'microtext', text: "RÉPUBLIQUE DÉMOCRATIQUE DU CONGO · DIPLÔME D'ÉTAT", inset: 18.6, size: 2, color: '#7d8aa6' },
     { type: 'emblem', cx: 148.5, cy: 33, size: 25, color: '#2a6fb8', accent: '#d4a72c', motto: 'JUSTICE · PAIX · TRAVAIL' },
     { type: 'text', text: 'RÉPUBLIQUE DÉMOCRATIQUE DU CONGO', x: 78, y: 30, style: { font: 'display', size: 11.5, color: navy, align: 'center', letterSpacing: 0.5 } },
-    { type: 'text', text: "Ministère de l'Éducation nationale", x: 78, y: 36.5, style: { font: 'italic', size: 11, color: ink, align: 'center' } },
-    { type: 'text', text: 'et Nouvelle Citoyenneté', x: 78, y: 41.5, style: { font: 'italic', size: 11, color: ink, align: 'center' } },
     { type: 'line', x1: 60, y1: 45, x2: 96, y2: 45, color: gold, lineWidth: 0.6 },
     { type: 'text', text: "EXAMEN D'ÉTAT", x: 219, y: 30, style: { font: 'display', size: 11.5, color: navy, align: 'center', letterSpacing: 0.5 } },
     { type: 'line', x1: 201, y1: 45, x2: 237, y2: 45, color: gold, lineWidth: 0.6 },
@@ -35,6 +33,9 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     },
   ],
   fields: [
+    // The ministry's name comes from the diploma's credential (the issuer's configured name when signed).
+    { text: '{issuerNameTop}', x: 78, y: 36.5, style: { font: 'italic', size: 11, color: ink, align: 'center', maxWidth: 80 } },
+    { text: '{issuerNameBottom}', x: 78, y: 41.5, style: { font: 'italic', size: 11, color: ink, align: 'center', maxWidth: 80 } },
     { text: 'Session {session}', x: 219, y: 36.5, style: { font: 'regular', size: 11, color: ink, align: 'center' } },
     { text: 'N° {diplomaNumber}', x: 219, y: 41.5, style: { font: 'regular', size: 10.5, color: ink, align: 'center' } },
     { text: '{name}', x: 148.5, y: 97, style: { font: 'bold', size: 25, color: navy, align: 'center', maxWidth: 160 } },

@@ -16,6 +16,7 @@ export {
   diplomaTemplateSchema,
   diplomaFieldsSchema,
   parseDiplomaTemplate,
+  issuerNameFields,
   signatureRoles,
   type DiplomaTemplate,
   type DiplomaTemplateInput,

@@ -20,6 +20,10 @@ export const diplomaFieldsSchema = z.object({
   province: z.string().default(''),
   issuePlace: z.string().default(''),
   candidateCode: z.string().default(''),
+  /** The issuer as its credential names it (ADR 0129); the heading prints it on two lines. */
+  issuerName: z.string().default(''),
+  issuerNameTop: z.string().default(''),
+  issuerNameBottom: z.string().default(''),
 });
 export type DiplomaFields = z.input<typeof diplomaFieldsSchema>;
 export const diplomaFieldKeys = Object.keys(diplomaFieldsSchema.shape) as Array<keyof DiplomaFields>;
@@ -140,6 +144,22 @@ export type DiplomaTemplateInput = z.input<typeof diplomaTemplateSchema>;
 
 export function parseDiplomaTemplate(input: unknown): DiplomaTemplate {
   return diplomaTemplateSchema.parse(input);
+}
+
+/**
+ * The issuer's name for a heading of two lines: cut at the space that keeps the longer line
+ * shortest (a name of up to 36 characters stays on one line).
+ */
+export function issuerNameFields(name: string): Pick<DiplomaFields, 'issuerName' | 'issuerNameTop' | 'issuerNameBottom'> {
+  const clean = name.trim().replace(/\s+/g, ' ');
+  if (clean.length <= 36) return { issuerName: clean, issuerNameTop: clean, issuerNameBottom: '' };
+  let best = { line1: clean, line2: '' };
+  for (let at = clean.indexOf(' '); at !== -1; at = clean.indexOf(' ', at + 1)) {
+    const line1 = clean.slice(0, at);
+    const line2 = clean.slice(at + 1);
+    if (Math.max(line1.length, line2.length) < Math.max(best.line1.length, best.line2.length)) best = { line1, line2 };
+  }
+  return { issuerName: clean, issuerNameTop: best.line1, issuerNameBottom: best.line2 };
 }
 
 /** Replaces {key} placeholders with field values. */

@@ -77,6 +77,9 @@ export function testFields(overrides: Partial<DiplomaFields> = {}): DiplomaField
     issueDate: '15 août 2025',
     diplomaNumber: 'DE-2025-0042871',
     candidateCode: '10124503001234',
+    issuerName: "Ministère de l'Éducation nationale et Nouvelle Citoyenneté",
+    issuerNameTop: "Ministère de l'Éducation nationale",
+    issuerNameBottom: 'et Nouvelle Citoyenneté',
     ...overrides,
   };
 }

@@ -1,59 +1,76 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { appConfig } from '@/lib/config';
+import { appConfig, type FooterLinks, issuerName } from '@/lib/config';
+import '@/app/identity.css';
 
-/** Store pages and the ministry's networks; real account addresses come with the launch. */
+/** The app stores and the ministry's networks, from the runtime configuration: a link not set is not shown. */
 const STORE_LINKS = [
-  { key: 'footer.googlePlay', href: 'https://play.google.com/store' },
-  { key: 'footer.appStore', href: 'https://www.apple.com/app-store/' },
-] as const;
+  { config: 'androidApp', key: 'footer.googlePlay' },
+  { config: 'iosApp', key: 'footer.appStore' },
+] as const satisfies readonly { config: keyof FooterLinks; key: string }[];
 
 const SOCIAL_LINKS = [
-  { name: 'Facebook', href: 'https://www.facebook.com/' },
-  { name: 'X', href: 'https://x.com/' },
-  { name: 'LinkedIn', href: 'https://www.linkedin.com/' },
-  { name: 'YouTube', href: 'https://www.youtube.com/' },
-] as const;
+  { config: 'facebook', name: 'Facebook' },
+  { config: 'x', name: 'X' },
+  { config: 'linkedin', name: 'LinkedIn' },
+  { config: 'youtube', name: 'YouTube' },
+] as const satisfies readonly { config: keyof FooterLinks; name: string }[];
 
-export function Footer() {
-  const { t } = useTranslation();
+export function Footer({ links = appConfig.links, issuer = appConfig.issuer }: { links?: FooterLinks; issuer?: typeof appConfig.issuer } = {}) {
+  const { t, i18n } = useTranslation();
   const year = new Date().getFullYear();
+  const name = issuerName(i18n.language, issuer);
+  const stores = STORE_LINKS.flatMap((store) => (links[store.config] ? [{ ...store, href: links[store.config]! }] : []));
+  const socials = SOCIAL_LINKS.flatMap((social) => (links[social.config] ? [{ ...social, href: links[social.config]! }] : []));
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
-        <section aria-labelledby="footer-app">
-          <h2 id="footer-app">{t('footer.appTitle')}</h2>
-          <p>{t('footer.appText')}</p>
-          <ul className="store-links">
-            {STORE_LINKS.map((store) => (
-              <li key={store.key}>
-                <a className="store-badge" href={store.href} rel="noopener noreferrer" target="_blank">
-                  {t(store.key)}
-                  <span className="visually-hidden"> {t('common.newTab')}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="footer-social">
-          <h2 id="footer-social">{t('footer.socialTitle')}</h2>
-          <ul className="social-links">
-            {SOCIAL_LINKS.map((social) => (
-              <li key={social.name}>
-                <a href={social.href} rel="noopener noreferrer" target="_blank">
-                  {social.name}
-                  <span className="visually-hidden"> {t('common.newTab')}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
+        {stores.length > 0 ? (
+          <section aria-labelledby="footer-app">
+            <h2 id="footer-app">{t('footer.appTitle')}</h2>
+            <p>{t('footer.appText')}</p>
+            <ul className="store-links">
+              {stores.map((store) => (
+                <li key={store.key}>
+                  <a className="store-badge" href={store.href} rel="noopener noreferrer" target="_blank">
+                    {t(store.key)}
+                    <span className="visually-hidden"> {t('common.newTab')}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {socials.length > 0 ? (
+          <section aria-labelledby="footer-social">
+            <h2 id="footer-social">{t('footer.socialTitle')}</h2>
+            <ul className="social-links">
+              {socials.map((social) => (
+                <li key={social.name}>
+                  <a href={social.href} rel="noopener noreferrer" target="_blank">
+                    {social.name}
+                    <span className="visually-hidden"> {t('common.newTab')}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <section aria-labelledby="footer-contact">
           <h2 id="footer-contact">{t('footer.contactTitle')}</h2>
-          <p>{t('footer.contactText', { email: appConfig.contactEmail })}</p>
-          <p>
-            <a href={`mailto:${appConfig.contactEmail}`}>{appConfig.contactEmail}</a>
-          </p>
+          <p>{t('footer.contactText', { email: issuer.email })}</p>
+          <address className="footer-issuer">
+            <strong>{name}</strong>
+            {issuer.address ? <span>{issuer.address}</span> : null}
+            <a href={`mailto:${issuer.email}`}>{issuer.email}</a>
+            {issuer.phone ? <a href={`tel:${issuer.phone.replace(/[^\d+]/g, '')}`}>{issuer.phone}</a> : null}
+            {issuer.website ? (
+              <a href={issuer.website} rel="noopener noreferrer" target="_blank">
+                {t('footer.website')}
+                <span className="visually-hidden"> {t('common.newTab')}</span>
+              </a>
+            ) : null}
+          </address>
           <ul className="footer-links">
             <li>
               <Link to="/contact">{t('nav.contact')}</Link>
@@ -68,7 +85,7 @@ export function Footer() {
         </section>
       </div>
       <div className="site-footer__bottom">
-        <p className="container">{t('footer.copyright', { year, appName: appConfig.appName })}</p>
+        <p className="container">{t('footer.copyright', { year, appName: appConfig.appName, issuer: name })}</p>
       </div>
     </footer>
   );

@@ -13,7 +13,7 @@ export function Brand({ to = '/' }: { to?: string }) {
       </svg>
       <span className="brand__text">
         <span className="brand__name">{appConfig.appName}</span>
-        <span className="brand__tagline">{t('brand.tagline')}</span>
+        <span className="brand__tagline">{t('brand.taglineIssuer', { issuer: appConfig.issuer.shortName })}</span>
       </span>
     </Link>
   );

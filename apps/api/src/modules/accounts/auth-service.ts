@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
 import { createHash } from 'node:crypto';
 import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { normalizePhone } from '@sceau/contracts';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
@@ -77,8 +78,9 @@ export async function findUserByContact(db: Db, mailOrPhone: string) {
   return user ?? null;
 }
 
-/** E-mails are kept lower-cased; phone numbers are already in international form. */
+/** E-mails are kept lower-cased; phone numbers in E.164 by the contracts' one rule (a national `0812345678` too). */
 export function normaliseContact(mailOrPhone: string): string {
   const value = mailOrPhone.trim();
-  return value.includes('@') ? value.toLowerCase() : value;
+  if (value.includes('@')) return value.toLowerCase();
+  return normalizePhone(value).value ?? value;
 }

@@ -1,6 +1,6 @@
 // What a diploma prints, read from its credential: the render threads derive it themselves, so that
 // the main thread only passes the credential's JSON text along (no parse, no re-serialisation there).
-import type { DiplomaFields } from '@sceau/pdf';
+import { type DiplomaFields, issuerNameFields } from '@sceau/pdf';
 
 const FRENCH_DATE = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const printedDates = new Map<string, string>();
@@ -17,9 +17,13 @@ export function frenchDate(iso: string): string {
   return printed;
 }
 
-/** The printed fields of a diploma from its credential's record (packages/credential DiplomaRecord). */
-export function printedFields(record: Record<string, unknown>): DiplomaFields {
+/**
+ * The printed fields of a diploma from its credential's record (packages/credential DiplomaRecord)
+ * and the issuer's name it was signed with (ADR 0129: a reprint keeps it).
+ */
+export function printedFields(record: Record<string, unknown>, issuerName = ''): DiplomaFields {
   return {
+    ...issuerNameFields(issuerName),
     name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
     birthPlace: String(record.birth_place),
     birthDate: frenchDate(String(record.birth_date)),

@@ -153,8 +153,8 @@ async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
     const a = performance.now();
     let { fields, credentialJson } = job;
     if (!fields) {
-      const document = JSON.parse(decoder.decode(credentialJson)) as { record: Record<string, unknown> };
-      fields = printedFields(document.record);
+      const document = JSON.parse(decoder.decode(credentialJson)) as { record: Record<string, unknown>; issuer?: { name?: string } };
+      fields = printedFields(document.record, document.issuer?.name);
       credentialJson = encoder.encode(JSON.stringify(document));
     }
     const unsigned = await renderer.render(fields, photo, job.qr, credentialJson);

@@ -52,6 +52,17 @@ describe('the published identity of the issuer', () => {
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(doc.active_key);
   });
 
+  it('names the issuer as configured, in French and English, with its contact (ADR 0129)', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/.well-known/sceau-issuer.json' })).json();
+    expect(doc).toMatchObject({
+      name: ctx.config.issuer.name,
+      name_en: ctx.config.issuer.nameEn,
+      short_name: ctx.config.issuer.shortName,
+      contact: { email: ctx.config.issuer.email },
+    });
+    expect(doc.name).toBe("Ministère de l'Éducation nationale et Nouvelle Citoyenneté");
+  });
+
   it('keeps the same registry across a restart of the chain', async () => {
     const address = chain.address;
     await chain.close();

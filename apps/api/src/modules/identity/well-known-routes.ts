@@ -9,6 +9,11 @@ export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<O
   return {
     id: config.issuer.id,
     name: config.issuer.name,
+    // How the issuer is known and reached today (ADR 0129); a credential keeps the name it was signed with.
+    name_en: config.issuer.nameEn,
+    short_name: config.issuer.shortName,
+    logo_uri: config.issuer.emblemUrl ? new URL(config.issuer.emblemUrl, `${base}/`).href : null,
+    contact: { email: config.issuer.email, phone: config.issuer.phone, address: config.issuer.address, website: config.issuer.website },
     url: base,
     jwks_uri: `${base}/.well-known/jwks.json`,
     verify_url: `${base}/verify/{id}`,

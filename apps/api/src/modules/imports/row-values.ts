@@ -2,7 +2,7 @@
  * The values of a list's cells, read the way people write them (pure functions, no database).
  * Each answers the clean value or the code of its problem (IMPORT_ERROR_CODES).
  */
-import { checkInternationalPhone, checkPhone, DEFAULT_PHONE_COUNTRY, detectPhoneCountry } from '@sceau/contracts';
+import { normalizePhone } from '@sceau/contracts';
 import { z } from 'zod';
 
 type Result<T, E extends string> = { value: T } | { error: E };
@@ -101,26 +101,17 @@ export function comparable(value: string | undefined): string {
 type PhoneProblem = 'phone_digits_only' | 'phone_too_short' | 'phone_too_long' | 'phone_length_exact' | 'phone_length_range';
 
 /**
- * A candidate's phone, optional, as lists write it: `+243 81 234 5678`, `00243812345678`,
- * `243812345678` (a spreadsheet drops the `+`), or a national `0812345678` / `812345678` (DR Congo,
- * the default country). Answers the international form the phone input gives (`+243812345678`),
- * checked with the same per-country rules; the problem's params fill its message.
+ * A candidate's phone, optional, as lists write it (`+243 81 234 5678`, `00243…`, `243812345678`
+ * without its `+`, a national `0812345678`): the contracts' one rule (normalizePhone), the same as
+ * the forms and the API. The problem's params fill its message.
  */
 export function readPhone(value: string | undefined): Result<string | null, PhoneProblem> & { params?: Record<string, number> } {
-  const text = cleanText(value).replace(/[\s().\-/]/g, '');
+  const text = cleanText(value);
   if (!text) return { value: null };
-  const international = text.startsWith('+') ? text : text.startsWith('00') ? `+${text.slice(2)}` : null;
-  const asInternational = (number: string) => {
-    const failure = checkInternationalPhone(number);
-    return failure ? { error: failure.error.replace('field.', '') as PhoneProblem, params: failure.params } : { value: number };
-  };
-  if (international) return asInternational(international);
-  if (!/^\d+$/.test(text)) return { error: 'phone_digits_only' };
-  // Long enough to hold a dial code and a number: the `+` was lost (a spreadsheet's number cell).
-  if (!text.startsWith('0') && text.length > 10 && detectPhoneCountry(`+${text}`)) return asInternational(`+${text}`);
-  // A national number, its trunk 0 optional (`0812345678` and `812345678` are the same).
-  const national = checkPhone(text.replace(/^0(?=\d)/, ''), DEFAULT_PHONE_COUNTRY);
-  return national.error ? { error: national.error.replace('field.', '') as PhoneProblem, params: national.params } : { value: national.value! };
+  const check = normalizePhone(text);
+  // Only punctuation (`-`, `/`): no number given.
+  if (check.error === 'field.phone_required') return { value: null };
+  return check.error ? { error: check.error.replace('field.', '') as PhoneProblem, ...(Object.keys(check.params).length ? { params: check.params } : {}) } : { value: check.value };
 }
 
 const EMAIL = z.email();

@@ -249,3 +249,26 @@ describe('dashboard: what the scope has issued', () => {
     expect(screen.getAllByText('Show the table of figures')).toHaveLength(3);
   });
 });
+
+describe('dashboard: a member of the public who registered', () => {
+  it('offers what the account can do (verify, check a result, contact), no empty back office and no staff call', async () => {
+    const { calls } = renderApp({ path: '/dashboard', signedIn: { profile: makeProfile([]) }, routes: routes() });
+    expect(await screen.findByRole('heading', { name: /Bienvenue/ })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Vérifier un diplôme/ })).toHaveAttribute('href', '/verification');
+    expect(screen.getByRole('link', { name: /Consulter mon résultat/ })).toHaveAttribute('href', '/student-check');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: /Nous contacter/ })).toHaveAttribute('href', '/contact');
+    expect(screen.queryByText(resources.fr.web.dashboard.noAccess)).toBeNull();
+    expect(calls.some((c) => c.url.pathname.startsWith('/api/generations'))).toBe(false);
+  });
+
+  it('reads English', async () => {
+    await changeLocale('en');
+    try {
+      renderApp({ path: '/dashboard', signedIn: { profile: makeProfile([]) }, routes: routes() });
+      expect(await screen.findByRole('heading', { name: 'What would you like to do?' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: /Check my result/ })).toHaveAttribute('href', '/student-check');
+    } finally {
+      await changeLocale('fr');
+    }
+  });
+});

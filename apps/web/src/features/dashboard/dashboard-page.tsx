@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Can } from '@/components/permission-gate';
 import { IssuedCharts } from '@/features/dashboard/issued-charts';
 import { MyBatches } from '@/features/dashboard/my-batches';
+import { PublicAccount } from '@/features/dashboard/public-account';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -23,6 +24,9 @@ export function DashboardPage() {
   const { profile } = useSession();
   const grants = useGrants();
   const fullName = [profile?.first_name, profile?.name].filter(Boolean).join(' ');
+
+  // No staff permission: a member of the public, offered the public services rather than an empty back office.
+  if (grants.permissions.length === 0) return <PublicAccount name={fullName || t('dashboard.anonymous')} />;
 
   const cards = CARDS.filter(({ path }) => {
     const route: AppRoute | undefined = APP_ROUTES.find((candidate) => candidate.path === path);

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { appConfig } from '@/lib/config';
+import { appConfig, issuerName } from '@/lib/config';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { HomeCounters } from '@/features/home/home-counters';
 
@@ -9,13 +9,17 @@ const BENEFITS = ['authentic', 'instant', 'everywhere'] as const;
 const AUDIENCES = ['holders', 'checkers', 'institutions'] as const;
 
 export function HomePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   useDocumentTitle(t('home.documentTitle'));
+  const issuer = issuerName(i18n.language);
   return (
     <>
       <section className="hero" aria-labelledby="home-title">
         <div className="container hero__inner">
-          <p className="hero__eyebrow">{t('home.eyebrow')}</p>
+          <p className="hero__eyebrow issuer-line" data-testid="home-issuer">
+            {appConfig.issuer.emblemUrl ? <img src={appConfig.issuer.emblemUrl} alt="" width={48} height={48} /> : null}
+            <span>{t('home.eyebrowIssuer', { issuer })}</span>
+          </p>
           <h1 id="home-title">{t('home.title', { appName: appConfig.appName })}</h1>
           <p className="hero__lead">{t('home.lead')}</p>
           <div className="actions">

@@ -43,7 +43,8 @@ export function useCandidateCheck() {
       form.append('fullname_collegue_1', input.classmate1);
       form.append('fullname_collegue_2', input.classmate2);
       form.append('session_id', String(input.sessionId));
-      form.append('phone', input.phone);
+      // Optional: sent only when given.
+      if (input.phone) form.append('phone', input.phone);
       return (await candidateApi.call(endpoints.verification.candidateCheck, { body: form })).data;
     },
   });

@@ -21,8 +21,8 @@ const classmate = requiredText([
 
 /**
  * The candidate form (spec sections 3 and 5): last name, middle name, first name, the 14-digit code,
- * phone, birth date, session and two classmates' full names, all required. Messages are keys of the
- * `web` namespace.
+ * birth date, session and two classmates' full names, required; the phone, optional, checked when
+ * given. Messages are keys of the `web` namespace.
  */
 export const candidateCheckSchema = z
   .object({

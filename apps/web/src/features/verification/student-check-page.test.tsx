@@ -39,7 +39,7 @@ async function fill(user: ReturnType<typeof userEvent.setup>, overrides: Partial
   await user.type(screen.getByLabelText('Postnom'), values.Postnom);
   await user.type(screen.getByLabelText('Prénom'), values.Prénom);
   await user.type(screen.getByLabelText('Code candidat'), values['Code candidat']);
-  await user.type(screen.getByLabelText('Téléphone'), values.Téléphone);
+  if (values.Téléphone) await user.type(screen.getByLabelText('Téléphone'), values.Téléphone);
   await user.type(screen.getByLabelText('Date de naissance'), '2007-03-14');
   await user.type(screen.getByLabelText(/premier camarade/), values['Nom complet d’un premier camarade']);
   await user.type(screen.getByLabelText(/second camarade/), values['Nom complet d’un second camarade']);
@@ -72,7 +72,9 @@ describe('candidate check (/student-check, /mon-{product})', () => {
       expect(field.getAttribute('aria-describedby')).toMatch(/-error/);
     }
     expect(screen.getAllByText('Ce champ est requis').length).toBeGreaterThanOrEqual(7);
-    expect(screen.getByText('Le numéro de téléphone est requis')).toBeInTheDocument();
+    // The phone is optional (spec section 5): nothing to say about an empty one.
+    expect(screen.queryByText('Le numéro de téléphone est requis')).toBeNull();
+    expect(screen.getByLabelText('Téléphone')).not.toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Choisissez la session')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
@@ -143,6 +145,22 @@ describe('candidate check (/student-check, /mon-{product})', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mon diplôme' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/view-certificate');
     expect(router.state.location.search).toBe(`?id=${DIPLOMA_ID}`);
+  });
+
+  it('sends no phone when none is given (it is optional)', async () => {
+    const { user, calls } = await open({ 'POST /api/v2/verify-candidate': () => recognised() });
+    await fill(user, { Téléphone: '' });
+    await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));
+    await screen.findByTestId('candidate-result');
+    expect(formOf(calls.find((c) => c.method === 'POST')!)).not.toHaveProperty('phone');
+  });
+
+  it('accepts a national number typed with its 0 (0812345678) and sends it as +243812345678', async () => {
+    const { user, calls } = await open({ 'POST /api/v2/verify-candidate': () => recognised() });
+    await fill(user, { Téléphone: '0812345678' });
+    await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));
+    await screen.findByTestId('candidate-result');
+    expect(formOf(calls.find((c) => c.method === 'POST')!).phone).toBe('+243812345678');
   });
 
   it('says when the diploma is not published yet, and when the candidate did not pass', async () => {

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
 import { applyServerErrors } from '@/components/server-errors';
-import { EMPTY_PHONE } from '@/lib/contact';
+import type { PhoneFieldValue } from '@/lib/contact';
 import { useExamSessions } from '@/features/reference-data/reference-data-api';
 import { useCandidateCheck } from '@/features/verification/candidate-check-api';
 import { candidateCheckSchema, fullNameOf, type CandidateCheckValues } from '@/features/verification/candidate-check-schema';
@@ -15,6 +15,9 @@ import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import './candidate-check.css';
+
+/** The phone is optional here (spec section 5): an empty box is valid. */
+const NO_PHONE: PhoneFieldValue = { value: null, valid: true };
 
 type Recognised = Extract<CandidateCheckResult, { recognised: true }>;
 
@@ -93,7 +96,7 @@ export function StudentCheckPage() {
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<CandidateCheckValues>({
     resolver: zodResolver(candidateCheckSchema),
-    defaultValues: { last_name: '', middle_name: '', first_name: '', code: '', phone: EMPTY_PHONE, birth_date: '', session_id: '', classmate_1: '', classmate_2: '' },
+    defaultValues: { last_name: '', middle_name: '', first_name: '', code: '', phone: NO_PHONE, birth_date: '', session_id: '', classmate_1: '', classmate_2: '' },
   });
 
   // The current session is the likely one: chosen once the list arrives, unless the person chose.
@@ -226,6 +229,7 @@ export function StudentCheckPage() {
                 onChange={(value, state) => field.onChange({ value, valid: state.valid })}
                 error={phoneServerError}
                 showError={isSubmitted}
+                optional
               />
             )}
           />
