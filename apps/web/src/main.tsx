@@ -30,10 +30,25 @@ if (session.getSnapshot().token) {
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <Providers services={{ session, flash, queryClient, i18n }}>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// What the root holds (the app shell, or the verdict the server wrote, ADR 0128) stays
+// until the first page's code and guard are ready: React then replaces it in one step, with no
+// loading screen flashing in between.
+const firstPage = router.state.initialized
+  ? Promise.resolve()
+  : new Promise<void>((resolve) => {
+      const stop = router.subscribe((state) => {
+        if (!state.initialized) return;
+        stop();
+        resolve();
+      });
+    });
+
+void firstPage.then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <Providers services={{ session, flash, queryClient, i18n }}>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );
