@@ -174,12 +174,12 @@ try {
   const keys = await loadMinistryKeys(config.keys, log);
   chain = await openChain(config, log);
   // The services and jobs a server builds (server.ts), this process being its only worker.
-  const services = createServices(db, config, { identity: { keys, chain }, log });
+  queue = new JobQueue(databaseUrl, log);
+  const services = createServices(db, config, { identity: { keys, chain }, log, queue });
   await seedDemoSignatures(db, services.storage);
   const issuingJobs = services.jobs!;
-  queue = new JobQueue(databaseUrl, log).define(...Object.values(issuingJobs), services.imports.job);
+  queue.define(...Object.values(issuingJobs), services.imports.job);
   await queue.start({ work: true });
-  services.queue = queue;
   const pool = sharedRenderPool();
   await pool.start();
   const [root] = await db.select().from(users).where(eq(users.email, 'root@sceau.example'));
@@ -373,7 +373,7 @@ try {
     const checked = await services.imports.checkFile(actor, { template_id: templateId, session_id: session!.id, province_id: province!.id }, { list, photos: zip });
     if (checked.problems.length) throw new Error(`list ${index + 1}: ${checked.problems.length} problems, first: ${JSON.stringify(checked.problems[0])}`);
     const batchId = checked.generationId;
-    const importationId = await services.imports.startImport(actor, batchId, `Session — liste ${index + 1}`, queue);
+    const importationId = await services.imports.startImport(actor, batchId, `Session — liste ${index + 1}`);
     await until(`import of list ${index + 1}`, async () => {
       const [row] = await db!.select({ status: importations.status, error: importations.errorKey }).from(importations).where(eq(importations.id, importationId));
       if (row!.status === 'failed') throw new Error(`import of list ${index + 1} failed: ${row!.error}`);

@@ -56,17 +56,17 @@ function watchRevocations(services: Services): () => void {
   );
 }
 
-function defineJobs(services: Services, db: Db, connectionString: string) {
+/**
+ * The services, built with the job queue they send to; then the queue is given the jobs the
+ * services define (it starts later, in the caller, once it knows whether this process works them).
+ */
+function servicesWithJobs(db: Db, connectionString: string, identity: { keys: MinistryKeys; chain: OpenChain }) {
+  const queue = new JobQueue(connectionString, log);
+  const services = createServices(db, config, { identity, log, queue });
   // Abandoned list-check drafts and temporary files a kill left behind (ADR 0112).
   const sweeper = new Sweeper(db, services.storage, { draftTtlHours: config.importDraftTtlHours, filesDir: config.fileStorage.kind === 'local' ? config.filesDir : null }, log);
-  return new JobQueue(connectionString, log).define(
-    ...Object.values(services.jobs!),
-    services.revocation!.job,
-    services.imports.job,
-    services.results.job,
-    ...Object.values(services.distribution.jobs),
-    sweeper.job,
-  );
+  queue.define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs), sweeper.job);
+  return { services, jobs: queue };
 }
 
 /** An HTTP process of a cluster: the primary did the start-up work; this one serves requests only. */
@@ -83,10 +83,8 @@ async function runHttpProcess(): Promise<void> {
     await db.$client.end();
     process.exit(1);
   }
-  const services = createServices(db, config, { identity: { keys, chain }, log });
-  const jobs = defineJobs(services, db, connectionString);
+  const { services, jobs } = servicesWithJobs(db, connectionString, { keys, chain });
   await jobs.start({ work: false });
-  services.queue = jobs;
   // A revocation handled by any process clears the verification answers of all (ADR 0106).
   await services.invalidation.share(connectionString, db.$client);
   const stopWatching = watchRevocations(services);
@@ -127,7 +125,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     process.exit(1);
   }
 
-  const services = createServices(database.db, config, { identity: { keys, chain }, log });
+  const { services, jobs } = servicesWithJobs(database.db, database.connectionString, { keys, chain });
   try {
     await services.storage.check?.();
   } catch (error) {
@@ -136,11 +134,9 @@ async function runMain(httpProcesses: number): Promise<void> {
     await database.close();
     process.exit(1);
   }
-  const jobs = defineJobs(services, database.db, database.connectionString);
   await jobs.start({ work: config.workers });
-  services.queue = jobs;
-  await services.imports.resumePending(jobs);
-  await services.distribution.resumePending(jobs);
+  await services.imports.resumePending();
+  await services.distribution.resumePending();
   // Batches a crash left being generated or anchored (their earlier jobs wait for their expiry).
   await resumeIssuing(database.db, jobs, services.jobs!);
 

@@ -36,9 +36,10 @@ export interface Identity {
 export function createServices(
   db: Db,
   config: Config,
-  overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'>; invalidation?: CacheInvalidation } = {},
+  overrides: { messenger?: Messenger; storage?: FileStorage; identity?: Identity; log?: Pick<Logger, 'info' | 'warn'>; invalidation?: CacheInvalidation; queue?: JobQueue } = {},
 ) {
   const messenger = overrides.messenger ?? new Messenger(config);
+  const queue = overrides.queue ?? null;
   const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;
   const issuing = identity
@@ -53,8 +54,8 @@ export function createServices(
   // A revocation clears the verification answers of every process (ADR 0106).
   const invalidation = overrides.invalidation ?? new CacheInvalidation(overrides.log ?? { warn: () => {} });
   if (verification) invalidation.subscribe((hash) => verification.invalidate(hash));
-  const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} });
-  const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} });
+  const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} }, queue);
+  const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} }, queue);
   return {
     messenger,
     storage,
@@ -67,13 +68,13 @@ export function createServices(
     jobs: issuing ? issuingJobs(issuing) : null,
     verification,
     invalidation,
-    revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash)) : null,
+    revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash), queue) : null,
     imports,
     distribution,
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),
-    /** The job queue, once started (`server.ts`, or a test that runs jobs). */
-    queue: null as JobQueue | null,
+    /** The job queue the services send to, given at construction; the platform defines its jobs and starts it (platform.ts). */
+    queue,
   };
 }

@@ -47,6 +47,11 @@ export class JobQueue {
     return this;
   }
 
+  /** Whether `start` has run (and `stop` not since): jobs can be sent. */
+  get started(): boolean {
+    return this.boss !== null;
+  }
+
   /** Whether this queue was given that job (a handler may fall back to doing the work itself). */
   has(definition: JobDefinition): boolean {
     return this.definitions.get(definition.name) === definition;

@@ -101,8 +101,8 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
  * called. Verification needs the ministry's keys and the chain: a stand-in answers 503 to every
  * verification, which is enough for its routes (public) to be declared and reached.
  */
-function matrixServices(ctx: TestContext): Services {
-  const services = createServices(ctx.db, ctx.config);
+function matrixServices(ctx: TestContext, queue: JobQueue): Services {
+  const services = createServices(ctx.db, ctx.config, { queue });
   const noChain = new Proxy(
     {},
     {
@@ -112,7 +112,7 @@ function matrixServices(ctx: TestContext): Services {
     },
   ) as OpenChain;
   services.jobs = issuingJobs({} as IssuingService);
-  services.revocation = new RevocationService(ctx.db, noChain, () => {});
+  services.revocation = new RevocationService(ctx.db, noChain, () => {}, queue);
   services.verification = new Proxy(
     {},
     {
@@ -180,17 +180,11 @@ export async function freshToken(m: Pick<Matrix, 'ctx'>, userId: number): Promis
 
 export async function openMatrix(accountRoles: readonly RoleName[]): Promise<Matrix> {
   const ctx = await createTestApp({ OTP_RESEND_SECONDS: '0', OTP_DAILY_MAX: '1000' });
-  const services = matrixServices(ctx);
   const log = pino({ level: 'silent' });
-  const queue = new JobQueue(ctx.databaseUrl, log).define(
-    ...Object.values(services.jobs!),
-    services.revocation!.job,
-    services.imports.job,
-    services.results.job,
-    ...Object.values(services.distribution.jobs),
-  );
+  const queue = new JobQueue(ctx.databaseUrl, log);
+  const services = matrixServices(ctx, queue);
+  queue.define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs));
   await queue.start({ work: false });
-  services.queue = queue;
   const app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
 

@@ -76,12 +76,12 @@ async function twoSchools(): Promise<[School, School]> {
 beforeAll(async () => {
   ctx = await createTestApp();
   const log = pino({ level: 'silent' });
-  services = createServices(ctx.db, ctx.config);
+  queue = new JobQueue(ctx.databaseUrl, log);
+  services = createServices(ctx.db, ctx.config, { queue });
   // Revocations are queued for real; no worker runs, so the chain (never called) is not needed.
-  services.revocation = new RevocationService(ctx.db, {} as OpenChain, () => {});
-  queue = new JobQueue(ctx.databaseUrl, log).define(services.revocation.job);
+  services.revocation = new RevocationService(ctx.db, {} as OpenChain, () => {}, queue);
+  queue.define(services.revocation.job);
   await queue.start({ work: false });
-  services.queue = queue;
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
 

@@ -16,7 +16,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
 
   serve(app, defined.broadcast, async (request, reply) => {
     try {
-      const broadcast = await distribution.requestBroadcast(actorOf(request), request.params.id, services.queue);
+      const broadcast = await distribution.requestBroadcast(actorOf(request), request.params.id);
       return reply.code(202).send({ data: { message: request.t('messages:broadcast_sent'), broadcast } });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'service_unavailable') throw error;
@@ -33,7 +33,7 @@ export const distributionRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
   });
 
   serve(app, defined.archiveByMail, async (request, reply) => {
-    await distribution.requestArchiveMailing(actorOf(request), request.body.generation_id, request.body.email, services.queue);
+    await distribution.requestArchiveMailing(actorOf(request), request.body.generation_id, request.body.email);
     return reply.code(202).send({ data: { message: request.t('messages:archive_by_mail_queued', { email: request.body.email }) } });
   });
 

@@ -53,6 +53,8 @@ export class DistributionService {
     private readonly messenger: Messenger,
     private readonly links: OneTimeLinks,
     private readonly log: Log,
+    /** The platform's job queue: broadcasts and zip mailings run on it. */
+    private readonly queue: JobQueue | null,
     /** Up to this size a batch's zip is attached; above, a link is sent (lowered by tests). */
     private readonly zipAttachmentMaxBytes: number = DISTRIBUTION_LIMITS.zipAttachmentMaxBytes,
   ) {
@@ -83,7 +85,7 @@ export class DistributionService {
    * batch runs; when the queue cannot take it, the broadcast is marked failed and the caller told
    * to try again later.
    */
-  async requestBroadcast(actor: Actor, generationId: number, queue: JobQueue | null): Promise<BroadcastView> {
+  async requestBroadcast(actor: Actor, generationId: number): Promise<BroadcastView> {
     await this.batch(actor, generationId, generationPolicy.broadcast, (batch) => (batch.revokedAt ? 'field.broadcast_revoked' : 'field.broadcast_not_published'));
     const total = await this.countRecipients(generationId);
     let broadcast: typeof broadcasts.$inferSelect;
@@ -103,8 +105,8 @@ export class DistributionService {
       throw error;
     }
     try {
-      if (!queue) throw new Error('the job queue is not started');
-      await queue.send(this.jobs.broadcast, { broadcastId: broadcast.id }, { singletonKey: `broadcast:${broadcast.id}` });
+      if (!this.queue) throw new Error('the platform has no job queue');
+      await this.queue.send(this.jobs.broadcast, { broadcastId: broadcast.id }, { singletonKey: `broadcast:${broadcast.id}` });
     } catch (error) {
       this.log.warn({ err: error, broadcast: broadcast.id }, 'broadcast could not be queued');
       await this.db.update(broadcasts).set({ status: 'failed', finishedAt: new Date() }).where(eq(broadcasts.id, broadcast.id));
@@ -283,7 +285,7 @@ export class DistributionService {
   }
 
   /** Queues the batch's zip for an e-mail (attached when small, else a download link). */
-  async requestArchiveMailing(actor: Actor, generationId: number, email: string, queue: JobQueue | null): Promise<void> {
+  async requestArchiveMailing(actor: Actor, generationId: number, email: string): Promise<void> {
     await this.batch(actor, generationId, generationPolicy.shareByEmail, (batch) => (batch.revokedAt ? 'field.share_revoked' : 'field.share_not_published'));
     const id = await this.db.transaction(async (tx) => {
       const [row] = await tx.insert(archiveMailings).values({ generationId, email, locale: actor.locale, requestedBy: actor.id }).returning({ id: archiveMailings.id });
@@ -291,8 +293,8 @@ export class DistributionService {
       return row!.id;
     });
     try {
-      if (!queue) throw new Error('the job queue is not started');
-      await queue.send(this.jobs.archiveMail, { mailingId: id }, { singletonKey: `archive-mail:${id}` });
+      if (!this.queue) throw new Error('the platform has no job queue');
+      await this.queue.send(this.jobs.archiveMail, { mailingId: id }, { singletonKey: `archive-mail:${id}` });
     } catch (error) {
       this.log.warn({ err: error, mailing: id }, 'zip mailing could not be queued');
       await this.db.update(archiveMailings).set({ status: 'failed' }).where(eq(archiveMailings.id, id));
@@ -437,7 +439,9 @@ export class DistributionService {
   // ------------------------------------------------------------ helpers
 
   /** At start: broadcasts and zip mailings a crash left behind are queued again (their handlers are idempotent). */
-  async resumePending(queue: JobQueue): Promise<number> {
+  async resumePending(): Promise<number> {
+    const queue = this.queue;
+    if (!queue) throw new Error('the platform has no job queue');
     const pendingBroadcasts = await this.db
       .select({ id: broadcasts.id })
       .from(broadcasts)

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, asc, count, eq, isNotNull } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DEMO_PASSWORD, signIn, type TestContext } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
 import {
@@ -57,11 +57,11 @@ beforeAll(async () => {
   ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'https://sceau.example' });
   const log = pino({ level: 'silent' });
   chain = await openChain(ctx.config, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
   // Jobs are queued for real; the tests run their handlers themselves, the way a worker would.
-  queue = new JobQueue(ctx.databaseUrl, log).define(...Object.values(services.distribution.jobs));
+  queue = new JobQueue(ctx.databaseUrl, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  queue.define(...Object.values(services.distribution.jobs));
   await queue.start({ work: false });
-  services.queue = queue;
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
 
@@ -228,15 +228,12 @@ describe('broadcasting a published batch to its candidates', () => {
   });
 
   it("answers the spec's failure message when the broadcast cannot be queued, and leaves none pending", async () => {
-    services.queue = null;
-    try {
-      const res = await broadcast(batchId, { ...as.root, 'x-locale': 'en' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ code: 'service_unavailable', message: 'Broadcast not sent. Please try again later.' });
-      expect(await latest(batchId)).toMatchObject({ status: 'failed' });
-    } finally {
-      services.queue = queue;
-    }
+    // The queue's database refuses the job, once.
+    vi.spyOn(queue, 'send').mockRejectedValueOnce(new Error('connection terminated'));
+    const res = await broadcast(batchId, { ...as.root, 'x-locale': 'en' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ code: 'service_unavailable', message: 'Broadcast not sent. Please try again later.' });
+    expect(await latest(batchId)).toMatchObject({ status: 'failed' });
     // Nothing blocks the next try.
     const retry = await broadcast(batchId, as.root);
     expect(retry.statusCode).toBe(202);
@@ -359,7 +356,7 @@ describe('sending by e-mail', () => {
 
   it('sends a link instead when the zip is large; the link streams the zip until it expires', async () => {
     // The same service with a 1 KB attachment limit, so the demo batch counts as large.
-    const small = new DistributionService(ctx.db, ctx.config, services.storage, services.messenger, new OneTimeLinks(ctx.db), { info: () => {}, warn: () => {} }, 1024);
+    const small = new DistributionService(ctx.db, ctx.config, services.storage, services.messenger, new OneTimeLinks(ctx.db), { info: () => {}, warn: () => {} }, queue, 1024);
     expect((await archiveByMail({ generation_id: batchId, email: 'grand@example.org' }, as.manager)).statusCode).toBe(202);
     const [mailing] = await ctx.db.select().from(archiveMailings).where(eq(archiveMailings.email, 'grand@example.org'));
     await small.runArchiveMailing(mailing!.id);

@@ -65,10 +65,10 @@ beforeAll(async () => {
   ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), OTP_RESEND_SECONDS: '0' });
   const log = pino({ level: 'silent' });
   chain = await openChain(ctx.config, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
-  queue = new JobQueue(ctx.databaseUrl, log).define(services.jobs!.generate, services.jobs!.anchor, services.revocation!.job);
+  queue = new JobQueue(ctx.databaseUrl, log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  queue.define(services.jobs!.generate, services.jobs!.anchor, services.revocation!.job);
   await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
-  services.queue = queue;
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   admin = { authorization: `Bearer ${await signIn(ctx, 'admin@sceau.example')}` };

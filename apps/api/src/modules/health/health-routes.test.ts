@@ -19,13 +19,12 @@ let chainAnswers = true;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  services = createServices(ctx.db, ctx.config);
+  queue = new JobQueue(ctx.databaseUrl, silent);
+  services = createServices(ctx.db, ctx.config, { queue });
   // The chain as readiness sees it: its RPC answers a block number, or not.
   const chain = { connection: { publicClient: { getBlockNumber: async () => (chainAnswers ? 1n : Promise.reject(new Error('no chain'))) } } };
   (services as { identity: unknown }).identity = { chain };
-  queue = new JobQueue(ctx.databaseUrl, silent);
   await queue.start({ work: false });
-  services.queue = queue;
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
 });

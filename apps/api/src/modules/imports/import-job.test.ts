@@ -1,8 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, generationItems, generations, importations } from '../../db/schema.ts';
-import { JobQueue } from '../../jobs/job-queue.ts';
 import { bearer, createImportTest, csv, csvFile, multipart, row, type ImportTest } from './imports-test-support.ts';
 
 let t: ImportTest;
@@ -107,10 +105,8 @@ describe('the import job', () => {
   it('runs on the durable queue, and an importation left queued by a crash is resumed at start', async () => {
     // Started while no queue ran (as if the process died right after answering).
     const orphan = await startedImport('2026400', 5);
-    const queue = new JobQueue(t.ctx.databaseUrl, pino({ level: 'silent' })).define(t.services.imports.job);
-    await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
-    t.services.queue = queue;
-    expect(await t.services.imports.resumePending(queue)).toBeGreaterThanOrEqual(1);
+    await t.services.queue!.start({ work: true, pollingIntervalSeconds: 0.5 });
+    expect(await t.services.imports.resumePending()).toBeGreaterThanOrEqual(1);
     const queued = await startedImport('2026401', 5);
     for (const { generationId, importationId } of [orphan, queued]) {
       await vi.waitFor(

@@ -51,7 +51,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
   });
 
   serve(app, endpoints.imports.startImport, async (request, reply) => {
-    const id = await imports.startImport(actorOf(request), request.body.generation_id, request.body.title, services.queue);
+    const id = await imports.startImport(actorOf(request), request.body.generation_id, request.body.title);
     return reply.code(202).send({ data: { importation_id: id } });
   });
 
@@ -91,7 +91,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
   serve(app, endpoints.imports.importCandidates, async (request, reply) => {
     const { fields, files } = await readImportForm(request);
     const { generation_id } = parseOrThrow(importCandidatesFields, fields);
-    const result = await imports.importCandidates(actorOf(request), generation_id, files, services.queue);
+    const result = await imports.importCandidates(actorOf(request), generation_id, files);
     return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
   });
 
@@ -113,7 +113,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
     app,
     endpoints.imports.fromRegistry,
     async (request, reply) => {
-      const out = await results.createBatch(actorOf(request), request.body, services.queue, config.product);
+      const out = await results.createBatch(actorOf(request), request.body, config.product);
       return reply.code(202).send({ data: { generation_id: out.generationId, importation_id: out.importationId, rows: out.rows, skipped: out.skipped } });
     },
     { preValidation: onlyNamed(registryName(config.product), 'registry') },

@@ -60,6 +60,8 @@ export class ImportsService {
     private readonly db: Db,
     private readonly storage: FileStorage,
     private readonly log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
+    /** The platform's job queue (none in a tool that only reads). */
+    private readonly queue: JobQueue | null = null,
   ) {
     this.job = defineJob({
       name: 'import.candidates',
@@ -153,7 +155,7 @@ export class ImportsService {
   }
 
   /** `start-import-process`: the stored list is checked again, then its import queued. */
-  async startImport(actor: Actor, generationId: number, title: string, queue: JobQueue | null): Promise<number> {
+  async startImport(actor: Actor, generationId: number, title: string): Promise<number> {
     const scope = actor.scope;
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (batch.status !== 'created' || !batch.sourceFileKey) throw new AppError('conflict');
@@ -184,12 +186,12 @@ export class ImportsService {
       );
       return importationId;
     });
-    await this.queueImportation(queue, id);
+    await this.queueImportation(id);
     return id;
   }
 
   /** `POST import/candidates`: more candidates for a batch still being prepared (created or pending validation). */
-  async importCandidates(actor: Actor, generationId: number, files: UploadedFiles, queue: JobQueue | null): Promise<CheckResult & { importationId: number | null }> {
+  async importCandidates(actor: Actor, generationId: number, files: UploadedFiles): Promise<CheckResult & { importationId: number | null }> {
     const scope = actor.scope;
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (!files.list) throw fieldError('file', 'field.file_required');
@@ -221,7 +223,7 @@ export class ImportsService {
       );
       return id;
     });
-    await this.queueImportation(queue, importationId);
+    await this.queueImportation(importationId);
     return { ...result, importationId };
   }
 
@@ -298,19 +300,19 @@ export class ImportsService {
     return { generationId: created!.id, importationId };
   }
 
-  async queueImportation(queue: JobQueue | null, importationId: number): Promise<void> {
-    // Without a queue (an API-only test, say) the importation stays queued; resumePending sends it at the next start.
-    if (!queue) return;
-    await queue.send(this.job, { importationId }, { singletonKey: `import:${importationId}` });
+  async queueImportation(importationId: number): Promise<void> {
+    // Without a started queue (an API-only test, say) the importation stays queued; resumePending sends it at the next start.
+    if (!this.queue?.started) return;
+    await this.queue.send(this.job, { importationId }, { singletonKey: `import:${importationId}` });
   }
 
   /** At start: importations a crash left queued or running are sent again (the handler is idempotent). */
-  async resumePending(queue: JobQueue): Promise<number> {
+  async resumePending(): Promise<number> {
     const pending = await this.db
       .select({ id: importations.id })
       .from(importations)
       .where(inArray(importations.status, ['queued', 'running']));
-    for (const { id } of pending) await this.queueImportation(queue, id);
+    for (const { id } of pending) await this.queueImportation(id);
     return pending.length;
   }
 

@@ -4,7 +4,9 @@ import ExcelJS from 'exceljs';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { pino } from 'pino';
 import { buildApp, type App } from '../../app.ts';
+import { JobQueue } from '../../jobs/job-queue.ts';
 import { centres, countries, educProvinces, examSessions, institutions, roles, templates, userRoles, users } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
@@ -40,7 +42,10 @@ export interface ImportTest {
 
 export async function createImportTest(): Promise<ImportTest> {
   const ctx = await createTestApp();
-  const services = createServices(ctx.db, ctx.config);
+  // The platform's queue, with the import job; not started: a test that works jobs starts it.
+  const queue = new JobQueue(ctx.databaseUrl, pino({ level: 'silent' }));
+  const services = createServices(ctx.db, ctx.config, { queue });
+  queue.define(services.imports.job);
   const app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.year, 2026));
@@ -58,7 +63,7 @@ export async function createImportTest(): Promise<ImportTest> {
     templateId: template!.id,
     schools: { e1: e1!.id, e2: e2!.id },
     async close() {
-      await services.queue?.stop();
+      await queue.stop();
       await app.close();
       await ctx.close();
     },

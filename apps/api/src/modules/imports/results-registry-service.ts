@@ -6,7 +6,7 @@ import { and, asc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { centres, examSessions, institutions, nationalResults, options } from '../../db/schema.ts';
-import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
+import { defineJob } from '../../jobs/job-queue.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit } from '../audit/audit-service.ts';
@@ -211,7 +211,6 @@ export class ResultsRegistryService {
   async createBatch(
     actor: Actor,
     input: { template_id: number; session_id: number; province_id: number; title: string | null },
-    queue: JobQueue | null,
     product: string,
   ): Promise<{ generationId: number; importationId: number; rows: number; skipped: number }> {
     const scope = actor.scope;
@@ -268,7 +267,7 @@ export class ResultsRegistryService {
       );
       return out;
     });
-    await this.imports.queueImportation(queue, created.importationId);
+    await this.imports.queueImportation(created.importationId);
     return { ...created, rows: usable.length, skipped: rows.length - usable.length };
   }
 }

@@ -6,20 +6,18 @@ import { AppError } from '../../lib/errors.ts';
 import { actorOf } from '../../policies/actor.ts';
 
 export const revocationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { services }) => {
-  const queue = () => {
-    if (!services.queue || !services.revocation) throw new AppError('internal_error');
-    return { queue: services.queue, revocation: services.revocation };
+  const revocation = () => {
+    if (!services.revocation) throw new AppError('internal_error');
+    return services.revocation;
   };
 
   serve(app, endpoints.diplomas.revoke, async (request, reply) => {
-    const { queue: q, revocation } = queue();
-    await revocation.revokeDiploma(q, actorOf(request), request.params.id, request.body.reason);
+    await revocation().revokeDiploma(actorOf(request), request.params.id, request.body.reason);
     return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
   });
 
   serve(app, endpoints.diplomas.revokeGeneration, async (request, reply) => {
-    const { queue: q, revocation } = queue();
-    await revocation.revokeGeneration(q, actorOf(request), request.params.id, request.body.reason);
+    await revocation().revokeGeneration(actorOf(request), request.params.id, request.body.reason);
     return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
   });
 };

@@ -24,6 +24,8 @@ export class RevocationService {
     private readonly db: Db,
     chain: OpenChain,
     private readonly onRevoked: (hash: string) => void,
+    /** The platform's job queue: the chain transaction is its job. */
+    private readonly queue: JobQueue | null,
   ) {
     this.job = defineJob({
       name: 'revocation.write',
@@ -44,7 +46,13 @@ export class RevocationService {
     });
   }
 
-  async revokeDiploma(queue: JobQueue, actor: Actor, id: string, reason: string): Promise<void> {
+  private requireQueue(): JobQueue {
+    if (!this.queue) throw new AppError('internal_error');
+    return this.queue;
+  }
+
+  async revokeDiploma(actor: Actor, id: string, reason: string): Promise<void> {
+    const queue = this.requireQueue();
     const hash = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .select({ diploma: diplomas, batch: generations })
@@ -65,7 +73,8 @@ export class RevocationService {
     await queue.send(this.job, { kind: 'diploma', id, hash, reason }, { singletonKey: `revoke:${hash}` });
   }
 
-  async revokeGeneration(queue: JobQueue, actor: Actor, id: number, reason: string): Promise<void> {
+  async revokeGeneration(actor: Actor, id: number, reason: string): Promise<void> {
+    const queue = this.requireQueue();
     const root = await this.db.transaction(async (tx) => {
       const batch = await batchFor(tx, actor, id, generationPolicy.revoke, { lock: true });
       if (!batch.merkleRoot) throw new AppError('conflict');

@@ -19,6 +19,7 @@ let dataDir: string;
 let chain: OpenChain;
 let services: Services;
 let app: App;
+let queue: JobQueue;
 let rows: (typeof diplomas.$inferSelect)[];
 
 beforeAll(async () => {
@@ -27,7 +28,10 @@ beforeAll(async () => {
   ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test' });
   const log = pino({ level: 'silent' });
   chain = await openChain(ctx.config, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  // Started by the revocation test only: nothing else here sends jobs.
+  queue = new JobQueue(ctx.databaseUrl, pino({ level: 'silent' }));
+  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  queue.define(services.revocation!.job);
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   const batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
@@ -230,9 +234,7 @@ describe('verification', () => {
   });
 
   it('revokes a diploma (root or admin, with a reason): recorded at once, written to the chain by a job, shown revoked', async () => {
-    const queue = new JobQueue(ctx.databaseUrl, pino({ level: 'silent' })).define(services.revocation!.job);
     await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
-    services.queue = queue;
     try {
       const target = rows[6]!;
       const admin = { authorization: `Bearer ${await signIn(ctx, 'admin@sceau.example')}` };
@@ -275,7 +277,6 @@ describe('verification', () => {
       );
     } finally {
       await queue.stop();
-      services.queue = null;
     }
   });
 
