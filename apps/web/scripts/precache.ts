@@ -17,6 +17,13 @@ function keyOf(manifest: Manifest, module: string): string | null {
   return null;
 }
 
+/** A chunk and, transitively, the chunks it loads on demand (the camera's QR decoder, the JavaScript ECDSA). */
+function addWithLazyChunks(manifest: Manifest, key: string, modules: Set<string>): void {
+  if (modules.has(key)) return;
+  modules.add(key);
+  for (const lazy of manifest[key]?.dynamicImports ?? []) addWithLazyChunks(manifest, lazy, modules);
+}
+
 /** The dist-relative files (JavaScript and CSS) to precache. */
 export function publicPrecache(manifest: Manifest, pagesSource: string): Set<string> {
   const pages = routePageModules(pagesSource);
@@ -26,8 +33,7 @@ export function publicPrecache(manifest: Manifest, pagesSource: string): Set<str
     const page = pages.get(route.path);
     const key = page ? keyOf(manifest, page) : null;
     if (!key) throw new Error(`${route.path}: its page is not in the build's manifest`);
-    modules.add(key);
-    for (const lazy of manifest[key]?.dynamicImports ?? []) modules.add(lazy);
+    addWithLazyChunks(manifest, key, modules);
     for (const language of LANGUAGES) for (const part of routeTextParts(route)) modules.add(`virtual:sceau-texts/${language}/${part}`);
   }
   const notFound = keyOf(manifest, 'src/features/not-found/not-found-page');
