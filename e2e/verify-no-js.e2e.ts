@@ -36,7 +36,7 @@ test.describe('the verdict without JavaScript', () => {
       await expect(holder.getByTestId('diploma-photo')).toHaveAttribute('height', '160');
       // The holder comes within the first screen of a phone, before the checks.
       const top = await holder.boundingBox();
-      expect(top && top.y).toBeLessThan(844);
+      expect(top?.y).toBeLessThan(844);
       await expect(page.getByTestId('verification-checks').locator('li[data-check]')).toHaveCount(5);
       await expect(page.locator('details.ssr-details')).not.toHaveAttribute('open', /.*/);
     } finally {

@@ -62,7 +62,7 @@ export function ViewCertificatePage() {
               </button>
             </div>
           ) : null}
-          {result && result.diploma && isDiplomaServed(result.verdict) ? (
+          {result?.diploma && isDiplomaServed(result.verdict) ? (
             <div className="public-diploma__actions view-certificate__actions verify-noprint">
               <DiplomaDownload id={result.diploma.id} />
               <span className="muted">{t('publicDiploma.downloadHint')}</span>
