@@ -66,6 +66,13 @@ test('offline: /verification reopens, a check fails at once, a signed QR is chec
   await expect(page.locator('li[data-offline-check="not_revoked"]')).toHaveAttribute('data-status', 'online');
   await expect(page.locator('li[data-offline-check="anchored"]')).toHaveAttribute('data-status', 'online');
 
+  // /verify/{id} is never kept (the server may render a holder's name into it): offline, the shell
+  // opens it and it says so at once.
+  await page.goto(`/verify/${diploma.id}`);
+  await expect(page.getByTestId('verification-error')).toContainText('Erreur de connexion', { timeout: 3_000 });
+  await page.goto('/verification');
+  await expect(page.locator('#verify-link')).toBeVisible();
+
   // Back online: the same check by link goes through.
   await context.setOffline(false);
   await expect(page.getByTestId('network-offline')).toBeHidden();
