@@ -1,6 +1,7 @@
 /**
- * /verify/{id} read without JavaScript (ADR 0128): the server writes the verdict, the holder and
- * the diploma into the HTML, in the browser's language; an unknown id says so, with a 404.
+ * /verify/{id} readable without JavaScript (ADR 0128): the server writes the verdict, the holder and
+ * the diploma into the HTML, in the browser's language; with JavaScript the SPA takes the page over
+ * without a jump; an unknown id says so, with a 404.
  */
 import { expect, test } from '@playwright/test';
 import { queryDatabase } from './support.ts';
@@ -18,7 +19,7 @@ async function publishedDiploma(): Promise<Published> {
   return row;
 }
 
-test.describe('the verdict without JavaScript', () => {
+test.describe('/verify/{id} written by the server', () => {
   test('shows the verdict, the holder and the diploma, then how it was checked', async ({ browser }) => {
     const diploma = await publishedDiploma();
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'fr-FR', viewport: { width: 390, height: 844 } });
@@ -42,6 +43,24 @@ test.describe('the verdict without JavaScript', () => {
     } finally {
       await context.close();
     }
+  });
+
+  test('with JavaScript, the SPA takes the page over without a jump (CLS under 0.05)', async ({ page }) => {
+    const diploma = await publishedDiploma();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) w.shifts += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`/verify/${diploma.id}`);
+    // The SPA's own result (its classes), from the answer embedded in the page: no second request.
+    await expect(page.locator('.verdict-banner[data-verdict="authentic"]')).toBeVisible();
+    await expect(page.getByTestId('holder-name')).toContainText(diploma.last_name);
+    await page.waitForTimeout(1000);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.05);
   });
 
   test('an unknown diploma in English, with a 404', async ({ browser }) => {
