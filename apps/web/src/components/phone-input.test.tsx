@@ -83,6 +83,14 @@ describe('PhoneInput', () => {
     expect(screen.getByText('The number must contain at least 8 digits')).toBeInTheDocument();
   });
 
+  it('accepts a Congolese number typed with its leading 0, as the import and the API do', async () => {
+    const { user, input, last } = setup();
+    await user.type(input, '0812345678');
+    await user.tab();
+    expect(last()).toMatchObject({ valid: true, value: '+243812345678' });
+    expect(input).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('drops the national leading 0 of a French number', async () => {
     const { user, input, country, onChange } = setup();
     await user.selectOptions(country, 'FR');

@@ -1,4 +1,4 @@
-import { checkPhone, DEFAULT_PHONE_COUNTRY, detectPhoneCountry, PHONE_COUNTRIES, phoneCountry, type PhoneError } from '@sceau/contracts';
+import { checkPhone, defaultPhoneCountry, detectPhoneCountry, PHONE_COUNTRIES, phoneCountry, type PhoneError } from '@sceau/contracts';
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -52,7 +52,7 @@ function initialOf(defaultValue: string | null | undefined): { country: string; 
   const detected = defaultValue ? detectPhoneCountry(defaultValue) : null;
   if (detected) return { country: detected.country.code, otherDial: '', typed: detected.national };
   if (defaultValue?.startsWith('+')) return { country: OTHER_COUNTRY, otherDial: '', typed: defaultValue.slice(1).replace(/\D/g, '') };
-  return { country: DEFAULT_PHONE_COUNTRY, otherDial: '', typed: (defaultValue ?? '').replace(/\D/g, '') };
+  return { country: defaultPhoneCountry(), otherDial: '', typed: (defaultValue ?? '').replace(/\D/g, '') };
 }
 
 /**

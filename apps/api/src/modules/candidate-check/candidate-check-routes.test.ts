@@ -129,6 +129,17 @@ describe('POST /v2/verify-candidate', () => {
     expect(Object.keys(phone.json().errors)).toEqual(['phone']);
   });
 
+  it('needs no phone (spec section 5), and reads a national 0812345678 like +243812345678', async () => {
+    const { phone: _, ...withoutPhone } = elodie();
+    const none = await check(withoutPhone, newAddress());
+    expect(none.statusCode).toBe(200);
+    expect(none.json().data.recognised).toBe(true);
+    expect((await check({ ...elodie(), phone: '' }, newAddress())).json().data.recognised).toBe(true);
+    const national = await check({ ...elodie(), phone: '0812345678' }, newAddress());
+    expect(national.statusCode).toBe(200);
+    expect(national.json().data.recognised).toBe(true);
+  });
+
   it('refuses an unknown api-token (401) and accepts every configured one; JSON bodies too', async () => {
     const bad = await check({ ...elodie(), 'api-token': 'guess' }, newAddress(), { 'x-locale': 'en' });
     expect(bad.statusCode).toBe(401);
