@@ -76,4 +76,9 @@ describe("the issuer's identity on the site (ADR 0129)", () => {
       await changeLocale('fr');
     }
   });
+
+  it('the legal pages name the configured ministry', async () => {
+    renderApp({ path: '/privacy-policy' });
+    expect(await screen.findByText(/^Ministère de l'Éducation nationale et Nouvelle Citoyenneté \(ci-après « le ministère »\)/)).toBeInTheDocument();
+  });
 });

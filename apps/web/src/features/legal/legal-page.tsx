@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { appConfig } from '@/lib/config';
+import { appConfig, issuerName } from '@/lib/config';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 interface LegalSection {
@@ -18,8 +18,8 @@ function asStrings(value: unknown): string[] {
  * and an optional list; a table of contents on top (these pages are long on a phone).
  */
 export function LegalPage({ prefix, sections }: { prefix: 'terms' | 'privacy'; sections: readonly string[] }) {
-  const { t } = useTranslation();
-  const values = { appName: appConfig.appName, email: appConfig.contactEmail };
+  const { t, i18n } = useTranslation();
+  const values = { appName: appConfig.appName, email: appConfig.contactEmail, issuer: issuerName(i18n.language) };
   useDocumentTitle(t(`${prefix}.title`));
   const content: (LegalSection & { key: string })[] = sections.map((key) => {
     const base = `${prefix}.sections.${key}`;
