@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { DISTRIBUTION_LIMITS, isLocale, type BroadcastView, type DirectAuthResponse, type Locale } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, endpoints, isLocale, pathOf, type BroadcastView, type DirectAuthResponse, type Locale } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import { and, asc, count, desc, eq, gt, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -431,11 +431,6 @@ export class DistributionService {
     return outcome.answer;
   }
 
-  /** A staff sign-in link's token (the account's earlier unused links stop working). */
-  createStaffLink(tx: Pick<Db, 'insert' | 'update' | 'select'>, userId: number): Promise<string> {
-    return this.links.create(tx, { purpose: 'direct_auth:staff', subject: `user:${userId}`, userId, minutes: DISTRIBUTION_LIMITS.staffLinkMinutes, replace: true });
-  }
-
   // ------------------------------------------------------------ helpers
 
   /** At start: broadcasts and zip mailings a crash left behind are queued again (their handlers are idempotent). */
@@ -461,7 +456,7 @@ export class DistributionService {
   }
 
   archiveUrl(token: string): string {
-    return `${this.config.publicUrl}/api/archive-downloads/${encodeURIComponent(token)}`;
+    return `${this.config.publicUrl}/api${pathOf(endpoints.distribution.archiveDownload, { token })}`;
   }
 
   /** The batch held to a rule of its policy; a refusal for its state names why on `generation_id`. */

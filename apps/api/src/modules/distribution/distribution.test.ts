@@ -29,6 +29,7 @@ import { listZipEntries } from '../imports/zip-archive.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import type { OutboxMessage } from '../messaging/outbox.ts';
 import { DistributionService } from './distribution-service.ts';
+import { StaffSignInLinks } from '../accounts/sign-in-links.ts';
 import { OneTimeLinks } from './one-time-links.ts';
 import { freePort } from '@sceau/process';
 
@@ -254,7 +255,10 @@ describe('direct sign-in links', () => {
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.token).toEqual(["Ce lien de connexion n'est pas valide : vérifiez qu'il est complet"]);
     }
-    const token = await services.distribution.createStaffLink(ctx.db, (await ctx.db.select().from(users).where(eq(users.email, 'validateur@sceau.example')))[0]!.id);
+    const token = await new StaffSignInLinks(new OneTimeLinks(ctx.db), ctx.config.publicUrl).create(
+      ctx.db,
+      (await ctx.db.select().from(users).where(eq(users.email, 'validateur@sceau.example')))[0]!.id,
+    );
     await ctx.db
       .update(oneTimeCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })

@@ -1,4 +1,4 @@
-import { SIGNATURE_KINDS, type SignatureKind, type SignatureView } from '@sceau/contracts';
+import { endpoints, pathOf, SIGNATURE_KINDS, type SignatureKind, type SignatureView } from '@sceau/contracts';
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -30,7 +30,7 @@ export class SignaturesService {
         kind: s.kind as SignatureKind,
         name: s.signerName,
         title: s.signerTitle,
-        image_url: `/api/signatures/${s.kind}/image?v=${s.imageSha256.slice(0, 12)}`,
+        image_url: `/api${pathOf(endpoints.signatures.image, { kind: s.kind })}?v=${s.imageSha256.slice(0, 12)}`,
         width: s.width,
         height: s.height,
         updated_at: s.updatedAt.toISOString(),

@@ -28,8 +28,8 @@ function diplomaIdFromLink(value: string): string | null {
   } catch {
     return null;
   }
-  const match = url.pathname.match(/\/verify\/([A-Za-z0-9_-]{22})\/?$/);
-  return match ? match[1]! : null;
+  const id = /\/verify\/([^/]+)\/?$/.exec(url.pathname)?.[1];
+  return id && DIPLOMA_ID_PATTERN.test(id) ? id : null;
 }
 
 /** What an uploaded file is, by its content: our PDF, a credential JSON, or the text of a QR code. */
