@@ -13,7 +13,7 @@ import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/refere
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
-import { candidateName } from '@/features/generations/candidate-name';
+import { candidateName } from '@/lib/candidate-name';
 
 type Batch = GenerationView;
 type Named = { id: number; name: string };

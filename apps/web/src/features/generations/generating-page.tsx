@@ -7,7 +7,7 @@ import { GenerationStatusBadge, SignatureStatusBadge, generationLabel } from '@/
 import { ProgressMeter } from '@/components/progress-meter';
 import { downloadDiplomaPdf, useGeneration } from '@/features/generations/generations-api';
 import { useApplySignature, useGenerationStatus, type GenerationProgressStatus } from '@/features/generations/issuing-api';
-import { candidateName } from '@/features/generations/candidate-name';
+import { candidateName } from '@/lib/candidate-name';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';

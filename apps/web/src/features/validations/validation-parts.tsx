@@ -12,10 +12,7 @@ import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { fetchItemPhoto, useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
 
-/** "MUKENDI KABONGO Aline": nom, postnom, prénom. */
-export function candidateName(item: Pick<ValidationItemView, 'last_name' | 'middle_name' | 'first_name'>): string {
-  return [item.last_name, item.middle_name, item.first_name].filter((part) => part && part.trim() !== '').join(' ');
-}
+export { candidateName } from '@/lib/candidate-name';
 
 /** A batch's title, else its session and province. */
 export function batchLabel(batch: Pick<ValidationBatchView, 'title' | 'session' | 'province'>): string {
