@@ -105,6 +105,7 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
     expect(html).toContain(api.diploma.issuer.name.replaceAll("'", '&#39;'));
     expect(html).toContain(`src="/api/verify/${target.id}/photo" width="120" height="160"`);
     expect(html).toContain('Vérifié le');
+    expect(html).toContain(`href="/api/verify/${target.id}/pdf" download="diplome-${target.id}.pdf"`);
     // Technical details folded, failing checks (none here) before the others.
     expect(html).toMatch(/<details class="ssr-details">/);
     // The SPA's root, scripts, configuration and the embedded answer.
@@ -134,6 +135,7 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
     expect(res.body).toContain('data-verdict="revoked"');
     expect(res.body).toContain('Révoqué');
     expect(res.body).not.toContain('/photo"');
+    expect(res.body).not.toContain('/pdf"');
     const checks = [...res.body.matchAll(/data-check="([a-z_]+)" data-status="([a-z-]+)"/g)].map((m) => m[2]);
     expect(checks[0]).toBe('failed');
   });

@@ -1,7 +1,7 @@
 import type { Locale } from '@sceau/contracts';
 import type { PublicDiploma, VerificationResult } from '@sceau/verifier';
 import type { Translate as RequestTranslate } from '../../lib/i18n.ts';
-import { DIPLOMA_ID_PATTERN } from '@sceau/contracts';
+import { DIPLOMA_ID_PATTERN, endpoints } from '@sceau/contracts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
 import type { ServerPage } from '../../plugins/web.ts';
@@ -90,6 +90,9 @@ function fact(label: string, value: string | null | undefined): string {
 /** Verdicts under which the diploma's photo and PDF are served (as public-diploma.tsx). */
 const isServed = (verdict: string) => verdict === 'authentic' || verdict === 'incomplete';
 
+/** A public diploma file's address, from its endpoint definition (ADR 0125). */
+const fileUrl = (definition: { path: string }, id: string) => `/api${definition.path.replace(':id', encodeURIComponent(id))}`;
+
 export interface VerifyPageContent {
   id: string;
   result: VerificationResult;
@@ -125,7 +128,7 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
 
   if (d) {
     const photo = isServed(result.verdict)
-      ? `<img src="/api/verify/${encodeURIComponent(d.id)}/photo" width="120" height="160" alt="${escapeHtml(name ? t('web:publicDiploma.photoOf', { name }) : t('web:publicDiploma.photo'))}" data-testid="diploma-photo">`
+      ? `<img src="${fileUrl(endpoints.verification.photo, d.id)}" width="120" height="160" alt="${escapeHtml(name ? t('web:publicDiploma.photoOf', { name }) : t('web:publicDiploma.photo'))}" data-testid="diploma-photo">`
       : '';
     const facts = [
       fact(t('web:verify.fields.kind'), content.kind ? t(`web:verify.kinds.${content.kind}`) : null),
@@ -139,6 +142,11 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
     parts.push(
       `<section class="ssr-holder" aria-label="${escapeHtml(t('web:verify.diplomaTitle'))}" data-testid="verification-diploma">${photo}<div>${name ? `<p class="ssr-holder__name">${escapeHtml(name)}</p>` : ''}<dl class="ssr-facts">${facts}</dl></div></section>`,
     );
+    // The signed PDF as a plain link: the browser downloads it, JavaScript or not (counted by the server).
+    if (isServed(result.verdict))
+      parts.push(
+        `<p class="ssr-noprint"><a class="button" href="${fileUrl(endpoints.verification.pdf, d.id)}" download="diplome-${escapeHtml(d.id)}.pdf" data-testid="diploma-download">${escapeHtml(t('web:publicDiploma.download'))}</a></p>`,
+      );
   } else {
     parts.push(`<p>${escapeHtml(t('web:verify.diplomaNumber'))} <code>${escapeHtml(id)}</code></p>`);
   }
