@@ -1,6 +1,14 @@
-import { checkPhone, defaultPhoneCountry, detectPhoneCountry, PHONE_COUNTRIES, phoneCountry, type PhoneError } from '@sceau/contracts';
+import { checkPhone, defaultPhoneCountry, detectPhoneCountry, setDefaultPhoneCountry, PHONE_COUNTRIES, phoneCountry, type PhoneError } from '@sceau/contracts';
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { appConfig } from '@/lib/config';
+
+// Numbers typed without a dial code belong to the deployment's country, as the API reads them (ADR 0129).
+try {
+  setDefaultPhoneCountry(appConfig.phoneCountry);
+} catch {
+  // A country outside the list leaves the default (CD).
+}
 
 /** The choice outside the list: the person types the dial code (lengths 8 to 12). */
 export const OTHER_COUNTRY = 'OTHER';

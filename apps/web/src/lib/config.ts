@@ -1,5 +1,3 @@
-import { setDefaultPhoneCountry } from '@sceau/contracts';
-
 /**
  * Runtime configuration. The API server injects `<meta name="sceau-config" content='{JSON}'>`
  * into index.html (in place of the `<!--sceau-config-->` placeholder); without it (Vite dev
@@ -128,11 +126,4 @@ export const appConfig: AppConfig = typeof document === 'undefined' ? DEFAULT_CO
 /** The issuer's name in the page's language (English when asked, else French). */
 export function issuerName(language: string | undefined, issuer: IssuerIdentity = appConfig.issuer): string {
   return language?.startsWith('en') ? issuer.nameEn : issuer.name;
-}
-
-// Phone numbers typed without a dial code belong to the deployment's country (the API reads them alike).
-try {
-  setDefaultPhoneCountry(appConfig.phoneCountry);
-} catch {
-  // An unknown country leaves the default (CD).
 }
