@@ -134,7 +134,13 @@ describe('users and roles', () => {
     expect((await call('GET', '/api/users?page=0', admin)).statusCode).toBe(422);
     expect((await call('DELETE', '/api/users', root, { users: [] })).statusCode).toBe(422);
     expect((await call('PUT', '/api/users/abc', admin, { name: 'X' })).statusCode).toBe(422);
-    expect((await call('POST', '/api/users', admin, { name: 'Téléphone', phone: '0812345678', roles: [] })).json().errors.phone).toBeDefined();
+    expect((await call('POST', '/api/users', admin, { name: 'Téléphone', phone: '08123', roles: [] })).json().errors.phone).toBeDefined();
+  });
+
+  it('reads a national phone number with its leading 0 by the contracts’ one rule (ADR 0129)', async () => {
+    const res = await call('POST', '/api/users', admin, { name: 'Kalala', first_name: 'Josué', phone: '081 765 4321', roles: [roleIds.validateur], province_id: 1 });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.phone).toBe('+243817654321');
   });
 });
 
