@@ -18,3 +18,15 @@ export const NAME_MIN_LENGTH = 3;
 export const QUERY_STALE_TIME_MS = 5 * 60 * 1000;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Plain values the public pages need, kept here, away from zod schemas: a bundle that imports one
+ * binding of a schema file keeps every schema of it (size budget, ADR 0126).
+ */
+
+/** A diploma's public id: 22 characters of base64url. */
+export const DIPLOMA_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** The answer's verdicts, from the strongest yes to the strongest no. */
+export const VERDICTS = ['authentic', 'revoked', 'altered', 'unknown', 'unpublished', 'incomplete'] as const;
+export type Verdict = (typeof VERDICTS)[number];

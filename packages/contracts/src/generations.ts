@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
 import { SIGNATURE_KINDS } from './accounts.ts';
-import { DIPLOMA_ID_PATTERN } from './public-site.ts';
+import { DIPLOMA_ID_PATTERN } from './constants.ts';
 
 /**
  * Generation batches (spec sections 3 and 4): their statuses, the signature statuses, and the only

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope } from './api.ts';
 import { internationalPhone, mailOrPhone } from './accounts.ts';
-import { CANDIDATE_CODE_LENGTH, NAME_MIN_LENGTH } from './constants.ts';
+import { CANDIDATE_CODE_LENGTH, DIPLOMA_ID_PATTERN, NAME_MIN_LENGTH, VERDICTS } from './constants.ts';
 
 // ---------------------------------------------------------------- the contact form (POST /contact)
 
@@ -126,13 +126,7 @@ export function comparableName(value: string): string {
 
 // ---------------------------------------------------------------- verification (GET /verify/{id}, POST /generations/verify)
 
-/** A diploma's public id: 22 characters of base64url. */
-export const DIPLOMA_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 export const diplomaIdParam = z.object({ id: z.string().regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }) });
-
-/** The answer's verdicts, from the strongest yes to the strongest no. */
-export const VERDICTS = ['authentic', 'revoked', 'altered', 'unknown', 'unpublished', 'incomplete'] as const;
-export type Verdict = (typeof VERDICTS)[number];
 
 /** One check as the API reports it; `title` and `message` are in the reader's language. */
 export const verificationCheck = z.object({
