@@ -26,6 +26,9 @@ test.describe('accounts', () => {
 
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Élodie Kabamba');
+    // No staff permission: what the account can do, not an empty back office.
+    await expect(page.getByRole('link', { name: /Vérifier un diplôme/ }).first()).toBeVisible();
+    await expect(page.getByRole('link', { name: /Consulter mon résultat/ })).toBeVisible();
     // No role: the back-office pages are refused.
     await page.goto('/certificates');
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -36,13 +39,14 @@ test.describe('accounts', () => {
     await page.goto('/register');
     await chooseLanguage(page, 'en');
     await page.locator('#register-name').fill('Tshala');
-    await page.locator('#register-phone').fill('0991234567');
-    // A national 0 makes ten digits: refused for DR Congo, with the expected length named.
+    await page.locator('#register-phone').fill('09912345');
+    // Too short once its national 0 is dropped: refused for DR Congo, with the expected length named.
     await page.locator('#register-password').fill('Lubumbashi-2026');
     await page.locator('#register-password-confirmation').fill('Lubumbashi-2026');
     await page.getByRole('button', { name: 'Create my account' }).click();
     await expect(page.getByText('For this country, the number must have exactly 9 digits').first()).toBeVisible();
-    await page.locator('#register-phone').fill('991234567');
+    // Typed as people write it, with its national 0 (ADR 0129): +243991234567.
+    await page.locator('#register-phone').fill('0991234567');
     await page.getByRole('button', { name: 'Create my account' }).click();
     await expect(page).toHaveURL(/\/otp-validation/);
     await expect(page.getByTestId('otp-destination')).toContainText('SMS');
