@@ -122,8 +122,22 @@ function applyDocumentLanguage(lang: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;
 }
 
+/** The cookie the server reads for the pages it writes (ADR 0128); the API calls send the header. */
+export const LOCALE_COOKIE = 'sceau-lang';
+
+/**
+ * The language to start in: the stored choice, else the page's own (a page the server wrote in the
+ * reader's language, ADR 0128; index.html says French), else French.
+ */
+function initialLocale(): Locale {
+  const stored = readLocalValue(STORAGE_KEYS.lang);
+  if (isLocale(stored)) return stored;
+  const page = typeof document !== 'undefined' ? document.documentElement.lang : '';
+  return isLocale(page) ? page : DEFAULT_LOCALE;
+}
+
 /** An i18next instance whose language's catalogues are loaded when the promise resolves. */
-export async function createI18n(lng: Locale = readStoredLocale()): Promise<I18n> {
+export async function createI18n(lng: Locale = initialLocale()): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance
     .use(catalogueBackend(instance))
@@ -144,6 +158,8 @@ export async function createI18n(lng: Locale = readStoredLocale()): Promise<I18n
   instance.on('languageChanged', (next) => {
     if (!isLocale(next)) return;
     writeLocalValue(STORAGE_KEYS.lang, next);
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from many of the phones this serves.
+    if (typeof document !== 'undefined') document.cookie = `${LOCALE_COOKIE}=${next}; path=/; max-age=31536000; samesite=lax`;
     applyDocumentLanguage(next);
   });
   return instance;

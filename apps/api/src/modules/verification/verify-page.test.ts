@@ -126,6 +126,12 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
     expect(res.body).toContain('How this diploma was checked');
   });
 
+  it("follows the web app's chosen language (its cookie) before the browser's", async () => {
+    const res = await page(`/verify/${rows[1]!.id}`, { 'accept-language': 'fr', cookie: 'other=1; sceau-lang=en' });
+    expect(res.body).toContain('<html lang="en"');
+    expect(res.body).toContain('Authentic');
+  });
+
   it('says revoked, with the failing check first and no photo', async () => {
     const target = rows[2]!;
     await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
