@@ -62,20 +62,32 @@ export function isAppRoute(pathname: string, product: string): boolean {
   });
 }
 
+const HTML_ENCODINGS = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
+type HtmlEncoding = 'br' | 'gzip';
+
+/** The compression of an HTML page the client accepts, or null: sent as it is. */
+function htmlEncoding(acceptEncoding: string | undefined): HtmlEncoding | null {
+  const encoding = acceptEncoding ? HTML_ENCODINGS.negotiate(acceptEncoding) : null;
+  return encoding === 'br' || encoding === 'gzip' ? encoding : null;
+}
+
+/** 'best' for a page compressed once (as the build does the assets), 'fast' for one written per request. */
+function compressHtml(html: string, encoding: HtmlEncoding, effort: 'best' | 'fast'): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'best' ? 11 : 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+    : gzipSync(html, { level: effort === 'best' ? 9 : 6 });
+}
+
 /**
- * index.html with its configuration, compressed once at start (brotli and gzip at their best, as
- * the build does the assets): the copy the client accepts. A not-found handler, which serves it,
- * is no route, so @fastify/compress's per-route hooks would not reach it anyway.
+ * index.html with its configuration, compressed once at start: the copy the client accepts. A
+ * not-found handler, which serves it, is no route, so @fastify/compress's per-route hooks would
+ * not reach it anyway.
  */
 function compressedOnce(html: string) {
-  const copies = {
-    br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } }),
-    gzip: gzipSync(html, { level: 9 }),
-  };
-  const negotiator = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
-  return (acceptEncoding: string | undefined): { body: string | Buffer; encoding: 'br' | 'gzip' | null } => {
-    const encoding = acceptEncoding ? negotiator.negotiate(acceptEncoding) : null;
-    return encoding === 'br' || encoding === 'gzip' ? { body: copies[encoding], encoding } : { body: html, encoding: null };
+  const copies = { br: compressHtml(html, 'br', 'best'), gzip: compressHtml(html, 'gzip', 'best') };
+  return (acceptEncoding: string | undefined): { body: string | Buffer; encoding: HtmlEncoding | null } => {
+    const encoding = htmlEncoding(acceptEncoding);
+    return encoding ? { body: copies[encoding], encoding } : { body: html, encoding: null };
   };
 }
 
@@ -111,8 +123,6 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
     app.log.warn({ dist }, 'web app not built: serving the API only (run `npm run build`)');
   }
 
-  const htmlEncodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
-
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
@@ -122,14 +132,9 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
     const verdict = await opts.pages?.(request, pathname, template);
     if (verdict) {
       // Written per request (the verdict, the language, the time): compressed at a fast level.
-      const encoding = htmlEncodings.negotiate(request.headers['accept-encoding'] ?? '');
-      const body =
-        encoding === 'br'
-          ? brotliCompressSync(verdict.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
-          : encoding === 'gzip'
-            ? gzipSync(verdict.html, { level: 6 })
-            : verdict.html;
-      if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+      const encoding = htmlEncoding(request.headers['accept-encoding']);
+      const body = encoding ? compressHtml(verdict.html, encoding, 'fast') : verdict.html;
+      if (encoding) reply.header('content-encoding', encoding);
       return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
     }
     const { body, encoding } = page(request.headers['accept-encoding']);
