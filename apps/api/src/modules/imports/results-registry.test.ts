@@ -70,6 +70,15 @@ describe('the national results registry', () => {
     expect((await find({ matricule: '20260000000001', session: 2026 }, await bearer(t, 'controleur@sceau.example'))).statusCode).toBe(200);
   });
 
+  it("serves the configured exam's paths only: another exam's name is no route (404), even for a valid request", async () => {
+    const other = (url: string) => t.app.inject({ method: 'POST', url, headers: admin, payload: { matricule: '20260000000001', session: 2026 } });
+    for (const url of ['/api/generations/find-bac', '/api/generations/find-exetatcd', '/api/generations/import/from-exetat', '/api/generations/import/from-baccd']) {
+      const res = await other(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().code, url).toBe('not_found');
+    }
+  });
+
   it('makes a batch of every passed candidate of a session and province not yet in a batch, imported by the import job', async () => {
     const expected = await passedInProvince(t.provinceId);
     expect(expected).toBeGreaterThan(50);
