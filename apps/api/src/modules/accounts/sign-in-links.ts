@@ -12,6 +12,11 @@ export interface LinkStore {
   create(tx: Executor, input: { purpose: 'direct_auth:staff'; subject: string; userId: number; minutes: number; replace: true }): Promise<string>;
 }
 
+/** The page that spends a one-time sign-in link, a staff account's or a candidate's: /direct-auth signs the person in. */
+export function directAuthUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/direct-auth?token=${encodeURIComponent(token)}`;
+}
+
 /** The one-time sign-in links administrators send to staff accounts (ADR 0080). */
 export class StaffSignInLinks {
   constructor(
@@ -24,8 +29,8 @@ export class StaffSignInLinks {
     return this.links.create(tx, { purpose: 'direct_auth:staff', subject: `user:${userId}`, userId, minutes: DISTRIBUTION_LIMITS.staffLinkMinutes, replace: true });
   }
 
-  /** The page that spends it: /direct-auth signs the person in. */
+  /** The page that spends it. */
   url(token: string): string {
-    return `${this.publicUrl}/direct-auth?token=${encodeURIComponent(token)}`;
+    return directAuthUrl(this.publicUrl, token);
   }
 }

@@ -14,6 +14,7 @@ import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { recordAudit, requestOrigin } from '../audit/audit-service.ts';
+import { directAuthUrl } from '../accounts/sign-in-links.ts';
 import { issueAccessToken } from '../accounts/token-service.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, isLive, type BatchFacts } from '../../policies/generation-policy.ts';
@@ -188,7 +189,7 @@ export class DistributionService {
         name: [item.firstName, item.middleName, item.lastName].filter(Boolean).join(' '),
         code: item.candidateCode,
         verifyUrl: this.verifyUrl(diplomaId),
-        directUrl: this.directAuthUrl(token),
+        directUrl: directAuthUrl(this.config.publicUrl, token),
         minutes: DISTRIBUTION_LIMITS.candidateLinkMinutes,
       };
       const sent = { email: false, sms: false };
@@ -449,10 +450,6 @@ export class DistributionService {
 
   verifyUrl(diplomaId: string): string {
     return `${this.config.publicUrl}/verify/${encodeURIComponent(diplomaId)}`;
-  }
-
-  directAuthUrl(token: string): string {
-    return `${this.config.publicUrl}/direct-auth?token=${encodeURIComponent(token)}`;
   }
 
   archiveUrl(token: string): string {
