@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
 import { SIGNATURE_KINDS } from './accounts.ts';
-import { DIPLOMA_ID_PATTERN } from './constants.ts';
+import { DIPLOMA_ID_PATTERN, GENDERS } from './constants.ts';
 
 /**
  * Generation batches (spec sections 3 and 4): their statuses, the signature statuses, and the only
@@ -121,7 +121,7 @@ export const generationItemView = z.object({
   first_name: z.string().nullable(),
   birth_date: z.string(),
   birth_place: z.string(),
-  gender: z.enum(['M', 'F']),
+  gender: z.enum(GENDERS),
   option: named,
   institution: named,
   centre: named,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './api.ts';
-import { CANDIDATE_CODE_LENGTH } from './constants.ts';
+import { CANDIDATE_CODE_LENGTH, GENDERS } from './constants.ts';
 import { GENERATION_TYPES } from './generations.ts';
 
 /**
@@ -211,7 +211,7 @@ export const nationalResultView = z.object({
   first_name: z.string().nullable(),
   birth_date: z.string(),
   birth_place: z.string(),
-  gender: z.enum(['M', 'F']),
+  gender: z.enum(GENDERS),
   school: coded,
   centre: coded,
   option: coded,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, pageMeta, pageQuery } from './api.ts';
+import { GENDERS } from './constants.ts';
 import { GENERATION_STATUSES, generationAbilities, ITEM_VALIDATION_STATES } from './generations.ts';
 
 /**
@@ -99,7 +100,7 @@ export const validationItemView = z.object({
   first_name: z.string().nullable(),
   birth_date: z.string(),
   birth_place: z.string(),
-  gender: z.enum(['M', 'F']),
+  gender: z.enum(GENDERS),
   option: named,
   institution: named,
   centre: named,
@@ -238,7 +239,7 @@ export const validateDataBody = z
         { error: 'field.validation_birth_date_invalid' },
       )
       .optional(),
-    gender: z.enum(['M', 'F']).optional(),
+    gender: z.enum(GENDERS).optional(),
   })
   .strict()
   .superRefine((body, ctx) => {

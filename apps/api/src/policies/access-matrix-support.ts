@@ -5,7 +5,7 @@
  * (so that a call that changes something never touches another cell's object).
  */
 import { randomBytes } from 'node:crypto';
-import { flattenGrants, type GenerationStatus, type RoleName } from '@sceau/contracts';
+import { flattenGrants, type GenerationStatus, type RoleName, type SignatureKind } from '@sceau/contracts';
 import { eq, ne } from 'drizzle-orm';
 import { pino } from 'pino';
 import sharp from 'sharp';
@@ -345,7 +345,7 @@ export async function insertResult(m: Matrix, at: School): Promise<string> {
 }
 
 /** The official signature of `kind` exists (a removal in an earlier cell is undone). */
-export async function ensureSignature(m: Matrix, kind: string): Promise<void> {
+export async function ensureSignature(m: Matrix, kind: SignatureKind): Promise<void> {
   const [existing] = await m.ctx.db.select({ kind: officialSignatures.kind }).from(officialSignatures).where(eq(officialSignatures.kind, kind));
   if (!existing) await seedDemoSignatures(m.ctx.db, m.services.storage);
 }

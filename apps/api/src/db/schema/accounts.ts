@@ -1,6 +1,7 @@
+import { LOCALES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, inet, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.ts';
+import { createdAt, oneOf, updatedAt } from './columns.ts';
 import { centres, educProvinces, institutions } from './reference-data.ts';
 
 /** People and access: accounts, roles, tokens and one-time codes. */
@@ -16,7 +17,7 @@ export const users = pgTable(
     /** International form, `+<dial code><digits>`. */
     phone: text('phone'),
     passwordHash: text('password_hash'),
-    locale: varchar('locale', { length: 2 }).notNull().default('fr'),
+    locale: varchar('locale', { length: 2, enum: LOCALES }).notNull().default('fr'),
     /** Staff scope: later issues limit what a scoped user sees to it. */
     institutionId: integer('institution_id').references(() => institutions.id),
     centreId: integer('centre_id').references(() => centres.id),
@@ -35,6 +36,7 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email).where(sql`${t.email} is not null`),
     uniqueIndex('users_phone_key').on(t.phone).where(sql`${t.phone} is not null`),
     uniqueIndex('users_google_sub_key').on(t.googleSub).where(sql`${t.googleSub} is not null`),
+    oneOf('users_locale_check', t.locale, LOCALES),
   ],
 );
 

@@ -11,5 +11,14 @@ export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).n
  * written inline because a CHECK takes no parameters.
  */
 export function oneOf(name: string, column: AnyPgColumn, values: readonly string[]) {
-  return check(name, sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`);
+  return check(name, sql`${column} in (${sql.raw(quoted(values))})`);
+}
+
+/** The same for an array column: each of its elements within the closed set (an empty array passes, null too). */
+export function eachOneOf(name: string, column: AnyPgColumn, values: readonly string[]) {
+  return check(name, sql`${column} <@ array[${sql.raw(quoted(values))}]::text[]`);
+}
+
+function quoted(values: readonly string[]): string {
+  return values.map((value) => `'${value}'`).join(', ');
 }

@@ -1,4 +1,4 @@
-import { BROADCAST_STATUSES } from '@sceau/contracts';
+import { BROADCAST_STATUSES, LOCALES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
@@ -25,7 +25,7 @@ export const broadcasts = pgTable(
     /** queued → running → completed | failed. */
     status: varchar('status', { length: 16, enum: BROADCAST_STATUSES }).notNull().default('queued'),
     /** The language of the messages. */
-    locale: varchar('locale', { length: 2 }).notNull().default('fr'),
+    locale: varchar('locale', { length: 2, enum: LOCALES }).notNull().default('fr'),
     /** Candidates to notify, and what became of them so far. */
     total: integer('total').notNull().default(0),
     sent: integer('sent').notNull().default(0),
@@ -41,6 +41,7 @@ export const broadcasts = pgTable(
     // One broadcast at a time per batch.
     uniqueIndex('broadcasts_active_key').on(t.generationId).where(sql`${t.status} in ('queued', 'running')`),
     oneOf('broadcasts_status_check', t.status, BROADCAST_STATUSES),
+    oneOf('broadcasts_locale_check', t.locale, LOCALES),
   ],
 );
 
@@ -73,7 +74,7 @@ export const archiveMailings = pgTable(
       .notNull()
       .references(() => generations.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    locale: varchar('locale', { length: 2 }).notNull().default('fr'),
+    locale: varchar('locale', { length: 2, enum: LOCALES }).notNull().default('fr'),
     /** queued → sent | failed. */
     status: varchar('status', { length: 16, enum: ARCHIVE_MAILING_STATUSES }).notNull().default('queued'),
     /** attachment or link, once sent. */
@@ -89,5 +90,6 @@ export const archiveMailings = pgTable(
     oneOf('archive_mailings_status_check', t.status, ARCHIVE_MAILING_STATUSES),
     // Null until sent; a CHECK lets null through.
     oneOf('archive_mailings_delivery_check', t.delivery, ARCHIVE_DELIVERIES),
+    oneOf('archive_mailings_locale_check', t.locale, LOCALES),
   ],
 );

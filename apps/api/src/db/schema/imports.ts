@@ -1,4 +1,4 @@
-import { IMPORTATION_STATUSES } from '@sceau/contracts';
+import { GENDERS, IMPORTATION_STATUSES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
@@ -62,7 +62,7 @@ export const nationalResults = pgTable(
     firstName: text('first_name'),
     birthDate: varchar('birth_date', { length: 10 }).notNull(),
     birthPlace: text('birth_place').notNull(),
-    gender: varchar('gender', { length: 1 }).notNull(),
+    gender: varchar('gender', { length: 1, enum: GENDERS }).notNull(),
     /** Codes as the exam authority gives them (schools, centres and options of the reference data). */
     institutionCode: varchar('institution_code', { length: 16 }).notNull(),
     centreCode: varchar('centre_code', { length: 16 }).notNull(),
@@ -75,5 +75,6 @@ export const nationalResults = pgTable(
     uniqueIndex('national_results_session_code_key').on(t.sessionId, t.candidateCode),
     // Classmates: the candidates of a school in a session.
     index('national_results_school_idx').on(t.sessionId, t.institutionCode),
+    oneOf('national_results_gender_check', t.gender, GENDERS),
   ],
 );

@@ -1,15 +1,24 @@
-import { GENERATION_STATUSES, GENERATION_TYPES, ITEM_VALIDATION_STATES, SIGNATURE_STATUSES, TEMPLATE_OWNER_TYPES } from '@sceau/contracts';
+import {
+  GENDERS,
+  GENERATION_STATUSES,
+  GENERATION_TYPES,
+  ITEM_VALIDATION_STATES,
+  SIGNATURE_KINDS,
+  SIGNATURE_STATUSES,
+  type SignatureKind,
+  TEMPLATE_OWNER_TYPES,
+} from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { createdAt, oneOf, updatedAt } from './columns.ts';
+import { createdAt, eachOneOf, oneOf, updatedAt } from './columns.ts';
 import { centres, educProvinces, examSessions, institutions, options } from './reference-data.ts';
 
 /** Issuing: official signatures, templates, batches (generations), their candidates and diplomas. */
 
 /** One official signature as a batch was launched with it. */
 export interface SignatureSnapshot {
-  kind: string;
+  kind: SignatureKind;
   signerName: string;
   signerTitle: string;
   imageKey: string;
@@ -17,18 +26,22 @@ export interface SignatureSnapshot {
 }
 
 /** The official signatures placed on diplomas (spec: settings page), one per kind. */
-export const officialSignatures = pgTable('official_signatures', {
-  kind: varchar('kind', { length: 32 }).primaryKey(),
-  signerName: text('signer_name').notNull(),
-  signerTitle: text('signer_title').notNull(),
-  /** Key of the processed PNG in file storage. */
-  imageKey: text('image_key').notNull(),
-  imageSha256: varchar('image_sha256', { length: 64 }).notNull(),
-  width: integer('width').notNull(),
-  height: integer('height').notNull(),
-  updatedAt: updatedAt(),
-  updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
-});
+export const officialSignatures = pgTable(
+  'official_signatures',
+  {
+    kind: varchar('kind', { length: 32, enum: SIGNATURE_KINDS }).primaryKey(),
+    signerName: text('signer_name').notNull(),
+    signerTitle: text('signer_title').notNull(),
+    /** Key of the processed PNG in file storage. */
+    imageKey: text('image_key').notNull(),
+    imageSha256: varchar('image_sha256', { length: 64 }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    updatedAt: updatedAt(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [oneOf('official_signatures_kind_check', t.kind, SIGNATURE_KINDS)],
+);
 
 /** Diploma designs: the country's, and schools' custom ones derived from it. */
 export const templates = pgTable(
@@ -83,7 +96,7 @@ export const generations = pgTable(
      * The official signatures (kinds) chosen at launch that its diplomas carry, and only those;
      * null for a batch launched before the choice existed (every signature configured).
      */
-    signatureKinds: text('signature_kinds').array(),
+    signatureKinds: text('signature_kinds').array().$type<SignatureKind[]>(),
     /**
      * The chosen signatures as they stood at launch (signer, title, image key and hash): the batch
      * prints these, whatever /settings holds later (a replaced image never reaches a launched batch).
@@ -118,6 +131,7 @@ export const generations = pgTable(
     oneOf('generations_type_check', t.type, GENERATION_TYPES),
     oneOf('generations_status_check', t.status, GENERATION_STATUSES),
     oneOf('generations_signature_status_check', t.signatureStatus, SIGNATURE_STATUSES),
+    eachOneOf('generations_signature_kinds_check', t.signatureKinds, SIGNATURE_KINDS),
   ],
 );
 
@@ -136,7 +150,7 @@ export const generationItems = pgTable(
     firstName: text('first_name'),
     birthDate: varchar('birth_date', { length: 10 }).notNull(),
     birthPlace: text('birth_place').notNull(),
-    gender: varchar('gender', { length: 1 }).notNull(),
+    gender: varchar('gender', { length: 1, enum: GENDERS }).notNull(),
     optionId: integer('option_id')
       .notNull()
       .references(() => options.id),
@@ -171,6 +185,7 @@ export const generationItems = pgTable(
     index('generation_items_filters_idx').on(t.generationId, t.institutionId, t.centreId, t.optionId),
     oneOf('generation_items_photo_status_check', t.photoStatus, ITEM_VALIDATION_STATES),
     oneOf('generation_items_data_status_check', t.dataStatus, ITEM_VALIDATION_STATES),
+    oneOf('generation_items_gender_check', t.gender, GENDERS),
   ],
 );
 
