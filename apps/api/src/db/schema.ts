@@ -6,6 +6,7 @@ export * from './schema/accounts.ts';
 export * from './schema/audit.ts';
 export * from './schema/contact.ts';
 export * from './schema/distribution.ts';
+export * from './schema/holder.ts';
 export * from './schema/imports.ts';
 export * from './schema/issuing.ts';
 export * from './schema/reference-data.ts';

@@ -182,6 +182,9 @@ export const generationItems = pgTable(
   (t) => [
     uniqueIndex('generation_items_code_key').on(t.generationId, t.candidateCode),
     index('generation_items_candidate_idx').on(t.candidateCode),
+    // The holder's side finds a person's diplomas by their contact (ADR 0132).
+    index('generation_items_phone_idx').on(t.phone).where(sql`${t.phone} is not null`),
+    index('generation_items_email_idx').on(t.email).where(sql`${t.email} is not null`),
     index('generation_items_filters_idx').on(t.generationId, t.institutionId, t.centreId, t.optionId),
     oneOf('generation_items_photo_status_check', t.photoStatus, ITEM_VALIDATION_STATES),
     oneOf('generation_items_data_status_check', t.dataStatus, ITEM_VALIDATION_STATES),
