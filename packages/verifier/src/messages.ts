@@ -17,8 +17,30 @@ export const CHECK_TITLES: Record<CheckName, Text> = {
 export const STATUS_TEXTS: Record<CheckStatus, Text> = {
   passed: { en: 'passed', fr: 'réussi' },
   failed: { en: 'FAILED', fr: 'ÉCHEC' },
-  'not-checked': { en: 'not checked', fr: 'non vérifié' },
+  // A check not made is never "passed": the report says it could not be made (ADR 0133).
+  'not-checked': { en: 'could not check', fr: 'pas pu être vérifié' },
 };
+
+/** The CLI's own lines around the checks (the issuer checked, the trust list used). */
+export const REPORT_TEXTS = {
+  title: { en: 'Sceau diploma verification', fr: "Vérification d'un diplôme Sceau" },
+  issuerChecked: { en: 'Issuer checked', fr: 'Émetteur vérifié' },
+  issuerExpected: { en: 'Issuer expected', fr: 'Émetteur attendu' },
+  issuerFound: { en: 'Issuer found', fr: 'Émetteur trouvé' },
+  issuerDeclared: { en: 'Issuer (as the diploma declares it, not pinned)', fr: 'Émetteur (tel que le diplôme le déclare, non épinglé)' },
+  noIssuerPinned: { en: 'no issuer pinned', fr: 'aucun émetteur épinglé' },
+  development: { en: 'development keys', fr: 'clés de développement' },
+  trustList: { en: 'trust list', fr: 'liste de confiance' },
+  keysGiven: { en: 'keys given with --jwks', fr: 'clés données par --jwks' },
+  registry: { en: 'registry', fr: 'registre' },
+  diploma: { en: 'Diploma', fr: 'Diplôme' },
+  issuer: { en: 'Issuer', fr: 'Émetteur' },
+  fields: { en: 'fields', fr: 'champs' },
+  reason: { en: 'reason', fr: 'motif' },
+  born: { en: 'born', fr: 'né(e) le' },
+  issued: { en: 'issued', fr: 'délivré le' },
+  verdict: { en: 'Verdict', fr: 'Verdict' },
+} satisfies Record<string, Text>;
 
 export const CODE_TEXTS: Record<CheckCode, Text> = {
   hashes_match: {
@@ -93,6 +115,10 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
   issuer_unconfirmed: {
     en: "The keys are not published on the issuer's own domain: pass the issuer's keys (--jwks) to trust them.",
     fr: "Les clés ne sont pas publiées sur le domaine de l'émetteur : indiquez ses clés (--jwks) pour leur faire confiance.",
+  },
+  no_trusted_issuer: {
+    en: "No issuer is pinned: the verifier's trust list is empty, so the issuer could not be checked.",
+    fr: "Aucun émetteur n'est épinglé : la liste de confiance du vérificateur est vide, l'émetteur n'a pas pu être vérifié.",
   },
   root_issued: { en: "The diploma's batch is recorded on the blockchain.", fr: 'Le lot du diplôme est inscrit sur la blockchain.' },
   root_not_issued: {

@@ -26,6 +26,7 @@ import { connectChain, createRegistry, deployRegistry, startLocalChain, type Dip
 import { createDevelopmentPki, createDiplomaRenderer, createKeySigner, diplomeEtatTemplate, type DiplomaRenderer, type Signer } from '@sceau/pdf';
 import { createTestPhoto, createTestSignatureImages } from '@sceau/pdf/test-fixtures';
 import { registryPort } from './chain-port.ts';
+import { TRUST_LIST_FORMAT, trustListEntry, type TrustList } from './trust-list.ts';
 import type { RegistryPort, VerificationContext } from './types.ts';
 import { freePort } from '@sceau/process';
 
@@ -140,8 +141,24 @@ export async function createPdfFactory(defaultSigner: Signer): Promise<PdfFactor
   };
 }
 
+/**
+ * A trust list pinning this issuer and keys, built as the `trust-list` command and the development
+ * platform build it: from the issuer document a platform publishes and its key set.
+ */
+export function trustListFor(issuer: IssuerInfo, jwks: MinistryKeys['jwks'], options: { development?: boolean; rpcUrl?: string } = {}): TrustList {
+  const document = {
+    id: issuer.id,
+    name: issuer.name,
+    jwks_uri: issuer.jwks_url,
+    registry: { chain_id: issuer.registry.chain_id, address: issuer.registry.contract, rpc_url: options.rpcUrl ?? null },
+  };
+  return { format: TRUST_LIST_FORMAT, issuers: [trustListEntry(document, jwks, { development: options.development ?? false })] };
+}
+
 export interface TestChain {
   chain: LocalChain;
+  /** Deploys another copy of the registry on the same chain (a look-alike's), and returns its client. */
+  deployCopy(): Promise<DiplomaRegistry>;
   dataDir: string;
   /** The ministry's registry client (can issue and revoke). */
   registry: DiplomaRegistry;
@@ -163,6 +180,9 @@ export async function startTestChain(): Promise<TestChain> {
       dataDir,
       registry,
       port: registryPort(readOnly),
+      async deployCopy() {
+        return createRegistry(ministry, (await deployRegistry(ministry)).address);
+      },
       async stop() {
         await chain.stop();
         await fs.rm(dataDir, { recursive: true, force: true });

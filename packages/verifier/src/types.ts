@@ -1,4 +1,5 @@
 import type { Jwks } from '@sceau/credential';
+import type { PinnedIssuer } from './trust-list.ts';
 
 /** What is being verified. */
 export type VerificationInput =
@@ -32,7 +33,7 @@ export const CHECK_CODES = {
   issuer_identity: {
     passed: ['issuer_matches', 'issuer_key'],
     failed: ['issuer_mismatch', 'jwks_url_mismatch', 'registry_mismatch'],
-    'not-checked': ['issuer_unconfirmed', 'skipped_after_failure'],
+    'not-checked': ['issuer_unconfirmed', 'no_trusted_issuer', 'skipped_after_failure'],
   },
   anchored: {
     passed: ['root_issued'],
@@ -94,6 +95,18 @@ export interface VerificationResult {
   source: VerificationSource;
   /** The hashes this answer depends on (a cache drops it when either is revoked or anchored). */
   hashes?: { targetHash: string; merkleRoot?: string };
+  /**
+   * The issuer the diploma was checked against: the trust list's entry it matched (or, when none
+   * did, every pinned issuer: `expected`), or the configured one. Absent for a declared issuer.
+   */
+  trustedIssuer?: CheckedIssuer;
+}
+
+export interface CheckedIssuer {
+  id: string;
+  name: string;
+  /** From a development platform's keys (never a national issuer). */
+  development?: boolean;
 }
 
 export type Hex = `0x${string}`;
@@ -117,12 +130,16 @@ export interface RegistryRef {
 
 /**
  * Who we trust. `configured` (the API): a credential must name exactly this issuer, key URL and
- * registry. `declared` (the independent verifier): the credential's own issuer block is taken,
- * and confirmed if its keys are served over HTTPS from the issuer's own domain, or if the user
- * supplied the keys (`keysPinned`); otherwise issuer_identity is not-checked. Any field given pins it.
+ * registry. `trust-list` (the independent verifier and the browser by default, ADR 0133): a
+ * credential must name one of these issuers and its registry, and be signed with one of its keys,
+ * which come from the list (never fetched). `declared` (the independent verifier with --jwks, or
+ * --issuer for an issuer not in its list): the credential's own issuer block is taken, and
+ * confirmed if its keys are served over HTTPS from the issuer's own domain, or if the user supplied
+ * the keys (`keysPinned`); otherwise issuer_identity is not-checked. Any field given pins it.
  */
 export type TrustedIssuer =
   | { basis?: 'configured'; id: string; name?: string; jwksUrl: string; registry: RegistryRef }
+  | { basis: 'trust-list'; issuers: readonly PinnedIssuer[] }
   | { basis: 'declared'; id?: string; jwksUrl?: string; registry?: RegistryRef; keysPinned?: boolean };
 
 export interface VerificationContext {

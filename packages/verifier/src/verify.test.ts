@@ -17,11 +17,13 @@ import {
   issuerFor,
   signQr,
   startTestChain,
+  trustListFor,
   type Batch,
   type MinistryKeys,
   type PdfFactory,
   type TestChain,
 } from './test-support.ts';
+import { formatTrustList, type TrustList } from './trust-list.ts';
 import type { Check, CheckName, VerificationContext, VerificationResult } from './types.ts';
 import { verify } from './verify.ts';
 
@@ -328,11 +330,29 @@ describe('independent verifier (CLI)', () => {
       const body = routes[String(url)];
       return body === undefined ? new Response('not found', { status: 404 }) : new Response(JSON.stringify(body), { status: 200 });
     }) as typeof fetch;
-  const runIn = async (argv: string[], fetchImpl: typeof fetch) => {
+  // DATA_DIR: an empty folder unless a test gives one, so that a platform running in this checkout
+  // (its data/trust-list.json) never changes what the tests see.
+  let noData: string;
+  const runIn = async (argv: string[], fetchImpl: typeof fetch, env: NodeJS.ProcessEnv = {}) => {
+    noData ??= await tempDir();
     let stdout = '';
-    const code = await runCli({ argv, env: {}, stdout: (t) => (stdout += t), stderr: (t) => (stdout += t), fetch: fetchImpl });
+    const code = await runCli({ argv, env: { DATA_DIR: noData, ...env }, stdout: (t) => (stdout += t), stderr: (t) => (stdout += t), fetch: fetchImpl });
     return { code, stdout };
   };
+  const tempDir = async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sceau-verifier-cli-'));
+    tempFiles.push(dir);
+    return dir;
+  };
+  const writeFile = async (dir: string, name: string, content: string | Uint8Array) => {
+    const file = path.join(dir, name);
+    await fs.writeFile(file, content);
+    return file;
+  };
+  const writeList = (dir: string, list: TrustList, name = 'trust-list.json') => writeFile(dir, name, formatTrustList(list));
+  const nothingReachable = (async () => {
+    throw new TypeError('fetch failed');
+  }) as typeof fetch;
 
   it('a development diploma (keys on localhost, not on the issuer domain): unconfirmed issuer unless its keys are given', async () => {
     const base = 'http://localhost:3999';
@@ -349,7 +369,9 @@ describe('independent verifier (CLI)', () => {
       [`${base}/.well-known/sceau-issuer.json`]: { id: issuer.id, registry: { chain_id: chain.chain.chainId, address: chain.registry.address, rpc_url: chain.chain.rpcUrl } },
     });
 
-    const declared = await runIn([file, '--json'], platform);
+    // --issuer names one no trust list holds: the credential's declared issuer, unconfirmed without its keys.
+    const empty = await writeList(dir, { format: 'sceau-trust-list/1', issuers: [] }, 'empty.json');
+    const declared = await runIn([file, '--json', '--trust-list', empty, '--issuer', issuer.id], platform);
     expect(statusOf(JSON.parse(declared.stdout))).toMatchObject({ issuer_identity: 'not-checked:issuer_unconfirmed', anchored: 'passed:root_issued' });
     expect(declared.code).toBe(2);
 
@@ -369,19 +391,193 @@ describe('independent verifier (CLI)', () => {
       [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks,
       [`${platformUrl}/api/verify/${doc.record.diploma_id}`]: { data: { credential: doc, verdict: 'authentic' } },
     });
-    const full = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl], platform);
+    const list = await writeList(await tempDir(), trustListFor(issuer, ministry.jwks));
+    const full = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--trust-list', list], platform);
     expect(full.stdout).toContain('Verdict: AUTHENTIC');
     expect(full.code).toBe(0);
 
-    const link = await runIn([`${platformUrl}/verify/${doc.record.diploma_id}`, '--rpc', chain.chain.rpcUrl, '--json'], platform);
+    const link = await runIn([`${platformUrl}/verify/${doc.record.diploma_id}`, '--rpc', chain.chain.rpcUrl, '--json', '--trust-list', list], platform);
     expect(JSON.parse(link.stdout).verdict).toBe('authentic');
 
     // Platform API down: the QR's signature is checked, and with --registry its revocation too.
     const registry = `${chain.chain.chainId}:${chain.registry.address}`;
     const keysOnly = serve({ [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks });
-    const unreachable = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--registry', registry, '--json'], keysOnly);
+    const unreachable = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--registry', registry, '--json', '--trust-list', list], keysOnly);
     const result = JSON.parse(unreachable.stdout) as VerificationResult;
     expect(statusOf(result)).toMatchObject({ issuer_signature: 'passed:signature_valid', anchored: 'not-checked:proof_unavailable', not_revoked: 'passed:not_revoked' });
+    expect(result.trustedIssuer).toEqual({ id: issuer.id, name: issuer.name });
     expect(unreachable.code).toBe(2);
+
+    // The pinned registry alone gives the QR's revocation (no --registry needed).
+    const pinnedRegistry = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--json', '--trust-list', list], keysOnly);
+    expect(statusOf(JSON.parse(pinnedRegistry.stdout))).toMatchObject({ issuer_identity: 'passed:issuer_key', not_revoked: 'passed:not_revoked' });
+  });
+
+  describe('issuer pinning (ADR 0133)', () => {
+    // The development platform writes DATA_DIR/trust-list.json at its start: with no option, the CLI pins it.
+    let dataDir: string;
+    const lookAlikes: Record<string, { file: string; qr: string }> = {};
+    const ministryName = () => issuer.name;
+
+    beforeAll(async () => {
+      dataDir = await tempDir();
+      await writeList(dataDir, trustListFor(issuer, ministry.jwks, { development: true, rpcUrl: chain.chain.rpcUrl }));
+      // Another key, another copy of the registry (anchored there), the ministry's name: the same id, or a domain of its own.
+      const forger = await createMinistryKeys(ministryName());
+      const copy = await chain.deployCopy();
+      const elsewhere = { chainId: chain.chain.chainId, address: copy.address };
+      const variants = {
+        sameId: issuerFor(elsewhere),
+        ownDomain: issuerFor(elsewhere, 'minepst-gouv.cd'),
+        sameRegistry: issuerFor({ chainId: chain.chain.chainId, address: chain.registry.address }),
+      };
+      const dir = await tempDir();
+      for (const [name, lookAlike] of Object.entries(variants)) {
+        const forged = await issueBatch(lookAlike, forger.es256, 1);
+        if (name !== 'sameRegistry') await copy.issueRoot(`0x${forged.merkleRoot}`);
+        lookAlikes[name] = { file: await writeFile(dir, `${name}.json`, JSON.stringify(forged.documents[0])), qr: forged.qr[0]! };
+      }
+    });
+
+    it('with no option, the real issuer is accepted and named', async () => {
+      const dir = await tempDir();
+      const credential = await writeFile(dir, 'credential.json', JSON.stringify(batch.documents[0]));
+      const pdf = await writeFile(dir, 'diplome.pdf', pdf0);
+      for (const file of [credential, pdf]) {
+        const text = await runIn([file], nothingReachable, { DATA_DIR: dataDir });
+        expect(text.stdout).toContain(`Issuer checked: ${issuer.name} (${issuer.id}) · registry ${chain.chain.chainId}:${chain.registry.address.toLowerCase()} · development keys`);
+        expect(text.stdout).toContain('Verdict: AUTHENTIC');
+        expect(text.code).toBe(0);
+      }
+      const json = await runIn([credential, '--json'], nothingReachable, { DATA_DIR: dataDir });
+      const result = JSON.parse(json.stdout) as VerificationResult & { trust: { issuers: unknown[] } };
+      expect(result.trustedIssuer).toEqual({ id: issuer.id, name: issuer.name, development: true });
+      expect(result.trust.issuers).toEqual([{ id: issuer.id, name: issuer.name, development: true }]);
+      expect(byName(result).issuer_identity).toMatchObject({ status: 'passed', code: 'issuer_matches' });
+    });
+
+    it('with no option, a look-alike issuer (other key, other registry, same name) is refused, naming the issuer expected and the one found', async () => {
+      const expected = `Issuer expected: ${issuer.name} (${issuer.id}) · registry ${chain.chain.chainId}:${chain.registry.address.toLowerCase()} · development keys`;
+
+      const sameId = await runIn([lookAlikes.sameId!.file], nothingReachable, { DATA_DIR: dataDir });
+      expect(sameId.stdout).toContain(expected);
+      expect(sameId.stdout).toMatch(
+        new RegExp(
+          `Issuer found: ${escapeRegExp(issuer.name)} \\(${escapeRegExp(issuer.id)}\\) · registry ${chain.chain.chainId}:0x(?!${chain.registry.address.slice(2).toLowerCase()})`,
+        ),
+      );
+      expect(sameId.stdout).toContain('Issuer identity: FAILED');
+      expect(sameId.stdout).toContain('Verdict: ALTERED OR FORGED');
+      expect(sameId.code).toBe(1);
+
+      const ownDomain = await runIn([lookAlikes.ownDomain!.file, '--json'], nothingReachable, { DATA_DIR: dataDir });
+      const refused = JSON.parse(ownDomain.stdout) as VerificationResult;
+      expect(byName(refused).issuer_identity).toMatchObject({ status: 'failed', code: 'issuer_mismatch', details: { issuer: 'minepst-gouv.cd', name: issuer.name } });
+      expect(byName(refused).issuer_identity.details?.expected).toEqual([expect.objectContaining({ id: issuer.id, name: issuer.name })]);
+      expect(refused.verdict).toBe('altered');
+      expect(refused.diploma).toBeUndefined();
+      expect(ownDomain.code).toBe(1);
+
+      // Claiming the ministry's own registry does not help: the key is not pinned.
+      const sameRegistry = await runIn([lookAlikes.sameRegistry!.file, '--json'], nothingReachable, { DATA_DIR: dataDir });
+      expect(statusOf(JSON.parse(sameRegistry.stdout))).toMatchObject({ issuer_signature: 'failed:unknown_key' });
+      expect(sameRegistry.code).toBe(1);
+
+      // Its QR code alone, even with the platform giving its credential: signed by a key the trust list does not hold.
+      const qr = await runIn([lookAlikes.sameId!.qr], nothingReachable, { DATA_DIR: dataDir });
+      expect(qr.stdout).toContain(expected);
+      expect(qr.stdout).toContain('Signed with a key the ministry does not publish.');
+      expect(qr.code).toBe(1);
+    });
+
+    it('a check it could not make says "could not check", never "passed", and the verdict is not authentic', async () => {
+      const dir = await tempDir();
+      const credential = await writeFile(dir, 'credential.json', JSON.stringify(batch.documents[0]));
+
+      // The chain unreachable (no RPC address in the list, none given).
+      const noRpc = await writeList(dir, trustListFor(issuer, ministry.jwks));
+      const chainDown = await runIn([credential, '--trust-list', noRpc], nothingReachable);
+      expect(chainDown.stdout).toContain('Recorded on the blockchain: could not check');
+      expect(chainDown.stdout).toContain('Not revoked: could not check');
+      expect(chainDown.stdout).not.toMatch(/(blockchain|Not revoked): passed/);
+      expect(chainDown.stdout).toContain(`Issuer checked: ${issuer.name} (${issuer.id})`);
+      expect(chainDown.stdout).toContain('Verdict: COULD NOT BE FULLY CHECKED');
+      expect(chainDown.code).toBe(2);
+
+      // An issuer chosen with --issuer, none of its keys reachable: its identity is not "passed".
+      const empty = await writeList(dir, { format: 'sceau-trust-list/1', issuers: [] }, 'empty.json');
+      const keysDown = await runIn([credential, '--trust-list', empty, '--issuer', issuer.id, '--rpc', chain.chain.rpcUrl], nothingReachable);
+      expect(keysDown.stdout).toContain('Issuer identity: could not check');
+      expect(keysDown.stdout).toContain('Ministry signature: could not check');
+      expect(keysDown.stdout).not.toContain('Issuer identity: passed');
+      expect(keysDown.code).toBe(2);
+
+      // No issuer pinned at all (an empty list): could not check, in French too.
+      const none = await runIn([credential, '--trust-list', empty, '--lang', 'fr'], nothingReachable);
+      expect(none.stdout).toContain("Identité de l'émetteur: pas pu être vérifié");
+      expect(none.stdout).toContain('aucun émetteur épinglé');
+      expect(none.code).toBe(2);
+    });
+
+    it('trust-list: writes and updates the entry of the issuer a running platform publishes', async () => {
+      const dir = await tempDir();
+      const out = path.join(dir, 'national.json');
+      const base = 'https://minepst.gouv.cd';
+      const publish = (keys: MinistryKeys['jwks']) =>
+        serve({
+          [`${base}/.well-known/sceau-issuer.json`]: {
+            id: issuer.id,
+            name: issuer.name,
+            name_en: 'Ministry (test)',
+            jwks_uri: `${base}/.well-known/jwks.json`,
+            registry: { chain_id: chain.chain.chainId, address: chain.registry.address, rpc_url: chain.chain.rpcUrl },
+          },
+          [`${base}/.well-known/jwks.json`]: keys,
+        });
+      const written = await runIn(['trust-list', base, '--out', out], publish(ministry.jwks));
+      expect(written.code).toBe(0);
+      expect(written.stdout).toContain(`${issuer.name} (${issuer.id})`);
+
+      // A key rotation: the same registry's entry is replaced, with both keys.
+      const next = await createMinistryKeys();
+      const rotated = await runIn(['trust-list', base, '--out', out], publish({ keys: [...ministry.jwks.keys, ...next.jwks.keys] }));
+      expect(rotated.code).toBe(0);
+      const list = JSON.parse(await fs.readFile(out, 'utf8')) as TrustList;
+      expect(list.issuers).toHaveLength(1);
+      expect(list.issuers[0]).toMatchObject({
+        id: issuer.id,
+        name_en: 'Ministry (test)',
+        registry: { chain_id: chain.chain.chainId, address: chain.registry.address.toLowerCase() },
+      });
+      expect(list.issuers[0]!.jwks.keys).toHaveLength(2);
+
+      const credential = await writeFile(dir, 'credential.json', JSON.stringify(batch.documents[0]));
+      const checked = await runIn([credential, '--trust-list', out], nothingReachable);
+      expect(checked.stdout).toContain(`Issuer checked: ${issuer.name} (${issuer.id})`);
+      expect(checked.code).toBe(0);
+
+      // A platform that answers something else: nothing written, exit 1.
+      const broken = await runIn(['trust-list', base, '--out', out], serve({ [`${base}/.well-known/sceau-issuer.json`]: { id: issuer.id } }));
+      expect(broken.code).toBe(1);
+      expect((JSON.parse(await fs.readFile(out, 'utf8')) as TrustList).issuers[0]!.jwks.keys).toHaveLength(2);
+    });
+
+    it('a trust list that is not one is refused (exit 2), and so is a development list entry not marked as such', async () => {
+      const dir = await tempDir();
+      const credential = await writeFile(dir, 'credential.json', JSON.stringify(batch.documents[0]));
+      const bad = await writeFile(dir, 'bad.json', JSON.stringify({ format: 'sceau-trust-list/1', issuers: [{ id: issuer.id }] }));
+      const refused = await runIn([credential, '--trust-list', bad], nothingReachable);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toContain('issuers.0');
+
+      // DATA_DIR/trust-list.json adds development entries only: an unmarked one there pins nothing.
+      const planted = await tempDir();
+      await writeList(planted, trustListFor(issuer, ministry.jwks, { rpcUrl: chain.chain.rpcUrl }));
+      const ignored = await runIn([credential, '--json'], nothingReachable, { DATA_DIR: planted });
+      expect(statusOf(JSON.parse(ignored.stdout))).toMatchObject({ issuer_identity: 'not-checked:no_trusted_issuer' });
+      expect(ignored.code).toBe(2);
+    });
   });
 });
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

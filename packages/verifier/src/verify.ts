@@ -10,7 +10,20 @@ import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
 import { qrCodesFromContents, readPdfQrCodes } from './pdf-qr.ts';
 import { readDiplomaPdf } from './pdf-reader.ts';
 import { certificateSubject, findSignerKey } from './pdf-signer.ts';
-import type { Check, CheckName, Hex, PublicDiploma, RegistryPort, RegistryRef, VerificationContext, VerificationInput, VerificationResult, VerificationSource } from './types.ts';
+import type { PinnedIssuer } from './trust-list.ts';
+import type {
+  Check,
+  CheckedIssuer,
+  CheckName,
+  Hex,
+  PublicDiploma,
+  RegistryPort,
+  RegistryRef,
+  VerificationContext,
+  VerificationInput,
+  VerificationResult,
+  VerificationSource,
+} from './types.ts';
 import { decideVerdict } from './verdict.ts';
 
 /** Name of the credential attachment in our PDFs (@sceau/pdf CREDENTIAL_ATTACHMENT_NAME). */
@@ -73,7 +86,7 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
   if (attachment) return verifyCredential(new TextDecoder().decode(attachment), context, companions);
 
   // No credential inside: a PDF that never was one of ours, or one whose attachment was removed.
-  const pdfCheck = await checkPdfSignature(signature, () => jwksOf(context, trustedKeysHint(context)));
+  const pdfCheck = await checkPdfSignature(signature, () => keysBeforeIssuer(context));
   if (signature.problem === 'no signature') return notADiploma('pdf', [pdfCheck]);
   return result('pdf', [check('integrity', 'failed', 'credential_missing'), ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'), pdfCheck]);
 }
@@ -90,9 +103,8 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
  * full parser's cost is chosen by the file's author: `context.parsePdf` may run it elsewhere.
  */
 async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureCheck, context: VerificationContext): Promise<[Uint8Array | null, string[]]> {
-  const hint = trustedKeysHint(context);
-  if (hint && signature.intact && signature.coversWholeFile && signature.signerCertificateDer) {
-    const keys = await jwksOf(context, hint);
+  if (hasKeysBeforeIssuer(context) && signature.intact && signature.coversWholeFile && signature.signerCertificateDer) {
+    const keys = await keysBeforeIssuer(context);
     if (keys && findSignerKey(signature.signerCertificateDer, keys)) {
       const parts = readDiplomaPdf(pdf, CREDENTIAL_ATTACHMENT);
       if (parts) return [parts.attachment, qrCodesFromContents(parts.contents, { grid: true })];
@@ -113,7 +125,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   if (link && /^https?:\/\//i.test(input)) return verifyId(link[1]!, context, { source: 'qr', linkId: link[1]! });
   if (!input.startsWith(QR_PREFIX)) return notADiploma('qr');
 
-  const jwks = await jwksOf(context, trustedKeysHint(context));
+  const jwks = await keysBeforeIssuer(context);
   if (!jwks) {
     return result('qr', [
       check('integrity', 'not-checked', 'credential_unavailable'),
@@ -133,18 +145,22 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   if (found.credential) return verifyCredential(found.credential, context, companions);
 
   // A signed QR whose id the caller does not know stays 'incomplete', not 'unknown': it is signed, only unproven.
+  // Under a trust list, the pinned issuer is the one whose keys hold the QR's key.
+  const pinned = context.issuer.basis === 'trust-list' ? context.issuer.issuers.find((p) => checkQrPayload(input, p.jwks).status === 'valid') : undefined;
   const checks: Check[] = [
     check('integrity', 'not-checked', 'credential_unavailable', found.missing ? { reason: 'diploma_not_found' } : undefined),
     check('issuer_signature', 'passed', 'signature_valid', { kid: qr.kid, signed: 'qr' }),
-    check('issuer_identity', 'passed', 'issuer_key', { kid: qr.kid, basis: context.issuer.basis ?? 'configured' }),
+    check('issuer_identity', 'passed', 'issuer_key', { kid: qr.kid, basis: context.issuer.basis ?? 'configured', ...(pinned ? { trusted: checkedIssuer(pinned) } : {}) }),
     check('anchored', 'not-checked', 'proof_unavailable'),
   ];
-  const registryRef = trustedRegistry(context);
+  const registryRef = pinned?.registry ?? trustedRegistry(context);
   const targetHash = qr.fields.target_hash;
   checks.push(
-    registryRef ? await checkRevocation(portFor(context, registryRef, trustedKeysHint(context)), targetHash, null) : check('not_revoked', 'not-checked', 'registry_unknown'),
+    registryRef
+      ? await checkRevocation(portFor(context, registryRef, pinned ? null : trustedKeysHint(context)), targetHash, null)
+      : check('not_revoked', 'not-checked', 'registry_unknown'),
   );
-  return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash } });
+  return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash }, ...trustedIssuerOf(context, pinned) });
 }
 
 async function verifyId(id: string, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
@@ -189,7 +205,7 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
   if (doc.integrity === 'failed') {
     if (doc.reason === 'malformed' && source === 'credential' && !claimsToBeCredential(raw)) return notADiploma(source);
     const code = doc.reason === 'target-hash' ? 'target_hash_mismatch' : doc.reason === 'merkle-proof' ? 'merkle_proof_mismatch' : 'malformed_credential';
-    const pdf = await pdfCheck(() => jwksOf(context, trustedKeysHint(context)));
+    const pdf = await pdfCheck(() => keysBeforeIssuer(context));
     return result(source, [
       check('integrity', 'failed', code, { problem: doc.error }),
       ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'),
@@ -199,13 +215,19 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
 
   const hashes = { targetHash: doc.targetHash, merkleRoot: doc.merkleRoot };
   const diploma = diplomaFromRecord(doc);
-  const identity = checkIdentity(doc, context);
+  const { check: identityCheck, pinned } = checkIdentity(doc, context);
   const trust = { id: doc.issuer.id, jwksUrl: doc.issuer.jwks_url };
-  const jwksOnce = once(() => jwksOf(context, trust));
+  // A pinned issuer's keys are the trust list's own: nothing fetched can add one.
+  const jwksOnce = once(async () => (pinned ? pinned.jwks : context.issuer.basis === 'trust-list' ? null : jwksOf(context, trust)));
+  const named = trustedIssuerOf(context, pinned);
 
-  if (identity.status === 'failed') {
-    const pdf = await pdfCheck(() => jwksOf(context, trustedKeysHint(context)));
-    return result(source, [integrityCheck(doc, companions), ...skipped('issuer_signature', 'anchored', 'not_revoked'), identity, ...(pdf ? [pdf] : [])], { diploma, hashes });
+  if (identityCheck.status === 'failed') {
+    const pdf = await pdfCheck(() => keysBeforeIssuer(context));
+    return result(source, [integrityCheck(doc, companions), ...skipped('issuer_signature', 'anchored', 'not_revoked'), identityCheck, ...(pdf ? [pdf] : [])], {
+      diploma,
+      hashes,
+      ...named,
+    });
   }
 
   const registryRef = { chainId: doc.issuer.registry.chain_id, address: doc.issuer.registry.contract };
@@ -222,9 +244,11 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
     anchoredCheck = check('anchored', 'failed', 'not_yet_published', anchored.details);
   }
   const signature = checkSignatures(doc, companions, jwks);
+  // A declared issuer is confirmed by the keys it serves: without them, nothing was confirmed.
+  const identity = identityCheck.status === 'passed' && !jwks ? check('issuer_identity', 'not-checked', 'skipped_after_failure', identityCheck.details) : identityCheck;
   const checks = [integrityCheck(doc, companions, signature.qrFields), signature.check, identity, anchoredCheck, notRevoked];
   if (pdf) checks.push(pdf);
-  return result(source, checks, { diploma, hashes });
+  return result(source, checks, { diploma, hashes, ...named });
 }
 
 function claimsToBeCredential(raw: unknown): boolean {
@@ -271,9 +295,10 @@ export function compareQrFields(fields: QrFields, doc: Pick<Verified, 'record' |
   return differ;
 }
 
-function checkIdentity(doc: Verified, context: VerificationContext): Check {
+function checkIdentity(doc: Verified, context: VerificationContext): { check: Check; pinned?: PinnedIssuer } {
   const trust = context.issuer;
   const issuer = doc.issuer;
+  const registry = { chainId: issuer.registry.chain_id, address: issuer.registry.contract };
   const details = {
     issuer: issuer.id,
     name: issuer.name,
@@ -282,17 +307,42 @@ function checkIdentity(doc: Verified, context: VerificationContext): Check {
     contract: issuer.registry.contract,
     basis: trust.basis ?? 'configured',
   };
-  if (trust.id !== undefined && issuer.id !== trust.id) return check('issuer_identity', 'failed', 'issuer_mismatch', { ...details, expected: trust.id });
-  if (trust.jwksUrl !== undefined && issuer.jwks_url !== trust.jwksUrl) return check('issuer_identity', 'failed', 'jwks_url_mismatch', { ...details, expected: trust.jwksUrl });
-  if (trust.registry && !sameRegistry(trust.registry, { chainId: issuer.registry.chain_id, address: issuer.registry.contract })) {
-    return check('issuer_identity', 'failed', 'registry_mismatch', { ...details, expected: { chainId: trust.registry.chainId, contract: trust.registry.address.toLowerCase() } });
+  const identity = (status: Check['status'], code: Extract<Check, { name: 'issuer_identity' }>['code'], extra: Record<string, unknown> = {}) => ({
+    check: check('issuer_identity', status, code, { ...details, ...extra }),
+  });
+  if (trust.basis === 'trust-list') {
+    // The issuer the credential names must be pinned, with the registry it names; its keys are checked next.
+    if (trust.issuers.length === 0) return identity('not-checked', 'no_trusted_issuer');
+    const expected = (list: readonly PinnedIssuer[]) => list.map((p) => ({ ...checkedIssuer(p), chainId: p.registry.chainId, contract: p.registry.address.toLowerCase() }));
+    const sameId = trust.issuers.filter((p) => p.id === issuer.id);
+    if (sameId.length === 0) return identity('failed', 'issuer_mismatch', { expected: expected(trust.issuers) });
+    const pinned = sameId.find((p) => sameRegistry(p.registry, registry));
+    if (!pinned) return identity('failed', 'registry_mismatch', { expected: expected(sameId) });
+    return { ...identity('passed', 'issuer_matches', { basis: 'trust-list', trusted: checkedIssuer(pinned) }), pinned };
+  }
+  if (trust.id !== undefined && issuer.id !== trust.id) return identity('failed', 'issuer_mismatch', { expected: trust.id });
+  if (trust.jwksUrl !== undefined && issuer.jwks_url !== trust.jwksUrl) return identity('failed', 'jwks_url_mismatch', { expected: trust.jwksUrl });
+  if (trust.registry && !sameRegistry(trust.registry, registry)) {
+    return identity('failed', 'registry_mismatch', { expected: { chainId: trust.registry.chainId, contract: trust.registry.address.toLowerCase() } });
   }
   if (trust.basis === 'declared') {
-    if (keysServedByIssuer(issuer.jwks_url, issuer.id)) return check('issuer_identity', 'passed', 'issuer_matches', { ...details, basis: 'issuer-domain' });
-    if (trust.keysPinned) return check('issuer_identity', 'passed', 'issuer_matches', { ...details, basis: 'pinned-keys' });
-    return check('issuer_identity', 'not-checked', 'issuer_unconfirmed', details);
+    if (keysServedByIssuer(issuer.jwks_url, issuer.id)) return identity('passed', 'issuer_matches', { basis: 'issuer-domain' });
+    if (trust.keysPinned) return identity('passed', 'issuer_matches', { basis: 'pinned-keys' });
+    return identity('not-checked', 'issuer_unconfirmed');
   }
-  return check('issuer_identity', 'passed', 'issuer_matches', details);
+  return identity('passed', 'issuer_matches');
+}
+
+function checkedIssuer(pinned: PinnedIssuer): CheckedIssuer {
+  return { id: pinned.id, name: pinned.name, ...(pinned.development ? { development: true } : {}) };
+}
+
+/** The result's `trustedIssuer`: the pinned issuer matched, or the configured one. */
+function trustedIssuerOf(context: VerificationContext, pinned: PinnedIssuer | undefined): { trustedIssuer?: CheckedIssuer } {
+  if (pinned) return { trustedIssuer: checkedIssuer(pinned) };
+  const trust = context.issuer;
+  if (trust.basis !== 'trust-list' && trust.basis !== 'declared' && trust.name !== undefined) return { trustedIssuer: { id: trust.id, name: trust.name } };
+  return {};
 }
 
 /**
@@ -358,6 +408,7 @@ async function checkPdfSignature(signature: PdfSignatureCheck, jwks: () => Promi
 // -------------------------------------------------------------------------------------------
 
 function trustedRegistry(context: VerificationContext): RegistryRef | undefined {
+  if (context.issuer.basis === 'trust-list') return undefined;
   if (context.issuer.registry) return context.issuer.registry;
   return typeof context.registry === 'function' ? undefined : { chainId: context.registry.chainId, address: context.registry.address };
 }
@@ -406,8 +457,23 @@ async function checkRevocation(port: RegistryPort, targetHash: string, merkleRoo
 
 /** The issuer whose keys to ask for before a credential names one (a PDF without one, a bare QR). */
 function trustedKeysHint(context: VerificationContext): { id: string; jwksUrl: string } | null {
+  if (context.issuer.basis === 'trust-list') return null;
   const { id, jwksUrl } = context.issuer;
   return id !== undefined && jwksUrl !== undefined ? { id, jwksUrl } : null;
+}
+
+/** Whether keys are known before a credential names its issuer: pinned ones, or a trusted issuer's. */
+function hasKeysBeforeIssuer(context: VerificationContext): boolean {
+  return context.issuer.basis === 'trust-list' || trustedKeysHint(context) !== null;
+}
+
+/** The keys to check what comes before a credential (a PDF's signer, a bare QR): every pinned key under a trust list. */
+async function keysBeforeIssuer(context: VerificationContext): Promise<Jwks | null> {
+  if (context.issuer.basis === 'trust-list') {
+    const keys = context.issuer.issuers.flatMap((p) => p.jwks.keys);
+    return keys.length ? { keys } : null;
+  }
+  return jwksOf(context, trustedKeysHint(context));
 }
 
 async function jwksOf(context: VerificationContext, issuer: { id: string; jwksUrl: string } | null): Promise<Jwks | null> {
