@@ -9,6 +9,7 @@ import { trackPlatform } from './prometheus/platform-gauges.ts';
 import { createDb } from './db/client.ts';
 import { openDatabase } from './db/open-database.ts';
 import { openChain, type OpenChain } from './modules/chain/open-chain.ts';
+import { writeDevelopmentTrustList } from './modules/identity/development-trust-list.ts';
 import { loadMinistryKeys, type MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { seedCatalogue, seedDemo } from './seed/seed.ts';
 import { demoDiplomaId, seedCountryTemplate, seedDemoBatch } from './seed/demo-batch.ts';
@@ -124,6 +125,11 @@ async function runMain(httpProcesses: number): Promise<void> {
     await database.close();
     process.exit(1);
   }
+  // Development keys: the independent verifier run here pins this issuer with no option (ADR 0133).
+  await writeDevelopmentTrustList(config, keys, chain).then(
+    (file) => file && log.info(`development trust list written to ${file}: npm run verify pins this issuer`),
+    (error: unknown) => log.warn({ err: error }, 'could not write the development trust list: npm run verify will not pin this issuer'),
+  );
 
   const { services, jobs } = servicesWithJobs(database.db, database.connectionString, { keys, chain });
   try {

@@ -1,5 +1,5 @@
 import { connectChain, createRegistry } from '@sceau/chain';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -8,13 +8,17 @@ import { buildApp, type App } from '../../app.ts';
 import { createServices } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
+import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { runCli } from '@sceau/verifier/cli-run';
+import { parseTrustList } from '@sceau/verifier/trust-list';
+import { writeDevelopmentTrustList } from './development-trust-list.ts';
 import { freePort } from '@sceau/process';
 
 let ctx: TestContext;
 let dataDir: string;
 let chain: OpenChain;
 let app: App;
+let keys: MinistryKeys;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-identity-'));
@@ -22,7 +26,7 @@ beforeAll(async () => {
   ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'https://diplomes.example.cd' });
   const log = pino({ level: 'silent' });
   chain = await openChain(ctx.config, log);
-  const keys = await loadMinistryKeys(ctx.config.keys, log);
+  keys = await loadMinistryKeys(ctx.config.keys, log);
   app = await buildApp({ db: ctx.db, config: ctx.config, services: createServices(ctx.db, ctx.config, { identity: { keys, chain } }) });
   await app.ready();
 });
@@ -69,5 +73,39 @@ describe('the published identity of the issuer', () => {
     chain = await openChain(ctx.config, pino({ level: 'silent' }));
     expect(chain.address).toBe(address);
     expect(chain.action).toBe('existing');
+  });
+});
+
+describe('the development trust list (ADR 0133)', () => {
+  it('is written from the published documents, marked development, and the independent verifier pins it with no option', async () => {
+    const file = await writeDevelopmentTrustList(ctx.config, keys, chain);
+    expect(file).toBe(path.join(dataDir, 'trust-list.json'));
+    const list = parseTrustList(await readFile(file!, 'utf8'));
+    const published = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect(list.issuers).toEqual([
+      expect.objectContaining({
+        id: ctx.config.issuer.id,
+        name: ctx.config.issuer.name,
+        development: true,
+        registry: expect.objectContaining({ chain_id: chain.chainId, address: chain.address.toLowerCase() }),
+        jwks: { keys: published.keys.map((k: Record<string, unknown>) => expect.objectContaining({ kid: k.kid, x: k.x, y: k.y })) },
+      }),
+    ]);
+
+    // The verifier finds it under DATA_DIR: this issuer is pinned (a QR it did not sign is refused, naming it).
+    let out = '';
+    const code = await runCli({
+      argv: ['SC1:NOTOURS'],
+      env: { DATA_DIR: dataDir },
+      stdout: (t) => (out += t),
+      stderr: (t) => (out += t),
+      fetch: (async () => Response.error()) as typeof fetch,
+    });
+    expect(out).toContain(`Issuer expected: ${ctx.config.issuer.name} (${ctx.config.issuer.id})`);
+    expect(code).toBe(1);
+  });
+
+  it('is not written with configured keys', async () => {
+    expect(await writeDevelopmentTrustList(ctx.config, { ...keys, mode: 'configured' }, chain)).toBeNull();
   });
 });
