@@ -2,7 +2,6 @@ import type { EndpointShape } from '../endpoint.ts';
 import { accountsEndpoints } from './accounts.ts';
 import { auditEndpoints } from './audit.ts';
 import { contactEndpoints } from './contact.ts';
-import { diplomasEndpoints } from './diplomas.ts';
 import { distributionEndpoints } from './distribution.ts';
 import { generationsEndpoints } from './generations.ts';
 import { healthEndpoints } from './health.ts';
@@ -10,6 +9,7 @@ import { importsEndpoints } from './imports.ts';
 import { messagingEndpoints } from './messaging.ts';
 import { metricsEndpoints } from './metrics.ts';
 import { referenceDataEndpoints } from './reference-data.ts';
+import { revocationEndpoints } from './revocation.ts';
 import { signaturesEndpoints } from './signatures.ts';
 import { templatesEndpoints } from './templates.ts';
 import { validationsEndpoints } from './validations.ts';
@@ -20,7 +20,6 @@ export const endpoints = {
   accounts: accountsEndpoints,
   audit: auditEndpoints,
   contact: contactEndpoints,
-  diplomas: diplomasEndpoints,
   distribution: distributionEndpoints,
   generations: generationsEndpoints,
   health: healthEndpoints,
@@ -28,6 +27,7 @@ export const endpoints = {
   messaging: messagingEndpoints,
   metrics: metricsEndpoints,
   referenceData: referenceDataEndpoints,
+  revocation: revocationEndpoints,
   signatures: signaturesEndpoints,
   templates: templatesEndpoints,
   validations: validationsEndpoints,

@@ -11,12 +11,12 @@ export const revocationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
     return services.revocation;
   };
 
-  serve(app, endpoints.diplomas.revoke, async (request, reply) => {
+  serve(app, endpoints.revocation.revoke, async (request, reply) => {
     await revocation().revokeDiploma(actorOf(request), request.params.id, request.body.reason);
     return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
   });
 
-  serve(app, endpoints.diplomas.revokeGeneration, async (request, reply) => {
+  serve(app, endpoints.revocation.revokeGeneration, async (request, reply) => {
     await revocation().revokeGeneration(actorOf(request), request.params.id, request.body.reason);
     return reply.code(202).send({ data: { message: request.t('messages:revocation_recorded') } });
   });

@@ -86,7 +86,7 @@ export function useRevokeDiploma() {
   const invalidate = useInvalidateGenerations();
   return useMutation({
     mutationFn: async ({ diplomaId, reason }: { diplomaId: string; reason: string }) =>
-      (await api.call(endpoints.diplomas.revoke, { params: { id: diplomaId }, body: { reason } })).data.message,
+      (await api.call(endpoints.revocation.revoke, { params: { id: diplomaId }, body: { reason } })).data.message,
     onSuccess: () => invalidate(),
   });
 }
@@ -96,7 +96,7 @@ export function useRevokeGeneration() {
   const invalidate = useInvalidateGenerations();
   return useMutation({
     mutationFn: async ({ generationId, reason }: { generationId: number; reason: string }) =>
-      (await api.call(endpoints.diplomas.revokeGeneration, { params: { id: generationId }, body: { reason } })).data.message,
+      (await api.call(endpoints.revocation.revokeGeneration, { params: { id: generationId }, body: { reason } })).data.message,
     onSuccess: () => invalidate(),
   });
 }
