@@ -6,7 +6,7 @@ import { revocationDiplomaParams, revocationRequest } from '../generations.ts';
 const tags = ['revocation'];
 const revoke = { anyPermission: ['diplomas.revoke'] } as const;
 
-export const diplomasEndpoints = {
+export const revocationEndpoints = {
   revoke: endpoint({
     method: 'POST',
     path: '/diplomas/:id/revoke',
