@@ -79,6 +79,27 @@ function endpointRoutes(): Plugin {
   };
 }
 
+/**
+ * The app's stylesheet does not hold back the first paint (ADR 0131): the build's
+ * `<link rel="stylesheet">` becomes a preload (fetched at once, at the highest priority), which
+ * main.tsx applies before React renders. Until then the inline styles of index.html draw the app
+ * shell; the pages the server writes carry the stylesheet inline (apps/api plugins/web.ts).
+ */
+function nonBlockingStylesheet(): Plugin {
+  return {
+    name: 'sceau-non-blocking-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+        if (links.length !== 1) throw new Error(`expected one stylesheet link in index.html, found ${links.length}`);
+        return html.replace(/<link rel="stylesheet"([^>]*)>/, '<link rel="preload" as="style"$1 data-app-style>');
+      },
+    },
+  };
+}
+
 /** Colours of src/styles/app.css (--color-blue, --color-page). */
 const THEME_COLOR = '#0b3d91';
 const BACKGROUND_COLOR = '#f6f8fb';
@@ -139,6 +160,7 @@ export default defineConfig({
     react(),
     textChunks(),
     endpointRoutes(),
+    nonBlockingStylesheet(),
     // Brotli and gzip copies of every text asset, written once at build: the server sends the one the
     // browser accepts (@fastify/static preCompressed) instead of compressing on each request.
     // index.html is left out: the server completes it at start (runtime configuration) and compresses it then.

@@ -43,7 +43,27 @@ const firstPage = router.state.initialized
       });
     });
 
-void firstPage.then(() =>
+/**
+ * The app's stylesheet, preloaded by index.html without holding back the first paint (ADR 0131),
+ * applied before React renders its first page. None to apply where the server wrote it inline
+ * (the verdict's page) or in development (Vite injects it).
+ */
+function applyStylesheet(): Promise<void> {
+  const preload = document.querySelector<HTMLLinkElement>('link[rel="preload"][as="style"][data-app-style]');
+  if (!preload) return Promise.resolve();
+  const sheet = document.createElement('link');
+  sheet.rel = 'stylesheet';
+  sheet.crossOrigin = preload.crossOrigin;
+  sheet.href = preload.href;
+  return new Promise((resolve) => {
+    sheet.addEventListener('load', () => resolve(), { once: true });
+    // A stylesheet that failed still lets the app start (unstyled rather than blank).
+    sheet.addEventListener('error', () => resolve(), { once: true });
+    preload.after(sheet);
+  });
+}
+
+void Promise.all([firstPage, applyStylesheet()]).then(() =>
   createRoot(container).render(
     <StrictMode>
       <Providers services={{ session, flash, queryClient, i18n }}>

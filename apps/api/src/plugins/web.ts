@@ -92,6 +92,19 @@ function compressedOnce(html: string) {
 }
 
 /**
+ * The template the server-written pages start from (ADR 0128): index.html with the app's stylesheet,
+ * which the build links as a preload applied by the SPA (ADR 0131), written into a `<style>`
+ * element, so that the verdict is drawn with its look from the HTML alone (no second request before
+ * the first paint, and the same look without JavaScript).
+ */
+export function withInlineStyle(template: string, dist: string): string {
+  return template.replace(/<link rel="preload" as="style"[^>]*href="\/assets\/([\w.-]+\.css)"[^>]*data-app-style[^>]*>/, (link, file: string) => {
+    const css = path.join(dist, 'assets', file);
+    return existsSync(css) ? `<style data-app-style>${readFileSync(css, 'utf8').replace(/<\/style/gi, '<\\/style')}</style>` : link;
+  });
+}
+
+/**
  * Serves the built web app: hashed assets cached for a year as immutable, sent in the brotli or gzip
  * copy the build wrote when the browser accepts it (ADR 0126); every other GET gets index.html with
  * the runtime configuration (the SPA's router decides what a path shows, including its 404 page),
@@ -102,9 +115,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
   const hasWeb = Boolean(dist && existsSync(path.join(dist, 'index.html')));
   let page: ReturnType<typeof compressedOnce> = () => ({ body: '', encoding: null });
   let template = '';
+  let serverTemplate = '';
   if (hasWeb && dist) {
     const meta = `<meta name="sceau-config" content='${escapeAttribute(JSON.stringify(webRuntimeConfig(opts.config)))}'>`;
     template = readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta);
+    serverTemplate = withInlineStyle(template, dist);
     page = compressedOnce(template);
     await app.register(fastifyStatic, {
       root: dist,
@@ -129,7 +144,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
     if (!hasWeb || isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ code: 'not_found', message: request.t('errors:not_found') });
     }
-    const verdict = await opts.pages?.(request, pathname, template);
+    const verdict = await opts.pages?.(request, pathname, serverTemplate);
     if (verdict) {
       // Written per request (the verdict, the language, the time): compressed at a fast level.
       const encoding = htmlEncoding(request.headers['accept-encoding']);
