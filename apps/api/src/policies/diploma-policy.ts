@@ -5,7 +5,7 @@ import { isWithin, type Scope } from './scope.ts';
 
 /** What the diploma rules read: its batch's place and state, and its own revocation. */
 export interface DiplomaFacts {
-  batch: Scope & { status: string; revokedAt: Date | null };
+  batch: Scope & { status: GenerationStatus; revokedAt: Date | null };
   revokedAt: Date | null;
 }
 
@@ -18,6 +18,6 @@ export const diplomaPolicy = {
     firstDenial(
       () => (isWithin(actor.scope, diploma.batch) ? true : 'hidden'),
       () => (holds(actor, 'diplomas.revoke') ? true : 'forbidden'),
-      () => (isPublished(diploma.batch.status as GenerationStatus) && diploma.batch.revokedAt === null && diploma.revokedAt === null ? true : 'state'),
+      () => (isPublished(diploma.batch.status) && diploma.batch.revokedAt === null && diploma.revokedAt === null ? true : 'state'),
     ) satisfies Decision,
 };

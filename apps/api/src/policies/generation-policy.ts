@@ -7,8 +7,8 @@ import { isWithin, withinCondition, type Scope } from './scope.ts';
 
 /** What the batch rules read of a batch (generation). */
 export interface BatchFacts extends Scope {
-  status: string;
-  signatureStatus: string;
+  status: GenerationStatus;
+  signatureStatus: SignatureStatus;
   revokedAt: Date | null;
 }
 
@@ -28,9 +28,8 @@ const needs =
     holdsAny(actor, permissions) ? true : 'forbidden';
 const when = (ok: boolean) => (): Decision => (ok ? true : 'state');
 
-const status = (batch: BatchFacts) => batch.status as GenerationStatus;
 /** Published and not revoked as a whole: what may leave the platform (shared, broadcast) or be revoked. */
-export const isLive = (batch: Pick<BatchFacts, 'status' | 'revokedAt'>) => isPublished(batch.status as GenerationStatus) && batch.revokedAt === null;
+export const isLive = (batch: Pick<BatchFacts, 'status' | 'revokedAt'>) => isPublished(batch.status) && batch.revokedAt === null;
 const published = isLive;
 
 /**
@@ -49,7 +48,7 @@ export const generationPolicy = {
   create: (actor: Actor, place: Scope) =>
     firstDenial(needs(actor, 'generation.create'), () => (isWithin(actor.scope, place) ? true : { field: 'province_id', message: 'field.province_outside_scope' })),
 
-  importList: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(status(batch)))),
+  importList: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(batch.status))),
 
   followImport: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create', 'generation.view')),
 
@@ -65,7 +64,7 @@ export const generationPolicy = {
 
   viewRejected: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'validation.photo', 'validation.data', 'generation.view.rejected')),
 
-  launch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(LAUNCHABLE_STATUSES.includes(status(batch)))),
+  launch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(LAUNCHABLE_STATUSES.includes(batch.status))),
 
   /** Reading the launch step (signatures offered, status) needs the permission, whatever the state. */
   prepareLaunch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate')),
@@ -77,12 +76,12 @@ export const generationPolicy = {
     firstDenial(
       inScope(actor, batch),
       needs(actor, 'generation.create', 'generation.generate'),
-      when((batch.signatureStatus as SignatureStatus) === 'not_started' && batch.status !== 'in_progress' && batch.status !== 'cancelled'),
+      when(batch.signatureStatus === 'not_started' && batch.status !== 'in_progress' && batch.status !== 'cancelled'),
     ),
 
-  downloadAll: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.many'), when(PRINTED_STATUSES.includes(status(batch)))),
+  downloadAll: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.many'), when(PRINTED_STATUSES.includes(batch.status))),
 
-  downloadOne: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.one'), when(PRINTED_STATUSES.includes(status(batch)))),
+  downloadOne: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.download.one'), when(PRINTED_STATUSES.includes(batch.status))),
 
   /** Only what is published (and not revoked) leaves the platform by e-mail. */
   shareByEmail: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.share.email'), when(published(batch))),

@@ -1,4 +1,4 @@
-import { DEFAULT_ROLE_PERMISSIONS, type RoleName } from '@sceau/contracts';
+import { DEFAULT_ROLE_PERMISSIONS, type GenerationStatus, type RoleName } from '@sceau/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from './actor.ts';
 import { diplomaPolicy } from './diploma-policy.ts';
@@ -18,7 +18,7 @@ const SCHOOL_B: Scope = { institutionId: 3, centreId: 20, educProvinceId: 200 };
 function actor(role: RoleName, scope: Scope = NATIONAL, id = 1): Actor {
   return { id, roles: [role], permissions: [...DEFAULT_ROLE_PERMISSIONS[role]], scope, ip: null, userAgent: null, locale: 'fr' };
 }
-const batch = (place: Scope, status = 'completed', extra: Partial<BatchFacts> = {}): BatchFacts => ({
+const batch = (place: Scope, status: GenerationStatus = 'completed', extra: Partial<BatchFacts> = {}): BatchFacts => ({
   ...place,
   status,
   signatureStatus: status === 'completed' ? 'finished' : 'not_started',
@@ -68,7 +68,7 @@ describe('batch policy', () => {
 
 describe('diploma policy', () => {
   it('revokes only inside the scope, with diplomas.revoke, a published and unrevoked diploma', () => {
-    const diploma = (place: Scope, revokedAt: Date | null = null, status = 'completed') => ({ batch: { ...place, status, revokedAt: null }, revokedAt });
+    const diploma = (place: Scope, revokedAt: Date | null = null, status: GenerationStatus = 'completed') => ({ batch: { ...place, status, revokedAt: null }, revokedAt });
     expect(diplomaPolicy.revoke(actor('admin', SCHOOL_A), diploma(SCHOOL_B))).toBe('hidden');
     expect(diplomaPolicy.revoke(actor('admin', SCHOOL_A), diploma(SCHOOL_A))).toBe(true);
     expect(diplomaPolicy.revoke(actor('validator'), diploma(SCHOOL_A))).toBe('forbidden');

@@ -154,18 +154,18 @@ export class RegistrationService {
           .select({ locale: users.locale })
           .from(users)
           .where(and(eq(users.id, attempt.userId), isNull(users.verifiedAt)));
-        if (pending) return this.otp.send({ destination, purpose: codePurpose, userId: attempt.userId, locale: pending.locale as Locale, template: 'otp_register' });
+        if (pending) return this.otp.send({ destination, purpose: codePurpose, userId: attempt.userId, locale: pending.locale, template: 'otp_register' });
       }
       // A decoy attempt (the contact has an account): the same wait and count, and a notice to its owner.
       const sent = await this.otp.send({ destination, purpose: codePurpose, userId: null, locale, template: 'otp_register', deliver: false });
       const owner = await findUserByContact(this.db, destination);
-      if (owner?.verifiedAt && !owner.archivedAt) await this.messenger.send(destination, 'account_exists', owner.locale as Locale);
+      if (owner?.verifiedAt && !owner.archivedAt) await this.messenger.send(destination, 'account_exists', owner.locale);
       return sent;
     }
     const user = await findUserByContact(this.db, destination);
     const active = user && !user.archivedAt ? user : null;
     if (active?.verifiedAt) {
-      return this.otp.send({ destination, purpose, userId: active.id, locale: active.locale as Locale, template: 'otp_reset_password' });
+      return this.otp.send({ destination, purpose, userId: active.id, locale: active.locale, template: 'otp_reset_password' });
     }
     return this.otp.send({ destination, purpose, userId: null, locale, template: 'otp_reset_password', deliver: false });
   }

@@ -1,4 +1,4 @@
-import { DISTRIBUTION_LIMITS, type Locale, type UserView } from '@sceau/contracts';
+import { DISTRIBUTION_LIMITS, type UserView } from '@sceau/contracts';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -180,7 +180,7 @@ export class UsersService {
       await tx.update(users).set({ passwordHash, passwordResetRequired: true, updatedAt: new Date() }).where(eq(users.id, id));
       await revokeUserTokens(tx, id);
       await recordAudit(tx, { action: 'user.password_reset', subjectType: 'user', subjectId: id }, actor);
-      return this.messenger.send(target.email ?? target.phone!, 'password_reset_by_admin', target.locale as Locale, { password });
+      return this.messenger.send(target.email ?? target.phone!, 'password_reset_by_admin', target.locale, { password });
     });
     return { channel };
   }
@@ -195,7 +195,7 @@ export class UsersService {
       const token = await this.signInLinks.create(tx, id);
       await recordAudit(tx, { action: 'user.sign_in_link_sent', subjectType: 'user', subjectId: id }, actor);
       // Inside the transaction: a link that could not be sent is not left valid.
-      return this.messenger.send(target.email ?? target.phone!, 'sign_in_link', target.locale as Locale, {
+      return this.messenger.send(target.email ?? target.phone!, 'sign_in_link', target.locale, {
         name: target.firstName ?? target.name,
         url: this.signInLinks.url(token),
         minutes: DISTRIBUTION_LIMITS.staffLinkMinutes,

@@ -469,7 +469,7 @@ function presentBroadcast(row: typeof broadcasts.$inferSelect): BroadcastView {
   return {
     id: row.id,
     generation_id: row.generationId,
-    status: row.status as BroadcastView['status'],
+    status: row.status,
     total: row.total,
     sent: row.sent,
     skipped: row.skipped,

@@ -21,7 +21,7 @@ export async function moveGeneration(
 ): Promise<{ from: GenerationStatus }> {
   const [row] = await tx.select({ status: generations.status }).from(generations).where(eq(generations.id, id)).for('update');
   if (!row) throw new AppError('not_found');
-  const from = row.status as GenerationStatus;
+  const from = row.status;
   if (!canMoveGeneration(from, to)) throw new AppError('conflict', { params: { from, to } });
   await tx
     .update(generations)
@@ -50,7 +50,7 @@ export async function moveSignature(
 ): Promise<{ from: SignatureStatus }> {
   const [row] = await tx.select({ signatureStatus: generations.signatureStatus }).from(generations).where(eq(generations.id, id)).for('update');
   if (!row) throw new AppError('not_found');
-  const from = row.signatureStatus as SignatureStatus;
+  const from = row.signatureStatus;
   if (!canMoveSignature(from, to)) throw new AppError('conflict', { params: { from, to } });
   await tx
     .update(generations)

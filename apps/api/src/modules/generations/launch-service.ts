@@ -1,14 +1,4 @@
-import {
-  isPublished,
-  maskContact,
-  SIGNATURE_KINDS,
-  type GenerationProgress,
-  type GenerationStatus,
-  type LaunchSignatures,
-  type Locale,
-  type SignatureKind,
-  type SignatureStatus,
-} from '@sceau/contracts';
+import { isPublished, maskContact, type GenerationProgress, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { diplomas, generations, officialSignatures, users } from '../../db/schema.ts';
@@ -63,8 +53,8 @@ export class LaunchService {
    */
   private async chooseSignatures(batch: BatchRow, asked: SignatureKind[] | undefined): Promise<SignatureKind[]> {
     const active = (await this.db.select({ kind: officialSignatures.kind }).from(officialSignatures)).map((s) => s.kind);
-    const earlier = batch.signatureKinds as SignatureKind[] | null;
-    if (!asked) return earlier ?? (active as SignatureKind[]);
+    const earlier = batch.signatureKinds;
+    if (!asked) return earlier ?? active;
     const inactive = asked.filter((kind) => !active.includes(kind));
     if (inactive.length) throw fieldError('signatures', 'field.launch_signature_inactive');
     const same = earlier !== null && earlier.length === asked.length && asked.every((kind) => earlier.includes(kind));
@@ -77,7 +67,7 @@ export class LaunchService {
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.launch);
     const { me, destination } = await this.contactOf(actor);
     if (!destination) throw new AppError('conflict');
-    const sent = await this.services.otp.send({ destination, purpose: `generation_launch:${batch.id}`, userId: me.id, locale: me.locale as Locale, template: 'otp_generation' });
+    const sent = await this.services.otp.send({ destination, purpose: `generation_launch:${batch.id}`, userId: me.id, locale: me.locale, template: 'otp_generation' });
     return { channel: sent.channel, destination: maskContact(destination), resendIn: sent.resendIn, expiresIn: sent.expiresIn };
   }
 
@@ -129,9 +119,9 @@ export class LaunchService {
       .select({ kind: officialSignatures.kind, name: officialSignatures.signerName, title: officialSignatures.signerTitle })
       .from(officialSignatures)
       .orderBy(asc(officialSignatures.kind));
-    const chosen = batch.signatureKinds as SignatureKind[] | null;
+    const chosen = batch.signatureKinds;
     return {
-      available: available.filter((s): s is typeof s & { kind: SignatureKind } => (SIGNATURE_KINDS as readonly string[]).includes(s.kind)),
+      available,
       chosen,
       locked: chosen !== null && (await this.hasPrinted(batch.id)),
     };
@@ -142,13 +132,13 @@ export class LaunchService {
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.view);
     const percent = batch.progressTotal
       ? Math.round((batch.progressDone / batch.progressTotal) * 1000) / 10
-      : batch.status === 'ready_for_signature' || isPublished(batch.status as GenerationStatus)
+      : batch.status === 'ready_for_signature' || isPublished(batch.status)
         ? 100
         : 0;
     return {
       id: batch.id,
-      status: batch.status as GenerationStatus,
-      signature_status: batch.signatureStatus as SignatureStatus,
+      status: batch.status,
+      signature_status: batch.signatureStatus,
       progress: { done: batch.progressDone, total: batch.progressTotal, percent },
       last_error: batch.lastError,
     };

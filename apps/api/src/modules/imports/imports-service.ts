@@ -236,7 +236,7 @@ export class ImportsService {
     if (!row) throw new AppError('not_found');
     authorize(importationPolicy.follow(actor, { batch: row.batch }));
     const i = row.importation;
-    const status = i.status as ImportationStatus;
+    const status = i.status;
     const percent = status === 'completed' ? 100 : i.rowsTotal ? Math.min(99, Math.floor((i.rowsDone * 100) / i.rowsTotal)) : 0;
     return { importation: i, status, percent };
   }

@@ -177,7 +177,7 @@ export class ResultsRegistryService {
       first_name: r.firstName,
       birth_date: r.birthDate,
       birth_place: r.birthPlace,
-      gender: r.gender as 'M' | 'F',
+      gender: r.gender,
       school: { code: r.institutionCode, name: row.school },
       centre: { code: r.centreCode, name: row.centre },
       option: { code: r.optionCode, name: row.option },

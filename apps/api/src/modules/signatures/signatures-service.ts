@@ -25,9 +25,8 @@ export class SignaturesService {
       .leftJoin(users, eq(users.id, officialSignatures.updatedBy));
     const state = Object.fromEntries(SIGNATURE_KINDS.map((k) => [k, null])) as Record<SignatureKind, SignatureView | null>;
     for (const { signature: s, by, byFirst } of rows) {
-      if (!(SIGNATURE_KINDS as readonly string[]).includes(s.kind)) continue;
-      state[s.kind as SignatureKind] = {
-        kind: s.kind as SignatureKind,
+      state[s.kind] = {
+        kind: s.kind,
         name: s.signerName,
         title: s.signerTitle,
         image_url: `/api${pathOf(endpoints.signatures.image, { kind: s.kind })}?v=${s.imageSha256.slice(0, 12)}`,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { endpoints, pathOf, VALIDATION_OPEN_STATUSES, type GenerationStatus, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
+import { endpoints, pathOf, VALIDATION_OPEN_STATUSES, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql-search.ts';
@@ -94,12 +94,12 @@ export async function presentItems(db: Reader, ids: number[]): Promise<Validatio
         first_name: item.firstName,
         birth_date: item.birthDate,
         birth_place: item.birthPlace,
-        gender: item.gender as 'M' | 'F',
+        gender: item.gender,
         option,
         institution,
         centre,
-        photo_status: item.photoStatus as ItemValidationState,
-        data_status: item.dataStatus as ItemValidationState,
+        photo_status: item.photoStatus,
+        data_status: item.dataStatus,
         status: candidateState(item),
         photo_url: photoUrl(item),
         rejected: item.rejected,
@@ -179,7 +179,7 @@ export async function presentBatches(db: Reader, ids: number[], actor: Actor): P
       const view: ValidationBatchView = {
         id: g.id,
         title: g.title,
-        status: g.status as GenerationStatus,
+        status: g.status,
         session,
         province,
         institution: institution?.id ? institution : null,

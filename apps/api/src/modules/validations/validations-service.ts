@@ -269,7 +269,7 @@ export class ValidationsService {
       if (items.length !== ids.length) throw new AppError('not_found');
       items.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
       const result = await apply(tx, items, batch);
-      await this.settleBatch(tx, actor, generationId, batch.status as GenerationStatus);
+      await this.settleBatch(tx, actor, generationId, batch.status);
       return result;
     });
     const [items, [generation]] = await Promise.all([presentItems(this.db, ids), presentBatches(this.db, [generationId], actor)]);
