@@ -1,10 +1,16 @@
 // Loads the public verification endpoints on 127.0.0.1 and prints what they sustain: requests per
-// second, p50/p99 latency and the error rate, per endpoint, against a database of 100,000 diplomas
-// (docs/performance.md, "Verification").
+// second, p50/p95/p99 latency and the error rate, per scenario, against a database of 100,000
+// diplomas (docs/performance.md, "Verification").
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
-//                        [--only by-id,pdf-upload,candidate-check] [--cpu-prof DIR] [--log-level info]
-//                        [--processes N]
+//                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
+//                        [--log-level info] [--processes N]
+//
+// The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
+// results day when each candidate checks their own), by id over a working set already answered
+// once (cached), PDF upload, and the candidate check. The server runs as a ministry would run it on
+// results day: one API process per core (API_PROCESSES, ADR 0106; 2 here), behind the reverse proxy
+// (TRUST_PROXY), the default per-address limits, log level warn (the hot routes log at warn anyway).
 //
 // The diplomas are real: salted credentials, Merkle trees, signed roots and QR payloads written by
 // the issuing service's own credential phase, each batch anchored on the local chain. Only the
@@ -13,8 +19,8 @@
 // `--processes N` the platform's own cluster of N HTTP processes on one port (server.ts, as
 // `API_PROCESSES=N npm start` runs them); the load generator (autocannon) runs in a child process
 // so both share the machine as a server and its clients do.
-// The last line printed is one JSON object: { byId, pdfUpload, candidateCheck } with rps, p50Ms,
-// p99Ms and errors (the error rate) each.
+// The last line printed is one JSON object: { byIdCold, byId, pdfUpload, candidateCheck } with rps,
+// p50Ms, p95Ms, p99Ms and errors (the error rate) each.
 import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -66,8 +72,11 @@ const wanted = (kind: string) => !only || only.includes(kind);
 const profileDir = option('--cpu-prof') ? path.resolve(option('--cpu-prof')!) : null;
 /** The server's log level (default warn: no line per request); `info` logs every request, as a default production start does, to a file. */
 const serverLogLevel = option('--log-level') ?? 'warn';
-/** HTTP processes serving the API (1: this process; N > 1: the platform's node:cluster of server.ts, ADR 0106). */
-const processes = Number(option('--processes') ?? 1);
+/**
+ * HTTP processes serving the API (1: this process, which --cpu-prof can profile; N > 1: the
+ * platform's node:cluster of server.ts, ADR 0106). Default: results day's, one per core.
+ */
+const processes = Number(option('--processes') ?? (option('--cpu-prof') ? 1 : Math.max(1, os.availableParallelism())));
 if (!Number.isInteger(processes) || processes < 1 || processes > 16) throw new Error('--processes must be a whole number from 1 to 16');
 if (!['fatal', 'error', 'warn', 'info', 'debug'].includes(serverLogLevel)) throw new Error('--log-level must be one of fatal, error, warn, info, debug');
 for (const [name, value, min] of [
@@ -79,12 +88,13 @@ for (const [name, value, min] of [
 }
 /** PDFs sent once before the measured upload run (the server's code warmed up, as after minutes of service). */
 const PDF_WARM_UP = 200;
-/** Distinct PDFs for the upload test: enough that a run at the goal (200/s) never sends one twice, and the warm-up's. */
-const pdfCount = Math.min(6_000, Math.max(500, 250 * seconds)) + PDF_WARM_UP;
+/** Distinct PDFs for the upload test: enough that a run at the goal (200/s) never sends one twice, and the warm-up's (none without the upload test). */
+const pdfCount = wanted('pdf-upload') ? Math.min(6_000, Math.max(500, 250 * seconds)) + PDF_WARM_UP : 0;
 /** Diplomas per batch (a batch is one anchoring transaction). */
 const BATCH = 10_000;
 /** The ids the by-id load spreads over (a results-day working set), and the share of unknown ids. */
-const workingSet = Math.min(diplomaCount, Number(option('--ids') ?? 20_000));
+// At most a fifth of the diplomas, so that the cold run has the others (each asked once).
+const workingSet = wanted('by-id') ? Math.min(Math.floor(diplomaCount / 5), Number(option('--ids') ?? 20_000)) : 0;
 const UNKNOWN_SHARE = 0.05;
 const CLIENTS = 50_000;
 
@@ -253,8 +263,8 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
 }
 
 const line = (name: string, r: Measured) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
-const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errorRate, cpuMsPerRequest: r.cpuMsPerRequest } : null);
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
+const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, errors: r.errorRate, cpuMsPerRequest: r.cpuMsPerRequest } : null);
 
 // ---- diplomas ----------------------------------------------------------------------------------
 const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
@@ -423,40 +433,42 @@ try {
 
   // 2. The PDFs the upload test sends: one more batch, issued in full (render pool, PAdES), anchored.
   t = performance.now();
-  const photos = await Promise.all(
-    Array.from({ length: 16 }, async (_, i) => {
-      const noise = await sharp({
-        create: { width: 300, height: 400, channels: 3, background: { r: 120 + i * 5, g: 100, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } },
-      })
-        .jpeg({ quality: 90 })
-        .toBuffer();
-      return preparePhoto(noise, diplomeEtatTemplate.photo);
-    }),
-  );
-  const photoKeys = await Promise.all(
-    photos.map(async (photo, i) => {
-      const key = `photos/bench-verify/${i}.jpg`;
-      await storage.put(key, Buffer.from(photo));
-      return key;
-    }),
-  );
-  const pdfBatch = await candidates(db, place, bulk, pdfCount, photoKeys, "Banc d'essai vérification — PDF");
-  await issuing.generate(pdfBatch);
-  await publish(db, issuing, pdfBatch);
-  await closeSharedRenderPool(); // its workers would otherwise sit beside the server
-  const pdfDir = path.join(workDir, 'pdfs');
-  await mkdir(pdfDir);
-  const pdfRows = await db
-    .select({ id: diplomas.id, pdfKey: diplomas.pdfKey })
-    .from(diplomas)
-    .where(and(eq(diplomas.generationId, pdfBatch), isNotNull(diplomas.pdfKey)));
   const pdfFiles: string[] = [];
-  for (const row of pdfRows) {
-    const file = path.join(pdfDir, `${row.id}.pdf`);
-    await writeFile(file, (await storage.get(row.pdfKey!))!);
-    pdfFiles.push(file);
+  if (pdfCount > 0) {
+    const photos = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const noise = await sharp({
+          create: { width: 300, height: 400, channels: 3, background: { r: 120 + i * 5, g: 100, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } },
+        })
+          .jpeg({ quality: 90 })
+          .toBuffer();
+        return preparePhoto(noise, diplomeEtatTemplate.photo);
+      }),
+    );
+    const photoKeys = await Promise.all(
+      photos.map(async (photo, i) => {
+        const key = `photos/bench-verify/${i}.jpg`;
+        await storage.put(key, Buffer.from(photo));
+        return key;
+      }),
+    );
+    const pdfBatch = await candidates(db, place, bulk, pdfCount, photoKeys, "Banc d'essai vérification — PDF");
+    await issuing.generate(pdfBatch);
+    await publish(db, issuing, pdfBatch);
+    await closeSharedRenderPool(); // its workers would otherwise sit beside the server
+    const pdfDir = path.join(workDir, 'pdfs');
+    await mkdir(pdfDir);
+    const pdfRows = await db
+      .select({ id: diplomas.id, pdfKey: diplomas.pdfKey })
+      .from(diplomas)
+      .where(and(eq(diplomas.generationId, pdfBatch), isNotNull(diplomas.pdfKey)));
+    for (const row of pdfRows) {
+      const file = path.join(pdfDir, `${row.id}.pdf`);
+      await writeFile(file, (await storage.get(row.pdfKey!))!);
+      pdfFiles.push(file);
+    }
+    say(`2. ${pdfFiles.length} diplomas with their PDF (rendered, PAdES-signed, anchored) for the upload test: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  say(`2. ${pdfFiles.length} diplomas with their PDF (rendered, PAdES-signed, anchored) for the upload test: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const [{ n: total } = { n: 0 }] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(diplomas)
@@ -514,39 +526,60 @@ try {
   const base = `http://127.0.0.1:${port}`;
 
   // Sanity: the answers are right before they are timed.
-  const sample = await db.select({ id: diplomas.id }).from(diplomas).orderBy(sql`random()`).limit(workingSet);
-  const ids = sample.map((r) => r.id);
+  // Every published diploma in a random order: the first `workingSet` are the cached scenario's, the
+  // others the cold one's (each asked once; none of them answered before the cold run).
+  const everyId = (
+    await db
+      .select({ id: diplomas.id })
+      .from(diplomas)
+      .innerJoin(generations, eq(generations.id, diplomas.generationId))
+      .where(eq(generations.status, 'completed'))
+      .orderBy(sql`random()`)
+  ).map((r) => r.id);
+  const ids = everyId.slice(0, workingSet);
+  const coldIds = everyId.slice(workingSet);
   const check = async (what: string, response: Response, verdict: string) => {
     const body = (await response.json()) as { data?: { verdict?: string } };
     if (body.data?.verdict !== verdict) throw new Error(`${what}: expected ${verdict}, got ${JSON.stringify(body).slice(0, 300)}`);
   };
   await check('a known id', await fetch(`${base}/api/verify/${ids[0]}`), 'authentic');
   await check('an unknown id', await fetch(`${base}/api/verify/${'A'.repeat(22)}`), 'unknown');
-  {
+  if (pdfFiles.length) {
     const form = new FormData();
     form.append('cert_document', new Blob([await readFile(pdfFiles.at(-1)!)], { type: 'application/pdf' }), 'diplome.pdf');
     await check('a PDF', await fetch(`${base}/api/generations/verify`, { method: 'POST', body: form }), 'authentic');
   }
   say(
-    `3. server on ${base} (${processes === 1 ? 'this process' : `${processes} HTTP processes, pids ${serverPids.join(', ')}`}): a known id authentic, an unknown id unknown, a PDF authentic`,
+    `3. server on ${base} (${processes === 1 ? 'this process' : `${processes} HTTP processes, pids ${serverPids.join(', ')}`}): a known id authentic, an unknown id unknown${pdfFiles.length ? ', a PDF authentic' : ''}`,
   );
   if (profileDir && serverPids.length) say('   --cpu-prof profiles the in-process server only (run without --processes)');
   say('');
 
-  const results: { byId: Measured | null; byIdUncached: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = {
+  const results: { byIdCold: Measured | null; byId: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = {
+    byIdCold: null,
     byId: null,
-    byIdUncached: null,
     pdfUpload: null,
     candidateCheck: null,
   };
   const common = { url: base, connections, clients: CLIENTS, seconds };
 
   let cpu = await machineCpu();
+  if (wanted('by-id-cold')) {
+    // By id, cold: ids walked in order, each once, none asked before (no cached answer in any
+    // process): every request is the database read and the verdict of a diploma not seen before.
+    const warmId = coldIds.pop()!;
+    await fetch(`${base}/api/verify/${warmId}`); // the route's code warmed up (one id, not in the run)
+    results.byIdCold = await measure('by id, cold', { ...common, kind: 'by-id', ids: coldIds, unknownShare: 0, walk: true });
+    say(line('by id, cold', results.byIdCold) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    if (results.byIdCold.requests > coldIds.length) {
+      say(`   note: ${results.byIdCold.requests - coldIds.length} requests repeated an id already asked (answered from the cache); raise --diplomas to avoid it`);
+    }
+  }
   if (wanted('by-id')) {
     // By id, first pass: every id of the working set once (uncached: one database read each; the
     // revocation status comes from the revocation index, the batch root's anchoring is read once).
-    results.byIdUncached = await measure('by id, uncached', { ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
-    say(line('by id, uncached', results.byIdUncached) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    const first = await runLoad({ ...common, kind: 'by-id', ids, unknownShare: 0, amount: ids.length - 1 });
+    say(`by id, warm-up: the working set's ${ids.length} ids once each (first look-ups), ${first.rps} req/s, p99 ${first.p99Ms} ms`);
     if (processes > 1) {
       // Each process keeps its own answers (ADR 0106) and a pass sends each id to one of them: more
       // passes, in another order each time, until each process has nearly all (a miss ≤ 2 %).
@@ -625,10 +658,10 @@ try {
     `server: ${processes === 1 ? 'one process (this one)' : `${processes} HTTP processes (node:cluster)`}, log level ${serverLogLevel}; its CPU time per request counts the server only (not the load generator, PostgreSQL or Anvil)`,
   );
   say(
-    `database: ${total} published diplomas; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`,
+    `database: ${total} published diplomas; cold run over ${coldIds.length} ids never asked before; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`,
   );
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
-  const summary = { byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
+  const summary = { byIdCold: figures(results.byIdCold), byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
   await cleanUp();
   say(JSON.stringify(summary));
 } catch (error) {

@@ -1,9 +1,9 @@
 import { comparableName, isPublished, type CandidateCheckRequest, type CandidateCheckResult, type GenerationStatus } from '@sceau/contracts';
-import { and, desc, eq, ne } from 'drizzle-orm';
-import type { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { LRUCache } from 'lru-cache';
+import type pg from 'pg';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { pgRateLimiter, rateLimited } from '../../lib/rate-limits.ts';
 import type { Db } from '../../db/client.ts';
-import { diplomas, examSessions, generations, nationalResults } from '../../db/schema.ts';
 
 type NameParts = { lastName: string; middleName: string | null; firstName: string | null };
 
@@ -11,31 +11,106 @@ function fullNameOf(row: NameParts): string {
   return [row.lastName, row.middleName, row.firstName].filter(Boolean).join(' ');
 }
 
+/** One row of the check's statement: the address's failures, the candidate, and what the answer needs of their classmates and diplomas. */
+interface CheckRow {
+  failures: number | null;
+  failures_expire: string | null;
+  candidate_code: string | null;
+  session_id: number | null;
+  institution_code: string;
+  last_name: string;
+  middle_name: string | null;
+  first_name: string | null;
+  birth_date: string;
+  passed: boolean;
+  percentage_tenths: number;
+  session: string;
+  /** The version of the school's results in that session (read only when the birth date matches): see SCHOOL_VERSION. */
+  school_version: string | null;
+  /** The candidate's diplomas of that session, newest first (read only when the birth date matches). */
+  diplomas: Array<{ id: string; revoked: boolean; status: string; batch_revoked: boolean }> | null;
+}
+
+/**
+ * What changes whenever a school's results in a session change (the registry's upsert rewrites a
+ * row, with a new transaction id and `imported_at`; a row added or moved changes the count): the
+ * key of the names kept in memory for it. Read through the school index, no row sent.
+ */
+const SCHOOL_VERSION = (alias: string, session: string, school: string) => `(
+    select count(*) || ':' || coalesce(max(${alias}.imported_at)::text, '') || ':' || coalesce(sum(${alias}.xmin::text::bigint), 0)
+    from national_results ${alias} where ${alias}.session_id = ${session} and ${alias}.institution_code = ${school})`;
+
+/**
+ * The whole check in one statement (results day's hot path, ADR 0130): the address's failure
+ * count (the `rate_limits` row rate-limiter-flexible keeps, read as its `get` reads it), the
+ * candidate by session and code (unique index), the version of their school's results (school
+ * index) and their diplomas of that session (candidate index), the last two only when the birth
+ * date matches. Named: PostgreSQL parses and plans it once per connection.
+ */
+const CHECK_STATEMENT = {
+  name: 'candidate_check',
+  text: `
+select rl.points as failures, rl.expire as failures_expire,
+  r.candidate_code, r.session_id, r.institution_code, r.last_name, r.middle_name, r.first_name, r.birth_date, r.passed, r.percentage_tenths, s.name as session,
+  case when r.birth_date = $3 then ${SCHOOL_VERSION('v', 'r.session_id', 'r.institution_code')} end as school_version,
+  case when r.birth_date = $3 then (
+    select coalesce(json_agg(json_build_object('id', d.id, 'revoked', d.revoked_at is not null, 'status', g.status, 'batch_revoked', g.revoked_at is not null) order by d.issued_at desc), '[]')
+    from diplomas d join generations g on g.id = d.generation_id
+    where d.candidate_code = r.candidate_code and g.session_id = r.session_id and g.status <> 'cancelled'
+  ) end as diplomas
+from (select 1) as one
+left join rate_limits rl on rl.key = $4 and (rl.expire > $5 or rl.expire is null)
+left join national_results r on r.session_id = $1 and r.candidate_code = $2
+left join exam_sessions s on s.id = r.session_id`,
+};
+
+/** The names of a school's candidates in a session, with the version they were read at. */
+const SCHOOL_STATEMENT = {
+  name: 'candidate_check_school',
+  text: `
+select ${SCHOOL_VERSION('v', '$1', '$2')} as version,
+  coalesce((select array_agg(c.candidate_code || ' ' || concat_ws(' ', c.last_name, c.middle_name, c.first_name)) from national_results c where c.session_id = $1 and c.institution_code = $2), '{}') as candidates`,
+};
+
+/** A school's candidates by comparable name (their codes: a homonym of the candidate is another classmate). */
+interface School {
+  version: string;
+  byName: Map<string, string[]>;
+}
+
 /**
  * The candidate check (`POST /v2/verify-candidate`, ADR 0090) against the national results
  * registry: a person is recognised when the code, session, birth date and full name are those of
  * one candidate and both classmates named are other candidates of the same school and session.
- * Names are compared without case, accents, extra spaces or order of their parts.
+ * Names are compared without case, accents, extra spaces or order of their parts. An address past
+ * its unrecognised checks in the window gets 429, even with the right answers.
  */
 export class CandidateCheckService {
   private readonly failures: RateLimiterPostgres;
+  private readonly pool: pg.Pool;
+  /**
+   * Each school's candidates by comparable name, kept while its version (SCHOOL_VERSION, read with
+   * every check) is unchanged: a check then compares two names instead of normalising a school's.
+   */
+  private readonly schools = new LRUCache<string, School>({ max: 5_000 });
 
-  constructor(
-    private readonly db: Db,
-    limits: { maxFailures: number; windowMinutes: number },
-  ) {
+  constructor(db: Db, limits: { maxFailures: number; windowMinutes: number }) {
+    this.pool = db.$client as pg.Pool;
     this.failures = pgRateLimiter(db.$client, { keyPrefix: 'candidate_check', points: limits.maxFailures, durationSeconds: limits.windowMinutes * 60 });
   }
 
-  /** 429 once an address has had too many unrecognised checks in the window (a read, no write). */
-  async assertAllowed(address: string): Promise<void> {
-    const res: RateLimiterRes | null = await this.failures.get(address);
-    if (!res || res.consumedPoints < this.failures.points) return;
-    throw rateLimited(res.msBeforeNext);
-  }
-
+  /** 429 once the address has had too many unrecognised checks in the window; else the answer (a failure counts one). */
   async check(input: CandidateCheckRequest, address: string): Promise<CandidateCheckResult> {
-    const found = await this.recognise(input);
+    const now = Date.now();
+    const { rows } = await this.pool.query<CheckRow>({
+      ...CHECK_STATEMENT,
+      values: [input.session_id, input.code, input.birthdate, this.failures.getKey(address), now],
+    });
+    const row = rows[0]!;
+    if (row.failures !== null && row.failures >= this.failures.points) {
+      throw rateLimited(row.failures_expire === null ? -1 : Math.max(Number(row.failures_expire) - now, 0));
+    }
+    const found = await this.recognise(row, input);
     if (!found) {
       await this.failures.penalty(address, 1);
       return { recognised: false };
@@ -43,47 +118,52 @@ export class CandidateCheckService {
     return found;
   }
 
-  private async recognise(input: CandidateCheckRequest): Promise<CandidateCheckResult | null> {
-    const [row] = await this.db
-      .select({ r: nationalResults, session: examSessions.name })
-      .from(nationalResults)
-      .innerJoin(examSessions, eq(examSessions.id, nationalResults.sessionId))
-      .where(and(eq(nationalResults.sessionId, input.session_id), eq(nationalResults.candidateCode, input.code)));
-    if (!row) return null;
-    const { r } = row;
-    if (r.birthDate !== input.birthdate || comparableName(fullNameOf(r)) !== comparableName(input.fullname)) return null;
-
-    const classmates = await this.db
-      .select({ lastName: nationalResults.lastName, middleName: nationalResults.middleName, firstName: nationalResults.firstName })
-      .from(nationalResults)
-      .where(and(eq(nationalResults.sessionId, r.sessionId), eq(nationalResults.institutionCode, r.institutionCode), ne(nationalResults.candidateCode, r.candidateCode)));
-    const names = new Set(classmates.map((c) => comparableName(fullNameOf(c))));
-    if (!names.has(comparableName(input.fullname_collegue_1)) || !names.has(comparableName(input.fullname_collegue_2))) return null;
-
-    const { status, id } = await this.diplomaOf(r.candidateCode, r.sessionId, r.passed);
-    return {
-      recognised: true,
-      candidate: { fullname: fullNameOf(r), session: row.session },
-      result: { passed: r.passed, percentage: r.percentageTenths / 10 },
-      diploma_status: status,
-      diploma_id: id,
-    };
+  private async recognise(row: CheckRow, input: CandidateCheckRequest): Promise<CandidateCheckResult | null> {
+    if (row.candidate_code === null || row.school_version === null || row.diplomas === null) return null; // unknown code, or another birth date
+    const candidate = { lastName: row.last_name, middleName: row.middle_name, firstName: row.first_name };
+    if (row.birth_date !== input.birthdate || comparableName(fullNameOf(candidate)) !== comparableName(input.fullname)) return null;
+    const school = await this.school(row.session_id!, row.institution_code, row.school_version);
+    const classmate = (name: string) => (school.byName.get(comparableName(name)) ?? []).some((code) => code !== row.candidate_code);
+    if (!classmate(input.fullname_collegue_1) || !classmate(input.fullname_collegue_2)) return null;
+    return answer(row, candidate);
   }
 
-  /** The candidate's diploma of that session: the published one if any, else what became of it. */
-  private async diplomaOf(code: string, sessionId: number, passed: boolean): Promise<{ status: 'available' | 'pending' | 'revoked' | 'none'; id: string | null }> {
-    const rows = await this.db
-      .select({ id: diplomas.id, revokedAt: diplomas.revokedAt, status: generations.status, batchRevokedAt: generations.revokedAt })
-      .from(diplomas)
-      .innerJoin(generations, eq(generations.id, diplomas.generationId))
-      .where(and(eq(diplomas.candidateCode, code), eq(generations.sessionId, sessionId), ne(generations.status, 'cancelled')))
-      .orderBy(desc(diplomas.issuedAt));
-    const out = (d: { status: string }) => isPublished(d.status as GenerationStatus);
-    const published = rows.filter(out);
-    const valid = published.find((d) => !d.revokedAt && !d.batchRevokedAt);
-    if (valid) return { status: 'available', id: valid.id };
-    if (rows.some((d) => !out(d))) return { status: 'pending', id: null };
-    if (published.length) return { status: 'revoked', id: null };
-    return { status: passed ? 'pending' : 'none', id: null };
+  /** The school's candidates by comparable name: from memory while `version` is the current one, else read again. */
+  private async school(sessionId: number, institutionCode: string, version: string): Promise<School> {
+    const key = `${sessionId}|${institutionCode}`;
+    const kept = this.schools.get(key);
+    if (kept?.version === version) return kept;
+    const { rows } = await this.pool.query<{ version: string; candidates: string[] }>({ ...SCHOOL_STATEMENT, values: [sessionId, institutionCode] });
+    const byName = new Map<string, string[]>();
+    for (const entry of rows[0]!.candidates) {
+      const at = entry.indexOf(' ');
+      const name = comparableName(entry.slice(at + 1));
+      byName.set(name, [...(byName.get(name) ?? []), entry.slice(0, at)]);
+    }
+    const school = { version: rows[0]!.version, byName };
+    this.schools.set(key, school);
+    return school;
   }
+}
+
+function answer(row: CheckRow, candidate: NameParts): CandidateCheckResult {
+  const { status, id } = diplomaOf(row.diplomas!, row.passed);
+  return {
+    recognised: true,
+    candidate: { fullname: fullNameOf(candidate), session: row.session },
+    result: { passed: row.passed, percentage: row.percentage_tenths / 10 },
+    diploma_status: status,
+    diploma_id: id,
+  };
+}
+
+/** The candidate's diploma of that session: the published one if any, else what became of it. */
+function diplomaOf(rows: NonNullable<CheckRow['diplomas']>, passed: boolean): { status: 'available' | 'pending' | 'revoked' | 'none'; id: string | null } {
+  const out = (d: { status: string }) => isPublished(d.status as GenerationStatus);
+  const published = rows.filter(out);
+  const valid = published.find((d) => !d.revoked && !d.batch_revoked);
+  if (valid) return { status: 'available', id: valid.id };
+  if (rows.some((d) => !out(d))) return { status: 'pending', id: null };
+  if (published.length) return { status: 'revoked', id: null };
+  return { status: passed ? 'pending' : 'none', id: null };
 }

@@ -149,7 +149,8 @@ describe('verification', () => {
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first.json().data.verdict_label).toBe('Authentic');
 
-    const selects = vi.spyOn(ctx.db, 'select');
+    // Every database read goes through the pool (the by-id read is a prepared statement, ADR 0130).
+    const selects = vi.spyOn(ctx.db.$client, 'query');
     const revokedReads = vi.spyOn(chain.registry, 'isRevoked');
     const issuanceReads = vi.spyOn(chain.registry, 'findIssuance');
     try {

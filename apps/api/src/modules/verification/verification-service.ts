@@ -17,7 +17,7 @@ import {
   type VerificationResult,
 } from '@sceau/verifier';
 import { DIPLOMA_ID_PATTERN, type GenerationStatus, isPublished } from '@sceau/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, generations } from '../../db/schema.ts';
@@ -34,6 +34,15 @@ interface DiplomaRow {
 }
 
 const published = (row: DiplomaRow) => isPublished(row.status as GenerationStatus);
+
+/** A diploma's credential, batch status and kind, by id: one indexed read, prepared once. */
+const prepareDiplomaById = (db: Db) =>
+  db
+    .select({ credential: diplomas.credential, status: generations.status, type: generations.type })
+    .from(diplomas)
+    .innerJoin(generations, eq(generations.id, diplomas.generationId))
+    .where(eq(diplomas.id, sql.placeholder('id')))
+    .prepare('verification_diploma_by_id');
 
 /** A verification by id and what the page and independent verifiers receive with it. */
 export interface VerificationById {
@@ -68,13 +77,14 @@ export class VerificationService {
    * answering. Made on first use; its thread stops when idle.
    */
   private parser: PdfParsePool | null = null;
+  /**
+   * The one read of a verification by id, prepared once (a named statement: PostgreSQL parses and
+   * plans it once per connection, Drizzle builds its SQL once): results day's cold path (ADR 0130).
+   */
+  private readonly diplomaById: ReturnType<typeof prepareDiplomaById>;
 
-  constructor(
-    private readonly db: Db,
-    config: Config,
-    keys: MinistryKeys,
-    chain: OpenChain,
-  ) {
+  constructor(db: Db, config: Config, keys: MinistryKeys, chain: OpenChain) {
+    this.diplomaById = prepareDiplomaById(db);
     // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not kept.
     this.cache = createVerificationCache({ ttlMs: 10 * 60_000, max: 50_000, keep: (result) => result.verdict !== 'unpublished' });
     this.registry = cachedRegistry(registryPort(chain.registry), { ttlMs: 10 * 60_000 });
@@ -113,11 +123,7 @@ export class VerificationService {
 
   private async findDiploma(id: string): Promise<DiplomaRow | null> {
     if (!DIPLOMA_ID_PATTERN.test(id)) return null;
-    const [row] = await this.db
-      .select({ credential: diplomas.credential, status: generations.status, type: generations.type })
-      .from(diplomas)
-      .innerJoin(generations, eq(generations.id, diplomas.generationId))
-      .where(eq(diplomas.id, id));
+    const [row] = await this.diplomaById.execute({ id });
     return row ?? null;
   }
 
