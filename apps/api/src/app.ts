@@ -30,6 +30,7 @@ import { signaturesRoutes } from './modules/signatures/signatures-routes.ts';
 import { usersRoutes } from './modules/accounts/users-routes.ts';
 import { validationsRoutes } from './modules/validations/validations-routes.ts';
 import { distributionRoutes } from './modules/distribution/distribution-routes.ts';
+import { holderRoutes } from './modules/holder/holder-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -130,6 +131,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
       await api.register(statsRoutes, context);
       await api.register(validationsRoutes, context);
       await api.register(distributionRoutes, context);
+      await api.register(holderRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(publicDiplomaRoutes, context);
       await api.register(candidateCheckRoutes, context);

@@ -21,6 +21,7 @@ import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { ImportsService } from './modules/imports/imports-service.ts';
 import { ResultsRegistryService } from './modules/imports/results-registry-service.ts';
 import { DistributionService } from './modules/distribution/distribution-service.ts';
+import { HolderService } from './modules/holder/holder-service.ts';
 import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 
@@ -71,6 +72,8 @@ export function createServices(
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash), queue) : null,
     imports,
     distribution,
+    /** The holder's side: my diplomas and share links (ADR 0132). */
+    holder: new HolderService(db, config.publicUrl, verification),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),

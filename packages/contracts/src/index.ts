@@ -14,5 +14,6 @@ export * from './imports.ts';
 export * from './validations.ts';
 export * from './public-site.ts';
 export * from './distribution.ts';
+export * from './holder.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';

@@ -28,6 +28,8 @@ export const APP_ROUTES = [
   { path: '/view-certificate', access: 'public' },
   { path: '/direct-auth', access: 'public' },
   { path: '/phone-test', access: 'public' },
+  /** Ours: what a holder's share link opens (ADR 0132). */
+  { path: '/shared/:token', access: 'public' },
   { path: '/permission-test', access: 'auth', requirement: { anyPermission: ['users.list'] } },
 
   { path: '/login', access: 'guest', signedInRedirect: '/', name: 'login' },
@@ -37,6 +39,9 @@ export const APP_ROUTES = [
   { path: '/reset-password', access: 'auth', name: 'reset_password' },
 
   { path: '/dashboard', access: 'auth' },
+  /** Ours: the holder's side, for any signed-in person (ADR 0132). */
+  { path: '/my-diplomas', access: 'auth' },
+  { path: '/my-diplomas/shares', access: 'auth' },
   {
     path: '/certificates',
     access: 'auth',

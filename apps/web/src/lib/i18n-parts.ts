@@ -19,6 +19,8 @@ export const TEXT_PARTS = {
   legal: { web: ['legal', 'terms', 'privacy'] },
   contact: { web: ['contactPage'] },
   candidate: { web: ['candidateCheck', 'viewCertificate', 'directAuth'] },
+  /** The holder's side: my diplomas, my share links, a shared diploma (ADR 0132). */
+  holder: { web: ['holder'] },
   staff: {
     web: [
       'dashboard',
@@ -69,6 +71,9 @@ export const ROUTE_TEXT_PARTS: Record<string, readonly TextPart[]> = {
   '/mon-:product': ['candidate'],
   '/view-certificate': ['candidate', 'verify'],
   '/direct-auth': ['candidate'],
+  '/my-diplomas': ['holder'],
+  '/my-diplomas/shares': ['holder'],
+  '/shared/:token': ['holder'],
   '/reset-password': [],
   '/dev/outbox': ['staff'],
 };

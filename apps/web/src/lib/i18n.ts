@@ -26,6 +26,7 @@ const CHUNKS: Record<Locale, Record<TextPart | 'boot', Chunk>> = {
     forms: () => import('virtual:sceau-texts/fr/forms'),
     contact: () => import('virtual:sceau-texts/fr/contact'),
     candidate: () => import('virtual:sceau-texts/fr/candidate'),
+    holder: () => import('virtual:sceau-texts/fr/holder'),
     staff: () => import('virtual:sceau-texts/fr/staff'),
   },
   en: {
@@ -37,6 +38,7 @@ const CHUNKS: Record<Locale, Record<TextPart | 'boot', Chunk>> = {
     forms: () => import('virtual:sceau-texts/en/forms'),
     contact: () => import('virtual:sceau-texts/en/contact'),
     candidate: () => import('virtual:sceau-texts/en/candidate'),
+    holder: () => import('virtual:sceau-texts/en/holder'),
     staff: () => import('virtual:sceau-texts/en/staff'),
   },
 };

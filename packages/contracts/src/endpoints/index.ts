@@ -5,6 +5,7 @@ import { contactEndpoints } from './contact.ts';
 import { distributionEndpoints } from './distribution.ts';
 import { generationsEndpoints } from './generations.ts';
 import { healthEndpoints } from './health.ts';
+import { holderEndpoints } from './holder.ts';
 import { importsEndpoints } from './imports.ts';
 import { messagingEndpoints } from './messaging.ts';
 import { metricsEndpoints } from './metrics.ts';
@@ -23,6 +24,7 @@ export const endpoints = {
   distribution: distributionEndpoints,
   generations: generationsEndpoints,
   health: healthEndpoints,
+  holder: holderEndpoints,
   imports: importsEndpoints,
   messaging: messagingEndpoints,
   metrics: metricsEndpoints,

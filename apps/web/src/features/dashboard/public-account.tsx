@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 /** What an account without any staff permission can do (a member of the public who registered). */
 const ACTIONS = [
+  { to: '/my-diplomas', key: 'myDiplomas' },
   { to: '/verification', key: 'verify' },
   { to: '/student-check', key: 'studentCheck' },
   { to: '/contact', key: 'contact' },

@@ -1,0 +1,92 @@
+import { isPublished, type GenerationStatus } from '@sceau/contracts';
+import { firstDenial, type Decision } from './policy.ts';
+
+/**
+ * The account asking, as the holder rules read it: its contacts and whether it proved them. No
+ * role or permission appears here: a staff account is, on the holder's side, a person like any other.
+ */
+export interface HolderAccount {
+  id: number;
+  email: string | null;
+  phone: string | null;
+  /** The person proved they hold their contact (one-time code, Google) or staff created the account. */
+  verified: boolean;
+  archived: boolean;
+}
+
+/** A candidate's contacts as the ministry's list gave them (e-mail lower-cased, phone in E.164). */
+export interface CandidateContacts {
+  email: string | null;
+  phone: string | null;
+}
+
+/** What the rules read of a diploma: its candidate's contacts, its batch's state, its revocation. */
+export interface HolderDiplomaFacts {
+  candidate: CandidateContacts;
+  batch: { status: string; revokedAt: Date | null };
+  revokedAt: Date | null;
+}
+
+/** What the rules read of a share link: its maker, and whether it still opens. */
+export interface ShareFacts {
+  userId: number;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/**
+ * The contacts that make an account a holder: those of a confirmed, live account. The list gives
+ * phones in E.164 and e-mails lower-cased, as accounts store them (ADR 0129), so equality is the rule.
+ */
+export function holderContacts(account: HolderAccount): { email: string | null; phone: string | null } {
+  if (!account.verified || account.archived) return { email: null, phone: null };
+  return { email: account.email?.toLowerCase() ?? null, phone: account.phone };
+}
+
+/**
+ * A diploma is its holder's when its candidate's e-mail or phone is the account's confirmed e-mail
+ * or phone: the contact the ministry sends that diploma to (broadcasts, ADR 0080) is the one that
+ * sees it here (ADR 0132).
+ */
+export function isHolderOf(account: HolderAccount, candidate: CandidateContacts): boolean {
+  const mine = holderContacts(account);
+  if (mine.email !== null && candidate.email !== null && candidate.email.toLowerCase() === mine.email) return true;
+  return mine.phone !== null && candidate.phone !== null && candidate.phone === mine.phone;
+}
+
+const published = (diploma: HolderDiplomaFacts) => isPublished(diploma.batch.status as GenerationStatus);
+const live = (diploma: HolderDiplomaFacts) => published(diploma) && diploma.revokedAt === null && diploma.batch.revokedAt === null;
+
+/**
+ * The holder's diplomas (ADR 0132). Another person's diploma, or one not yet published, is as
+ * unknown as one that does not exist; a revoked diploma stays in its holder's list but is neither
+ * downloaded nor shared.
+ */
+export const holderPolicy = {
+  view: (account: HolderAccount, diploma: HolderDiplomaFacts) =>
+    firstDenial(
+      () => (isHolderOf(account, diploma.candidate) ? true : 'hidden'),
+      () => (published(diploma) ? true : 'hidden'),
+    ) satisfies Decision,
+  download: (account: HolderAccount, diploma: HolderDiplomaFacts) =>
+    firstDenial(
+      () => holderPolicy.view(account, diploma),
+      () => (live(diploma) ? true : 'state'),
+    ) satisfies Decision,
+  share: (account: HolderAccount, diploma: HolderDiplomaFacts) =>
+    firstDenial(
+      () => holderPolicy.view(account, diploma),
+      () => (live(diploma) ? true : { field: 'diploma_id', message: 'field.share_link_diploma_revoked' }),
+    ) satisfies Decision,
+  /** A share link is managed (listed, revoked) by its maker only. */
+  manageShare: (account: HolderAccount, share: ShareFacts) => (share.userId === account.id ? true : 'hidden') satisfies Decision,
+  /**
+   * A share link opens while it is neither revoked nor expired, its maker still holds the diploma,
+   * and the diploma is still published (a revoked one is shown revoked: the verdict says so).
+   */
+  openShare: (maker: HolderAccount, share: ShareFacts, diploma: HolderDiplomaFacts, now: Date): Decision | 'revoked' | 'expired' => {
+    if (share.revokedAt !== null) return 'revoked';
+    if (share.expiresAt !== null && share.expiresAt.getTime() <= now.getTime()) return 'expired';
+    return holderPolicy.view(maker, diploma);
+  },
+};

@@ -1,0 +1,63 @@
+import type { CreateShareRequest, HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { endpoints } from '@/lib/endpoints';
+import type { ApiError } from '@/lib/http';
+import { useApiQuery } from '@/lib/query';
+import { saveFile } from '@/lib/save-file';
+
+/** The holder's side (ADR 0132): my diplomas and results, my share links, what a share link opens. */
+
+export type { HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
+export { HOLDER_LIMITS } from '@sceau/contracts';
+
+const SHARES = ['holder', 'shares'] as const;
+
+export function useMyDiplomas() {
+  return useApiQuery<HolderDiplomaView[]>({
+    queryKey: ['holder', 'diplomas'],
+    queryFn: async ({ signal }) => (await api.call(endpoints.holder.diplomas, { signal })).data,
+  });
+}
+
+export function useMyShares() {
+  return useApiQuery<ShareLinkView[]>({
+    queryKey: SHARES,
+    queryFn: async ({ signal }) => (await api.call(endpoints.holder.shares, { signal })).data,
+  });
+}
+
+export function useCreateShare() {
+  const client = useQueryClient();
+  return useMutation<{ share: ShareLinkView; url: string }, ApiError, CreateShareRequest>({
+    mutationFn: async (body) => (await api.call(endpoints.holder.createShare, { body })).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: SHARES }),
+  });
+}
+
+export function useRevokeShare() {
+  const client = useQueryClient();
+  return useMutation<ShareLinkView, ApiError, number>({
+    mutationFn: async (id) => (await api.call(endpoints.holder.revokeShare, { params: { id } })).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: SHARES }),
+  });
+}
+
+/** What a share link opens; a refused link is not tried again (it will not start working). */
+export function useSharedDiploma(token: string) {
+  return useApiQuery<SharedDiplomaView>({
+    queryKey: ['shared', token],
+    retry: false,
+    queryFn: async ({ signal }) => (await api.call(endpoints.holder.shared, { params: { token }, signal, anonymous: true })).data,
+  });
+}
+
+export const diplomaPdfUrl = (id: string) => api.url(endpoints.verification.pdf, { params: { id } });
+export const sharedPhotoUrl = (token: string) => api.url(endpoints.holder.sharedPhoto, { params: { token } });
+
+/** The diploma's credential (the signed record with its proof), as `GET /verify/{id}` publishes it, saved as a file. */
+export async function downloadCredential(id: string): Promise<void> {
+  const { data } = await api.call(endpoints.verification.verify, { params: { id } });
+  if (!data.credential) throw new Error('no credential');
+  saveFile(new Blob([JSON.stringify(data.credential, null, 2)], { type: 'application/json' }), `diplome-${id}.json`);
+}

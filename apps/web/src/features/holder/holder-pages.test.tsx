@@ -1,0 +1,223 @@
+import type { HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { changeLocale } from '@/lib/i18n';
+import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+
+const VALID = 'AbCdEfGhIjKlMnOpQrStUv';
+const REVOKED = 'ZyXwVuTsRqPoNmLkJiHgFe';
+const TOKEN = 'k'.repeat(43);
+
+function diploma(overrides: Partial<HolderDiplomaView> = {}): HolderDiplomaView {
+  return {
+    id: VALID,
+    candidate_code: '20250000000001',
+    last_name: 'Kabamba',
+    middle_name: 'Ngalula',
+    first_name: 'Élodie',
+    kind: 'diplome_etat',
+    session: 'Session 2025',
+    option: 'Scientifique',
+    school: 'Institut Kasa-Vubu',
+    percentage: 72.5,
+    issued_at: '2025-08-01T10:00:00.000Z',
+    status: 'valid',
+    revocation_reason: null,
+    abilities: { download: true, share: true },
+    ...overrides,
+  };
+}
+
+function share(overrides: Partial<ShareLinkView> = {}): ShareLinkView {
+  return {
+    id: 1,
+    diploma_id: VALID,
+    label: 'Employeur',
+    created_at: '2026-11-20T10:00:00.000Z',
+    expires_at: '2026-12-20T10:00:00.000Z',
+    revoked_at: null,
+    state: 'active',
+    opens: 2,
+    last_opened_at: null,
+    ...overrides,
+  };
+}
+
+const signedIn = { profile: makeProfile([]) };
+
+describe('my diplomas and results', () => {
+  it('shows each of my diplomas with its result, the PDF to download and a way to share it; a revoked one says so and offers neither', async () => {
+    renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () =>
+          jsonResponse({ data: [diploma(), diploma({ id: REVOKED, status: 'revoked', revocation_reason: 'erreur de saisie', abilities: { download: false, share: false } })] }),
+      },
+    });
+    const [valid, revoked] = await screen.findAllByTestId('holder-diploma');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Mes diplômes et résultats');
+    expect(within(valid!).getByRole('heading', { name: "Diplôme d'État" })).toBeInTheDocument();
+    expect(within(valid!).getByText('Élodie Ngalula Kabamba')).toBeInTheDocument();
+    expect(within(valid!).getByTestId('holder-result')).toHaveTextContent('72,5 %');
+    expect(within(valid!).getByRole('link', { name: 'Télécharger le PDF signé' })).toHaveAttribute('href', `/api/verify/${VALID}/pdf`);
+    expect(within(valid!).getByRole('link', { name: 'Partager' })).toHaveAttribute('href', `/my-diplomas/shares?diploma=${VALID}`);
+    expect(within(revoked!).getByText('Révoqué')).toBeInTheDocument();
+    expect(within(revoked!).getByText(/révoqué par le ministère \(erreur de saisie\)/)).toBeInTheDocument();
+    expect(within(revoked!).queryByRole('link', { name: 'Télécharger le PDF signé' })).toBeNull();
+    expect(within(revoked!).queryByRole('link', { name: 'Partager' })).toBeNull();
+  });
+
+  it('says what to do when no diploma is linked to the account yet', async () => {
+    renderApp({ path: '/my-diplomas', signedIn, routes: { 'GET /api/holder/diplomas': () => jsonResponse({ data: [] }) } });
+    const none = await screen.findByTestId('holder-none');
+    expect(none).toHaveTextContent('Aucun diplôme pour le moment');
+    expect(within(none).getByRole('link', { name: 'Consulter mon résultat' })).toHaveAttribute('href', '/student-check');
+  });
+
+  it('is reached from the dashboard of an account without staff role', async () => {
+    renderApp({ path: '/dashboard', signedIn, routes: {} });
+    expect(await screen.findByRole('link', { name: /Mes diplômes et résultats/ })).toHaveAttribute('href', '/my-diplomas');
+  });
+
+  it('reads English', async () => {
+    await changeLocale('en');
+    try {
+      renderApp({ path: '/my-diplomas', signedIn, routes: { 'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }) } });
+      expect(await screen.findByRole('heading', { name: 'State diploma' })).toBeInTheDocument();
+      expect(screen.getByTestId('holder-result')).toHaveTextContent('72.5%');
+      expect(screen.getByRole('link', { name: 'Download the signed PDF' })).toBeInTheDocument();
+    } finally {
+      await changeLocale('fr');
+    }
+  });
+});
+
+describe('my share links', () => {
+  it('makes a link for the chosen time and note, shows its address once, and lists it', async () => {
+    let shares = [share({ id: 1, state: 'expired', expires_at: '2026-11-21T10:00:00.000Z', label: null })];
+    const { calls } = renderApp({
+      path: `/my-diplomas/shares?diploma=${VALID}`,
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        'GET /api/holder/shares': () => jsonResponse({ data: shares }),
+        'POST /api/holder/shares': () => {
+          const made = share({ id: 2, label: 'Université de Kinshasa', expires_at: '2027-02-23T10:00:00.000Z' });
+          shares = [made, ...shares];
+          return jsonResponse({ data: { share: made, url: `http://localhost/shared/${TOKEN}` } }, 201);
+        },
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('share-link')).toHaveAttribute('data-state', 'expired');
+    await user.click(screen.getByRole('radio', { name: '90 jours' }));
+    await user.type(screen.getByLabelText(/Note \(pour qui \?\)/), 'Université de Kinshasa');
+    await user.click(screen.getByRole('button', { name: 'Créer le lien' }));
+
+    const created = await screen.findByTestId('share-created');
+    expect(within(created).getByLabelText('Adresse du lien')).toHaveValue(`http://localhost/shared/${TOKEN}`);
+    const post = calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(post!.init.body))).toEqual({ diploma_id: VALID, days: 90, label: 'Université de Kinshasa' });
+    await waitFor(() => expect(screen.getAllByTestId('share-link')).toHaveLength(2));
+    expect(screen.getAllByTestId('share-link')[0]).toHaveTextContent('Université de Kinshasa');
+  });
+
+  it('makes a link that never expires', async () => {
+    const { calls } = renderApp({
+      path: '/my-diplomas/shares',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        'GET /api/holder/shares': () => jsonResponse({ data: [] }),
+        'POST /api/holder/shares': () => jsonResponse({ data: { share: share({ expires_at: null }), url: `http://localhost/shared/${TOKEN}` } }, 201),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Sans expiration' }));
+    await user.click(screen.getByRole('button', { name: 'Créer le lien' }));
+    await screen.findByTestId('share-created');
+    expect(JSON.parse(String(calls.find((c) => c.method === 'POST')!.init.body))).toMatchObject({ days: null });
+  });
+
+  it("shows the server's refusal on its field", async () => {
+    renderApp({
+      path: '/my-diplomas/shares',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        'GET /api/holder/shares': () => jsonResponse({ data: [] }),
+        'POST /api/holder/shares': () => jsonResponse({ code: 'conflict', message: 'Conflit', errors: { diploma_id: ['Ce diplôme a déjà 20 liens de partage actifs'] } }, 409),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Créer le lien' }));
+    expect(await screen.findByText('Ce diplôme a déjà 20 liens de partage actifs')).toBeInTheDocument();
+  });
+
+  it('revokes an active link', async () => {
+    let shares = [share()];
+    const { calls } = renderApp({
+      path: '/my-diplomas/shares',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        'GET /api/holder/shares': () => jsonResponse({ data: shares }),
+        'DELETE /api/holder/shares/1': () => {
+          shares = [share({ state: 'revoked', revoked_at: '2026-11-25T10:00:00.000Z' })];
+          return jsonResponse({ data: shares[0] });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Révoquer le lien Employeur' }));
+    await waitFor(() => expect(screen.getByTestId('share-link')).toHaveAttribute('data-state', 'revoked'));
+    expect(calls.some((c) => c.method === 'DELETE' && c.url.pathname === '/api/holder/shares/1')).toBe(true);
+    expect(screen.queryByRole('button', { name: /Révoquer/ })).toBeNull();
+  });
+});
+
+describe('a shared diploma', () => {
+  const view: SharedDiplomaView = {
+    verdict: 'authentic',
+    verdict_label: 'Authentique',
+    checks: [{ name: 'issuer_signature', status: 'passed', title: 'Signature du ministère', message: 'Valide' }],
+    diploma: {
+      last_name: 'Kabamba',
+      first_name: 'Élodie',
+      option: 'Scientifique',
+      session: 'Session 2025',
+      percentage: 72.5,
+      issuer: { id: 'minepst.gouv.cd', name: 'Ministère' },
+    },
+    diploma_kind: 'diplome_etat',
+    expires_at: '2026-12-25T10:00:00.000Z',
+    checked_at: '2026-11-25T10:00:00.000Z',
+  };
+
+  it('shows the verdict, the holder and the diploma, and until when the link works, to anyone (no account)', async () => {
+    const { calls } = renderApp({ path: `/shared/${TOKEN}`, routes: { [`GET /api/shared/${TOKEN}`]: () => jsonResponse({ data: view }) } });
+    expect(await screen.findByTestId('shared-verdict')).toHaveAttribute('data-verdict', 'authentic');
+    expect(screen.getByTestId('shared-holder')).toHaveTextContent('Élodie Kabamba');
+    expect(screen.getByText("Diplôme d'État")).toBeInTheDocument();
+    expect(screen.getByTestId('shared-expiry')).toHaveTextContent('Ce lien de partage expire le');
+    expect(screen.getByRole('img', { name: 'Photo de Élodie Kabamba' })).toHaveAttribute('src', `/api/shared/${TOKEN}/photo`);
+    const call = calls.find((c) => c.url.pathname === `/api/shared/${TOKEN}`);
+    expect(new Headers(call!.init.headers).get('authorization')).toBeNull();
+  });
+
+  it("says why a link no longer opens, in the server's words", async () => {
+    renderApp({
+      path: `/shared/${TOKEN}`,
+      routes: {
+        [`GET /api/shared/${TOKEN}`]: () =>
+          jsonResponse({ code: 'not_found', message: 'Introuvable', errors: { token: ['Ce lien de partage a expiré : demandez un nouveau lien au titulaire du diplôme'] } }, 404),
+      },
+    });
+    const refused = await screen.findByTestId('shared-refused');
+    expect(within(refused).getByRole('alert')).toHaveTextContent('Ce lien de partage a expiré');
+    expect(screen.queryByTestId('shared-verdict')).toBeNull();
+  });
+});

@@ -1,0 +1,66 @@
+import { errorResponse, idParam } from '../api.ts';
+import { endpoint } from '../endpoint.ts';
+import { createShareRequest, createShareResponse, holderDiplomasResponse, sharedDiplomaResponse, shareLinkResponse, shareLinksResponse, shareTokenParams } from '../holder.ts';
+
+/**
+ * The holder's side (ADR 0132): any signed-in account sees the diplomas whose candidate has its
+ * confirmed e-mail or phone, and shares them by expiring links. No permission widens what these
+ * answer: a staff account sees here only its own diplomas, like anyone.
+ */
+const tags = ['holder'];
+
+export const holderEndpoints = {
+  diplomas: endpoint({
+    method: 'GET',
+    path: '/holder/diplomas',
+    access: 'user',
+    tags,
+    summary: "The signed-in person's own published diplomas and results (their candidate's e-mail or phone is the account's)",
+    responses: { 200: holderDiplomasResponse },
+  }),
+  shares: endpoint({
+    method: 'GET',
+    path: '/holder/shares',
+    access: 'user',
+    tags,
+    summary: 'The share links the signed-in person made, newest first (never their secret)',
+    responses: { 200: shareLinksResponse },
+  }),
+  createShare: endpoint({
+    method: 'POST',
+    path: '/holder/shares',
+    access: 'user',
+    tags,
+    summary: 'Make a link to one of my diplomas that expires after 7, 30 or 90 days, or never; its address is given once',
+    body: createShareRequest,
+    responses: { 201: createShareResponse, 409: errorResponse },
+  }),
+  revokeShare: endpoint({
+    method: 'DELETE',
+    path: '/holder/shares/:id',
+    access: 'user',
+    tags,
+    summary: 'Revoke one of my share links: it stops opening at once',
+    params: idParam,
+    responses: { 200: shareLinkResponse },
+  }),
+  shared: endpoint({
+    method: 'GET',
+    path: '/shared/:token',
+    access: 'public',
+    tags,
+    summary: "What a share link opens: the diploma verified now, its public fields and the link's expiry (404 once expired or revoked, saying which)",
+    params: shareTokenParams,
+    responses: { 200: sharedDiplomaResponse },
+  }),
+  sharedPhoto: endpoint({
+    method: 'GET',
+    path: '/shared/:token/photo',
+    access: 'public',
+    tags,
+    summary: "The holder's photo, while the share link opens",
+    params: shareTokenParams,
+    file: 'image/jpeg',
+    responses: {},
+  }),
+} as const;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { envelope } from './api.ts';
+import { DIPLOMA_ID_PATTERN, VERDICTS } from './constants.ts';
+import { GENERATION_TYPES } from './generations.ts';
+import { publicDiplomaView, verificationCheck } from './public-site.ts';
+
+/**
+ * The holder's side (ADR 0132): a person's own diplomas and results, found by the contact the
+ * ministry has for them, and the expiring links they share them with.
+ */
+
+export const HOLDER_LIMITS = {
+  /** How long a share link may live, in days; `null` (never) is the other choice. */
+  shareDays: [7, 30, 90] as const,
+  /** A note to remember whom a link was given to. */
+  labelMax: 80,
+  /** Links of one diploma that still work at the same time. */
+  activeSharesPerDiploma: 20,
+  /** A share link's secret: 32 random bytes, base64url. */
+  tokenLength: 43,
+} as const;
+
+export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What became of a share link: it opens, or it no longer does and why. */
+export const SHARE_STATES = ['active', 'expired', 'revoked'] as const;
+export type ShareState = (typeof SHARE_STATES)[number];
+
+/** One of the holder's diplomas, with its result, as its holder sees it. */
+export const holderDiplomaView = z.object({
+  id: z.string(),
+  candidate_code: z.string(),
+  last_name: z.string(),
+  middle_name: z.string().nullable(),
+  first_name: z.string().nullable(),
+  /** The kind of diploma (its batch's type: `diplome_etat`, …). */
+  kind: z.enum(GENERATION_TYPES),
+  session: z.string(),
+  option: z.string(),
+  school: z.string(),
+  /** The result: percentage obtained. */
+  percentage: z.number(),
+  issued_at: z.string(),
+  /** `valid`, or `revoked` (with the ministry's reason). */
+  status: z.enum(['valid', 'revoked']),
+  revocation_reason: z.string().nullable(),
+  /** What the holder may do with it (from the holder policy). */
+  abilities: z.object({ download: z.boolean(), share: z.boolean() }),
+});
+export type HolderDiplomaView = z.infer<typeof holderDiplomaView>;
+export const holderDiplomasResponse = envelope(z.array(holderDiplomaView));
+
+/** A share link as its maker lists it: never its secret, which is shown once, when it is made. */
+export const shareLinkView = z.object({
+  id: z.number().int(),
+  diploma_id: z.string(),
+  label: z.string().nullable(),
+  created_at: z.string(),
+  /** Null: the link never expires. */
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  state: z.enum(SHARE_STATES),
+  opens: z.number().int(),
+  last_opened_at: z.string().nullable(),
+});
+export type ShareLinkView = z.infer<typeof shareLinkView>;
+export const shareLinksResponse = envelope(z.array(shareLinkView));
+
+/** `POST /holder/shares`: which diploma, for how long (days, or null for never), and a note. */
+export const createShareRequest = z.object({
+  diploma_id: z.string({ error: 'field.required' }).regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }),
+  days: z.union([z.literal(7), z.literal(30), z.literal(90), z.null()], { error: 'field.share_link_days' }),
+  label: z
+    .string()
+    .trim()
+    .max(HOLDER_LIMITS.labelMax, { error: 'field.share_link_label_length' })
+    .optional()
+    .transform((value) => value || null),
+});
+export type CreateShareRequest = z.input<typeof createShareRequest>;
+/** The new link, and its address: the only time the secret is given. */
+export const createShareResponse = envelope(z.object({ share: shareLinkView, url: z.string() }));
+export const shareLinkResponse = envelope(shareLinkView);
+
+export const shareTokenParams = z.object({ token: z.string().regex(SHARE_TOKEN_PATTERN, { error: 'field.share_link_unknown' }) });
+
+/**
+ * What a share link shows: the diploma verified now by the platform, its public fields and the
+ * link's expiry; not the diploma's permanent id or credential, so the link stops working when it
+ * expires or is revoked (ADR 0132).
+ */
+export const sharedDiplomaView = z.object({
+  verdict: z.enum(VERDICTS),
+  verdict_label: z.string(),
+  checks: z.array(verificationCheck.pick({ name: true, status: true, title: true, message: true })),
+  diploma: publicDiplomaView.omit({ id: true }).nullable(),
+  diploma_kind: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  checked_at: z.string(),
+});
+export type SharedDiplomaView = z.infer<typeof sharedDiplomaView>;
+export const sharedDiplomaResponse = envelope(sharedDiplomaView);
