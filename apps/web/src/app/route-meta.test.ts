@@ -29,6 +29,7 @@ describe('layout rules', () => {
       '/view-certificate',
       '/direct-auth',
       '/phone-test',
+      '/shared/:token',
       '/permission-test',
       '/dev/outbox',
     ]);
