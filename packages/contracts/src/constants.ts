@@ -28,7 +28,11 @@ export const MAX_PAGE_SIZE = 100;
  * binding of a schema file keeps every schema of it (size budget, ADR 0126).
  */
 
-/** A diploma's public id: 22 characters of base64url. */
+/**
+ * A diploma's public id: 22 characters of base64url. The credential defines it (@sceau/credential's
+ * DIPLOMA_ID_PATTERN, which the verifier uses); written again here rather than imported, since the
+ * credential's module would bring its byte helpers into the first page (constants.test.ts keeps both equal).
+ */
 export const DIPLOMA_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** The answer's verdicts, from the strongest yes to the strongest no. */

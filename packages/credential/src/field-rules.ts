@@ -19,8 +19,11 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** A diploma id as written: its 16 random bytes in base64url, 22 characters (isDiplomaId also decodes them). */
+export const DIPLOMA_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
 export function isDiplomaId(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(value)) return false;
+  if (typeof value !== 'string' || !DIPLOMA_ID_PATTERN.test(value)) return false;
   try {
     return fromBase64url(value).length === 16;
   } catch {

@@ -4,9 +4,9 @@
  * canonical form; everything downstream hashes that form and nothing else.
  */
 import { z } from 'zod';
-import { CODE_PATTERN, isCalendarDate, isDiplomaId, isPercentage } from './field-rules.ts';
+import { CODE_PATTERN, DIPLOMA_ID_PATTERN, isCalendarDate, isDiplomaId, isPercentage } from './field-rules.ts';
 
-export { isCalendarDate, isDiplomaId, isPercentage };
+export { DIPLOMA_ID_PATTERN, isCalendarDate, isDiplomaId, isPercentage };
 
 /** Record fields, in the order they are listed in documents and vectors. */
 export const RECORD_FIELDS = [

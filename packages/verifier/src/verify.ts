@@ -3,7 +3,7 @@
  * own: keys, chain and database come through the context's ports. Each check reports passed,
  * failed or not-checked with a stable code; decideVerdict turns them into one verdict.
  */
-import { isDiplomaId, verifyDocument, type DocumentVerification, type Jwks, type QrFields, type QrVerification } from '@sceau/credential';
+import { DIPLOMA_ID_PATTERN, isDiplomaId, verifyDocument, type DocumentVerification, type Jwks, type QrFields, type QrVerification } from '@sceau/credential';
 import { extractAttachment } from '@sceau/pdf/attachment';
 import { checkQrPayload, checkRootSignature } from './fast-signatures.ts';
 import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
@@ -29,7 +29,8 @@ import { decideVerdict } from './verdict.ts';
 /** Name of the credential attachment in our PDFs (@sceau/pdf CREDENTIAL_ATTACHMENT_NAME). */
 export const CREDENTIAL_ATTACHMENT = 'credential.json';
 export const QR_PREFIX = 'SC1:';
-const VERIFY_LINK = /\/verify\/([A-Za-z0-9_-]{22})(?:[/?#]|$)/;
+/** A `/verify/{id}` link, its id as the credential writes one (DIPLOMA_ID_PATTERN without its anchors). */
+const VERIFY_LINK = new RegExp(`/verify/(${DIPLOMA_ID_PATTERN.source.replace(/^\^|\$$/g, '')})(?:[/?#]|$)`);
 
 type Verified = Extract<DocumentVerification, { integrity: 'ok' }>;
 
