@@ -33,7 +33,8 @@ import { checkRequirement, ROLES, type GenerationStatus, type RoleName } from '@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLog } from '../db/schema.ts';
+import { randomBytes } from 'node:crypto';
+import { auditLog, shareLinks } from '../db/schema.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
@@ -55,6 +56,7 @@ import {
   type School,
 } from './access-matrix-support.ts';
 import { diplomaPolicy } from './diploma-policy.ts';
+import { holderPolicy, type HolderAccount } from './holder-policy.ts';
 import { generationPolicy, type BatchFacts } from './generation-policy.ts';
 import { importationPolicy } from './importation-policy.ts';
 import { firstDenial, type Decision } from './policy.ts';
@@ -180,6 +182,9 @@ const newBatchPlace = (actor: Actor, c: Cell): Scope => ({
 const publicCase = (url: string, payload?: unknown): Case => ({ on: 'public', places: NOWHERE, request: () => ({ url, payload }) });
 const noObject = (url: string, extra: Partial<Case> = {}): Case => ({ on: 'none', places: NOWHERE, request: () => ({ url }), ...extra });
 
+/** The caller as the holder rules read it; its contacts match no candidate of the matrix. */
+const holderOf = (actor: Actor): HolderAccount => ({ id: actor.id, email: null, phone: null, verified: true, archived: false });
+
 const REASON = { reason: 'Fraude constatée au centre' };
 const SHARE_TO = 'destinataire@sceau.example';
 
@@ -221,6 +226,9 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // checks that they are open to anyone (the stand-in service answers 503).
   'GET /api/verify/:id': publicCase('/api/verify/AAAAAAAAAAAAAAAAAAAAAA'),
   'POST /api/generations/verify': publicCase('/api/generations/verify', {}),
+  // A share link's secret is its only key (ADR 0132): a well-formed unknown one is refused to anyone alike.
+  'GET /api/shared/:token': publicCase(`/api/shared/${'A'.repeat(43)}`),
+  'GET /api/shared/:token/photo': publicCase(`/api/shared/${'A'.repeat(43)}/photo`),
 
   // ---------------------------------------------------------------- any signed-in account
   'GET /api/me': noObject('/api/me'),
@@ -228,6 +236,35 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // The change of one's own password: an empty body is refused (422) after the access check; nothing changes.
   'POST /api/reset-password': { on: 'none', places: NOWHERE, request: () => ({ url: '/api/reset-password', payload: {} }), alsoOk: [{ status: 422 }] },
   'GET /api/generations/by-user': noObject('/api/generations/by-user'),
+  // The holder's side (ADR 0132) answers by the caller's own contacts, whatever its roles.
+  'GET /api/holder/diplomas': noObject('/api/holder/diplomas'),
+  'GET /api/holder/shares': noObject('/api/holder/shares'),
+  // The matrix's candidates have no contact: nobody holds their diplomas, so every role, root
+  // included, is refused as a stranger is (no permission widens the holder's side).
+  'POST /api/holder/shares': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: '/api/holder/shares', payload: { diploma_id: b.diplomaId, days: 7 } }),
+    policy: (actor, b) => holderPolicy.share(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
+  'DELETE /api/holder/shares/:id': {
+    on: 'diploma',
+    what: "another account's share link",
+    places: SCHOOLS,
+    make: async (c) => {
+      const batch = await insertBatch(c.m, schoolOf(c), 'completed');
+      const maker = await insertAccount(c.m, NATIONAL, ['validateur']);
+      const [link] = await c.m.ctx.db
+        .insert(shareLinks)
+        .values({ userId: maker.id, diplomaId: batch.diplomaId!, tokenHash: randomBytes(32).toString('hex') })
+        .returning();
+      return link!;
+    },
+    request: (link) => ({ url: `/api/holder/shares/${link.id}` }),
+    policy: (actor, link) => holderPolicy.manageShare(holderOf(actor), link),
+  } satisfies Case<typeof shareLinks.$inferSelect>,
 
   // ---------------------------------------------------------------- staff accounts
   'GET /api/users': noObject('/api/users'),
