@@ -15,6 +15,15 @@ describe('home counters', () => {
     expect(screen.getByTestId('counter-schools')).toHaveTextContent('Écoles');
   });
 
+  it('keeps their place while they load, so that the page below does not move when they arrive', async () => {
+    renderApp({ path: '/', routes: { 'GET /api/metrics': () => new Promise<Response>(() => undefined) } });
+    await screen.findByRole('heading', { level: 1 });
+    const section = screen.getByRole('region', { name: 'La plateforme en chiffres' });
+    expect(section).toHaveAttribute('aria-busy', 'true');
+    expect(section.querySelectorAll('dd')).toHaveLength(4);
+    expect(screen.queryByTestId('counter-documents')).not.toBeInTheDocument();
+  });
+
   it('shows nothing when the counters cannot be had', async () => {
     renderApp({ path: '/', routes: { 'GET /api/metrics': () => new Response('{}', { status: 500 }) } });
     await screen.findByRole('heading', { level: 1 });
