@@ -30,6 +30,7 @@ describe("the issuer's identity handed to the site (ADR 0129)", () => {
     });
     const web = webRuntimeConfig(config);
     expect(web.issuer).toEqual({
+      id: config.issuer.id,
       name: 'Ministère de la Santé',
       nameEn: 'Ministry of Health',
       shortName: 'MS',

@@ -28,6 +28,8 @@ export function webRuntimeConfig(config: Config) {
     candidateCheckToken: config.candidateCheck.token,
     /** Who runs the platform (ADR 0129): the header, footer and home page name it from here. */
     issuer: {
+      /** Its id (domain): the offline QR check names the issuer it checked (ADR 0133). */
+      id: config.issuer.id,
       name: config.issuer.name,
       nameEn: config.issuer.nameEn,
       shortName: config.issuer.shortName,

@@ -23,6 +23,8 @@ export interface AppConfig {
 }
 
 export interface IssuerIdentity {
+  /** The issuer's id (its domain), as signed into its credentials. */
+  id: string;
   name: string;
   nameEn: string;
   shortName: string;
@@ -46,6 +48,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   candidateCheckUrl: '/api',
   candidateCheckToken: 'sceau-web-candidate-check',
   issuer: {
+    id: 'minepst.gouv.cd',
     name: "Ministère de l'Éducation nationale et Nouvelle Citoyenneté",
     nameEn: 'Ministry of National Education and New Citizenship',
     shortName: 'EDU-NC',
@@ -74,6 +77,7 @@ function readIssuer(raw: unknown): IssuerIdentity {
   const v = raw as Record<string, unknown>;
   const d = DEFAULT_CONFIG.issuer;
   return {
+    id: pickString(v.id, d.id),
     name: pickString(v.name, d.name),
     nameEn: pickString(v.nameEn, pickString(v.name, d.nameEn)),
     shortName: pickString(v.shortName, d.shortName),

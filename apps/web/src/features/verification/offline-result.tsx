@@ -2,7 +2,7 @@ import type { QrFields } from '@sceau/credential/qr-codec';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '@/lib/i18n';
-import type { OfflineCheck } from '@/features/verification/offline-verify';
+import type { OfflineCheck, OfflineIssuer } from '@/features/verification/offline-verify';
 import { formatCalendarDate, formatChainTime, formatPercentage, fullName } from '@/features/verification/verification-format';
 import '@/features/verification/offline-result.css';
 
@@ -81,6 +81,50 @@ function Fields({ fields }: { fields: QrFields }) {
   );
 }
 
+/** "Name (id)", in the page's language, marked when its keys are a development platform's. */
+function useIssuerLabel() {
+  const { t, i18n } = useTranslation();
+  return (issuer: OfflineIssuer) => {
+    const name = i18n.language?.startsWith('en') && issuer.nameEn ? issuer.nameEn : issuer.name;
+    return `${name} (${issuer.id})${issuer.development ? ` · ${t('scan.offline.issuer.development')}` : ''}`;
+  };
+}
+
+/** The issuer checked, or the one expected when no key of it signed; and where its keys came from. */
+function IssuerLine({ check }: { check: OfflineCheck }) {
+  const { t } = useTranslation();
+  const label = useIssuerLabel();
+  const source = t(check.pinned ? 'scan.offline.issuer.pinned' : 'scan.offline.issuer.platform');
+  const text = check.issuer
+    ? t('scan.offline.issuer.checked', { issuer: label(check.issuer) })
+    : t('scan.offline.issuer.expected', { issuer: check.expected.map(label).join(' ; ') });
+  return (
+    <p className="verdict-banner__text" data-testid="offline-issuer" data-issuer={check.issuer?.id ?? ''} data-pinned={String(check.pinned)}>
+      {text} <span className="muted">{source}</span>
+    </p>
+  );
+}
+
+function KeyMessage({ check }: { check: OfflineCheck }) {
+  const { t, i18n } = useTranslation();
+  const label = useIssuerLabel();
+  const locale = currentLocale(i18n);
+  const verification = check.verification;
+  const kid = 'kid' in verification ? <span className="muted">{t('scan.offline.keys.kid', { kid: verification.kid })}</span> : null;
+  let text: string;
+  if (check.pinned) {
+    text = check.issuer ? t('scan.offline.keys.pinned', { issuer: label(check.issuer) }) : t('scan.offline.keys.notPinned', { issuer: check.expected.map(label).join(' ; ') });
+  } else {
+    const fetchedAt = check.keys?.fetchedAt ?? '';
+    text = t(check.keysFromCache ? 'scan.offline.keys.cached' : 'scan.offline.keys.fetched', { date: formatChainTime(fetchedAt, locale) ?? fetchedAt });
+  }
+  return (
+    <p className="verify-check__message">
+      {text} {kid}
+    </p>
+  );
+}
+
 export interface OfflineResultProps {
   state: OfflineState;
   /** Verifies the same QR code online (chain, revocation). */
@@ -94,8 +138,7 @@ export interface OfflineResultProps {
  * the network (the blockchain record, revocation, the PDF's signature), with the way to complete it.
  */
 export function OfflineResult({ state, onCompleteOnline, completing = false }: OfflineResultProps) {
-  const { t, i18n } = useTranslation();
-  const locale = currentLocale(i18n);
+  const { t } = useTranslation();
   const check = state.status === 'done' ? state.check : null;
   const verification = check?.verification;
   const status = verification?.status;
@@ -113,6 +156,7 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
             <div>
               <p className="verdict-banner__label">{t(`scan.offline.verdict.${verification.status}`)}</p>
               <p className="verdict-banner__text">{t(`scan.offline.explain.${verification.status}`)}</p>
+              {check && verification.status !== 'malformed' ? <IssuerLine check={check} /> : null}
             </div>
           </div>
         ) : (
@@ -126,11 +170,8 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
         <section aria-labelledby="offline-made-title" className="verify-result__section">
           <h3 id="offline-made-title">{t('scan.offline.madeOffline')}</h3>
           <ul className="verify-checks" data-testid="offline-checks">
-            <Item name="published_key" mark={status === 'unknown-key' ? 'failed' : 'passed'} title={t('scan.offline.check.key')}>
-              <p className="verify-check__message">
-                {t(check.keysFromCache ? 'scan.offline.keys.cached' : 'scan.offline.keys.fetched', { date: formatChainTime(check.keys.fetchedAt, locale) ?? check.keys.fetchedAt })}{' '}
-                {verification && 'kid' in verification ? <span className="muted">{t('scan.offline.keys.kid', { kid: verification.kid })}</span> : null}
-              </p>
+            <Item name="published_key" mark={status === 'unknown-key' ? 'failed' : 'passed'} title={t(check.pinned ? 'scan.offline.check.pinnedKey' : 'scan.offline.check.key')}>
+              <KeyMessage check={check} />
             </Item>
             {status !== 'unknown-key' ? (
               <Item name="qr_signature" mark={status === 'valid' ? 'passed' : 'failed'} title={t('scan.offline.check.signature')}>

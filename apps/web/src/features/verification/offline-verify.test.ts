@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JWKS_PATH, KEYS_STORAGE_KEY, KeysUnavailableError, readCachedKeys } from '@/features/verification/offline-keys';
 import { checkOffline } from '@/features/verification/offline-verify';
 import { signedDemoPayload } from '@/features/verification/qr-test-support';
+import { pinnedIssuers, trustListEntry, TRUST_LIST_FORMAT } from '@sceau/verifier/trust-list';
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 const demo = await signedDemoPayload();
@@ -48,6 +49,8 @@ describe('offline check of the signed QR code', () => {
     expect(first.verification).toMatchObject({ status: 'valid', fields: { diploma_id: demo.diplomaId, last_name: 'Ngalula', first_name: 'Élodie', percentage: 72.5 } });
     expect(first.engine).toBe('webcrypto');
     expect(first.keysFromCache).toBe(false);
+    // No issuer pinned by the bundled list (this checkout's): this platform's keys, and its issuer named.
+    expect(first).toMatchObject({ pinned: false, issuer: { id: 'minepst.gouv.cd', name: expect.stringContaining('Ministère') } });
     expect(readCachedKeys()?.jwks).toEqual(demo.jwks);
     expect(fetch).toHaveBeenCalledTimes(1);
 
@@ -56,7 +59,7 @@ describe('offline check of the signed QR code', () => {
     const again = await checkOffline(demo.text, { subtle });
     expect(again.verification.status).toBe('valid');
     expect(again.keysFromCache).toBe(true);
-    expect(again.keys.fetchedAt).toBe(first.keys.fetchedAt);
+    expect(again.keys?.fetchedAt).toBe(first.keys?.fetchedAt);
     expect(noNetwork).not.toHaveBeenCalled();
   });
 
@@ -108,7 +111,7 @@ describe('offline check of the signed QR code', () => {
     offline();
     const stale = await checkOffline((await signedDemoPayload()).text, { subtle });
     expect(stale.verification.status).toBe('unknown-key');
-    expect(stale.keys.fetchedAt).toBe('2026-01-05T10:00:00.000Z');
+    expect(stale.keys?.fetchedAt).toBe('2026-01-05T10:00:00.000Z');
   });
 
   it('needs the keys once: without cache nor network it says so', async () => {
@@ -126,5 +129,45 @@ describe('offline check of the signed QR code', () => {
   it('checks the key the QR names among several published ones', async () => {
     serveKeys({ keys: [toPublicJwk(generateEs256Jwk()), ...demo.jwks.keys, { kty: 'RSA', n: 'x', e: 'AQAB' }] });
     expect((await checkOffline(demo.text, { subtle })).verification.status).toBe('valid');
+  });
+});
+
+describe('offline check pinned by the trust list (ADR 0133)', () => {
+  const pinnedTo = (jwks: unknown) =>
+    pinnedIssuers({
+      format: TRUST_LIST_FORMAT,
+      issuers: [
+        trustListEntry(
+          {
+            id: 'minepst.gouv.cd',
+            name: 'Ministère de l’Éducation nationale',
+            name_en: 'Ministry of National Education',
+            jwks_uri: 'https://minepst.gouv.cd/.well-known/jwks.json',
+            registry: { chain_id: 72328, address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' },
+          },
+          jwks,
+        ),
+      ],
+    });
+  const ministry = { id: 'minepst.gouv.cd', name: 'Ministère de l’Éducation nationale', nameEn: 'Ministry of National Education' };
+
+  it('accepts a QR signed by a pinned key and names its issuer, with no server call and nothing kept', async () => {
+    const fetch = offline();
+    const check = await checkOffline(demo.text, { subtle, pinned: pinnedTo(demo.jwks) });
+    expect(check).toMatchObject({ verification: { status: 'valid' }, pinned: true, issuer: ministry, expected: [ministry], keys: null });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(readCachedKeys()).toBeNull();
+  });
+
+  it('refuses a QR signed by a key not in the pinned set, even one this server publishes and this browser keeps', async () => {
+    const stranger = await signedDemoPayload();
+    const fetch = serveKeys({ keys: [...demo.jwks.keys, ...stranger.jwks.keys] });
+    localStorage.setItem(KEYS_STORAGE_KEY, JSON.stringify({ jwks: stranger.jwks, fetchedAt: '2026-01-05T10:00:00.000Z' }));
+    const check = await checkOffline(stranger.text, { subtle, pinned: pinnedTo(demo.jwks) });
+    expect(check).toMatchObject({ verification: { status: 'unknown-key' }, pinned: true, issuer: null, expected: [ministry] });
+    expect(fetch).not.toHaveBeenCalled();
+
+    // The same QR with this platform's keys (no list pinning an issuer) would pass: the pin is what refuses it.
+    expect((await checkOffline(stranger.text, { subtle, pinned: [] })).verification.status).toBe('valid');
   });
 });

@@ -1,29 +1,57 @@
 /**
  * The offline check of a diploma's signed QR code (SC1:…), in the browser: the payload is read by
  * the credential package's own codec (qr-codec: base45, zlib, COSE_Sign1, CBOR claims), the key
- * its kid names is taken from the ministry's published set (cached, offline-keys.ts) and the ES256
- * signature is checked with WebCrypto, or, where WebCrypto is missing (a page served over plain
- * HTTP is not a secure context), with @noble/curves, loaded only then. ADR 0096.
+ * its kid names is taken from the issuers the bundled trust list pins (ADR 0133), or, when it pins
+ * none, from the set this platform publishes (cached, offline-keys.ts), and the ES256 signature is
+ * checked with WebCrypto, or, where WebCrypto is missing (a page served over plain HTTP is not a
+ * secure context), with @noble/curves, loaded only then. ADR 0096.
  */
 import { qrVerification, readQrPayload, type QrReading, type QrVerification } from '@sceau/credential/qr-codec';
+import type { PinnedIssuer } from '@sceau/verifier/trust-list';
+import { appConfig } from '@/lib/config';
 import { fetchPublishedKeys, publishedKeys, type PublishedKeys } from '@/features/verification/offline-keys';
+import { bundledPinnedIssuers } from '@/features/verification/offline-trust-list';
 
 export type SignatureEngine = 'webcrypto' | 'javascript';
+
+export interface OfflineIssuer {
+  id: string;
+  name: string;
+  nameEn?: string;
+  /** A development platform's keys. */
+  development?: boolean;
+}
 
 export interface OfflineCheck {
   verification: QrVerification;
   /** Which ECDSA implementation checked the signature (none when there was nothing to check). */
   engine: SignatureEngine | null;
-  keys: PublishedKeys;
+  /** The keys this platform publishes, when the trust list pins no issuer; null: the pinned keys. */
+  keys: PublishedKeys | null;
   /** Whether the keys came from the cache (no server call at all). */
   keysFromCache: boolean;
+  /** Whether the keys are the trust list's (pinned) or, when it pins no issuer, those this platform publishes. */
+  pinned: boolean;
+  /** The issuers whose keys were accepted: the pinned ones, or this platform's issuer. */
+  expected: OfflineIssuer[];
+  /** The issuer whose key signed the code (pinned, or this platform's); null when no known key did. */
+  issuer: OfflineIssuer | null;
 }
 
 export interface OfflineDeps {
   /** WebCrypto's SubtleCrypto (default: the browser's, absent outside a secure context); null: none. */
   subtle?: SubtleCrypto | null;
   storage?: Storage;
+  /** The pinned issuers (default: the bundled trust list's). */
+  pinned?: PinnedIssuer[];
 }
+
+const offlineIssuer = (p: PinnedIssuer): OfflineIssuer => ({
+  id: p.id,
+  name: p.name,
+  ...(p.nameEn ? { nameEn: p.nameEn } : {}),
+  ...(p.development ? { development: true } : {}),
+});
 
 type SignedReading = Extract<QrReading, { status: 'signed' }>;
 
@@ -64,7 +92,10 @@ function defaultSubtle(): SubtleCrypto | undefined {
  */
 export async function checkOffline(text: string, deps: OfflineDeps = {}): Promise<OfflineCheck> {
   const subtle = deps.subtle === undefined ? defaultSubtle() : (deps.subtle ?? undefined);
+  const pinned = deps.pinned ?? bundledPinnedIssuers();
+  if (pinned.length) return checkPinned(text, pinned, subtle);
   const storage = deps.storage ?? localStorage;
+  const platform: OfflineIssuer = { id: appConfig.issuer.id, name: appConfig.issuer.name, nameEn: appConfig.issuer.nameEn };
   let { keys, fromCache } = await publishedKeys(storage);
   let reading = readQrPayload(text, keys.jwks);
   if (reading.status === 'unknown-key' && fromCache) {
@@ -77,7 +108,18 @@ export async function checkOffline(text: string, deps: OfflineDeps = {}): Promis
       // Offline: the cached keys are all there is; the payload stays "unknown key".
     }
   }
-  if (reading.status !== 'signed') return { verification: reading, engine: null, keys, keysFromCache: fromCache };
+  const known = { keys, keysFromCache: fromCache, pinned: false, expected: [platform] };
+  if (reading.status !== 'signed') return { verification: reading, engine: null, ...known, issuer: null };
   const { valid, engine } = await checkSignature(reading, subtle);
-  return { verification: qrVerification(reading, valid), engine, keys, keysFromCache: fromCache };
+  return { verification: qrVerification(reading, valid), engine, ...known, issuer: platform };
+}
+
+/** Under a trust list: only its keys, nothing fetched or kept; the issuer named is the one whose key signed. */
+async function checkPinned(text: string, pinned: PinnedIssuer[], subtle: SubtleCrypto | undefined): Promise<OfflineCheck> {
+  const reading = readQrPayload(text, { keys: pinned.flatMap((p) => p.jwks.keys) });
+  const base = { keys: null, keysFromCache: false, pinned: true, expected: pinned.map(offlineIssuer) };
+  if (reading.status !== 'signed') return { verification: reading, engine: null, ...base, issuer: null };
+  const signer = pinned.find((p) => readQrPayload(text, p.jwks).status === 'signed');
+  const { valid, engine } = await checkSignature(reading, subtle);
+  return { verification: qrVerification(reading, valid), engine, ...base, issuer: signer ? offlineIssuer(signer) : null };
 }
