@@ -69,7 +69,7 @@ export const shareLinksResponse = envelope(z.array(shareLinkView));
 /** `POST /holder/shares`: which diploma, for how long (days, or null for never), and a note. */
 export const createShareRequest = z.object({
   diploma_id: z.string({ error: 'field.required' }).regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }),
-  days: z.union([z.literal(7), z.literal(30), z.literal(90), z.null()], { error: 'field.share_link_days' }),
+  days: z.literal(HOLDER_LIMITS.shareDays, { error: 'field.share_link_days' }).nullable(),
   label: z
     .string()
     .trim()
