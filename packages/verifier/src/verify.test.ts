@@ -294,6 +294,7 @@ describe('independent verifier (CLI)', () => {
     }
   };
 
+  // Four processes started with tsx: on a loaded machine each takes seconds of wall time to start.
   it('verifies a generated PDF with public information only (exit 0), then reports tampering (exit 1)', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sceau-verifier-cli-'));
     tempFiles.push(dir);
@@ -322,7 +323,7 @@ describe('independent verifier (CLI)', () => {
 
     const missing = await run([path.join(dir, 'missing.json'), '--jwks', jwksFile]);
     expect(missing.code).toBe(2); // usage: no such file
-  });
+  }, 120_000);
 
   // In-process runs, with the platform's public endpoints served by a stand-in for `fetch`.
   const serve = (routes: Record<string, unknown>) =>
