@@ -16,10 +16,24 @@ export { readPdfQrCodes } from './pdf-qr.ts';
 export { parsePdfParts, type PdfParts } from './pdf-parts.ts';
 export { PDF_PARSE_LIMITS, PdfParserBusy, PdfTooComplex, assertPdfWithinLimits, measurePdf, type PdfComplexity, type PdfLimitReason, type PdfParseLimits } from './pdf-limits.ts';
 export { createPdfParsePool, type PdfParsePool, type PdfParsePoolOptions, type PdfParsePoolStats } from './pdf-parse-pool.ts';
+export {
+  TRUST_LIST_FORMAT,
+  emptyTrustList,
+  formatTrustList,
+  parseTrustList,
+  pinnedIssuers,
+  trustListEntry,
+  upsertTrustListEntry,
+  TrustListError,
+  type PinnedIssuer,
+  type TrustList,
+  type TrustListEntry,
+} from './trust-list.ts';
 export { CHECK_CODES } from './types.ts';
 export type {
   Check,
   CheckCode,
+  CheckedIssuer,
   CheckName,
   CheckStatus,
   PublicDiploma,
