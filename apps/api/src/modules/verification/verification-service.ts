@@ -100,9 +100,12 @@ export class VerificationService {
       },
       onError: (error) => this.watchErrors?.(error),
     });
+    let publishedKeys: ReturnType<MinistryKeys['jwks']> | null = null;
     const base = config.publicUrl.replace(/\/$/, '');
     this.context = {
-      jwks: async () => keys.jwks(),
+      // The keys are read at start (a rotation takes a restart): their published set is made once,
+      // not per verification (it encodes every certificate chain, ADR 0130).
+      jwks: async () => (publishedKeys ??= keys.jwks()),
       registry: withRevocationIndex(this.registry, this.revocations),
       issuer: { id: config.issuer.id, name: config.issuer.name, jwksUrl: `${base}/.well-known/jwks.json`, registry: { chainId: chain.chainId, address: chain.address } },
       findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
