@@ -3,8 +3,9 @@ import { redirect, type LoaderFunction } from 'react-router';
 import type { FlashStore } from '@/lib/flash';
 import { REDIRECT_PARAM } from '@/lib/redirect';
 import { grantsOf, type SessionStore } from '@/lib/session';
+import type { TextKey } from '@/lib/text-keys';
 
-export const GUARD_MESSAGE_KEYS: Record<RequirementFailure, string> = {
+export const GUARD_MESSAGE_KEYS: Record<RequirementFailure, TextKey> = {
   role: 'guard.role',
   permission: 'guard.permission',
   section: 'guard.section',
@@ -15,7 +16,7 @@ export const DASHBOARD_PATH = '/dashboard';
 
 export const RESET_PASSWORD_PATH = '/reset-password';
 
-export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string; flashKey?: string; flashTone?: 'error' | 'info' };
+export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string; flashKey?: TextKey; flashTone?: 'error' | 'info' };
 
 export function loginPathFor(requested: string): string {
   return `${LOGIN_PATH}?${new URLSearchParams({ [REDIRECT_PARAM]: requested }).toString()}`;

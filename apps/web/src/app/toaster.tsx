@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFlashes, useFlashStore } from '@/lib/flash-context';
+import { translate } from '@/lib/text-keys';
 
 const AUTO_DISMISS_MS = 8000;
 
@@ -22,7 +23,7 @@ export function Toaster() {
     <div className="toaster" aria-live="polite">
       {flashes.map((flash) => (
         <div key={flash.id} className={`toast toast--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
-          <span>{flash.text ?? t(flash.messageKey)}</span>
+          <span>{flash.messageKey === undefined ? flash.text : translate(t, flash.messageKey)}</span>
           <button type="button" className="toast__close" onClick={() => store.dismiss(flash.id)} aria-label={t('common.dismiss')}>
             ×
           </button>

@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react';
 import type { FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { dynamicKey, translate } from '@/lib/text-keys';
 
-/** Client-side messages are translation keys; messages the server sent are already translated. */
+/** Client-side messages are translation keys (the forms' rules); messages the server sent are already translated. */
 export const SERVER_ERROR_TYPE = 'server';
 
 export function useFieldErrorText() {
   const { t } = useTranslation();
   return (error: FieldError | undefined, values: Record<string, unknown> = {}): string | null => {
     if (!error?.message) return null;
-    return error.type === SERVER_ERROR_TYPE ? error.message : t(error.message, values);
+    return error.type === SERVER_ERROR_TYPE ? error.message : translate(t, dynamicKey(error.message), values);
   };
 }
 

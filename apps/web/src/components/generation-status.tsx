@@ -1,6 +1,7 @@
 import type { GenerationStatus, GenerationView, SignatureStatus } from '@sceau/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { dynamicKey, translate } from '@/lib/text-keys';
 
 const STATUS_TONES: Record<GenerationStatus, string> = {
   created: 'badge--muted',
@@ -57,7 +58,7 @@ export function GenerationProgress({ progress, label }: { progress: GenerationVi
 
 /** The batch type in words (an unknown type shows its code). */
 export function generationTypeLabel(t: TFunction, type: string): string {
-  return t(`generations.types.${type}`, { defaultValue: type });
+  return translate(t, dynamicKey(`generations.types.${type}`), { defaultValue: type });
 }
 
 /** A batch's title, or one made of its type, session and province when it has none. */

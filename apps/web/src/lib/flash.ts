@@ -2,16 +2,14 @@
  * Flash messages: a short message that survives one redirect (the guards' "Accès non autorisé"
  * shown on /dashboard). Kept outside React so route loaders can push them.
  */
+import type { TextKey } from '@/lib/text-keys';
+
 export type FlashTone = 'error' | 'success' | 'info';
 
-export interface Flash {
-  id: number;
-  /** A translation key, translated when shown so a language change applies. */
-  messageKey: string;
-  /** A message already translated (a server's answer), shown as is instead of the key. */
-  text?: string;
-  tone: FlashTone;
-}
+export type Flash = { id: number; tone: FlashTone } & (
+  | /** A translation key, translated when shown so a language change applies. */ { messageKey: TextKey; text?: never }
+  | /** A message already translated (a server's answer), shown as is. */ { text: string; messageKey?: never }
+);
 
 export function createFlashStore() {
   let flashes: readonly Flash[] = [];
@@ -30,14 +28,14 @@ export function createFlashStore() {
       return () => listeners.delete(listener);
     },
     /** The same message twice in a row is shown once. */
-    push(messageKey: string, tone: FlashTone = 'error'): void {
+    push(messageKey: TextKey, tone: FlashTone = 'error'): void {
       const others = flashes.filter((flash) => flash.messageKey !== messageKey);
       emit([...others, { id: nextId++, messageKey, tone }]);
     },
     /** A message already translated, e.g. the server's "Signature enregistrée". */
     pushText(text: string, tone: FlashTone = 'success'): void {
       const others = flashes.filter((flash) => flash.text !== text);
-      emit([...others, { id: nextId++, messageKey: '', text, tone }]);
+      emit([...others, { id: nextId++, text, tone }]);
     },
     dismiss(id: number): void {
       emit(flashes.filter((flash) => flash.id !== id));

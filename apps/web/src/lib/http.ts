@@ -2,6 +2,7 @@ import { LOCALE_HEADER, type ErrorResponse } from '@sceau/contracts';
 import { currentLocale, i18n } from '@/lib/i18n';
 import { isOffline } from '@/lib/online';
 import { readToken } from '@/lib/storage';
+import { translate, type TextKey } from '@/lib/text-keys';
 
 /** Codes of failures that never reached the server or whose answer was not the API's error shape. */
 export type ClientErrorCode = 'network_error' | 'unknown_error';
@@ -34,7 +35,7 @@ export interface HttpDeps {
   fetch: typeof fetch;
   getLocale: () => string;
   getToken: () => string | null;
-  translate: (key: string) => string;
+  translate: (key: TextKey) => string;
   baseUrl: string;
   /** Whether the browser knows it is offline (default: `navigator.onLine === false`). */
   isOffline?: () => boolean;
@@ -187,6 +188,6 @@ export const http: HttpClient = createHttpClient({
   fetch: (...args) => globalThis.fetch(...args),
   getLocale: () => currentLocale(),
   getToken: readToken,
-  translate: (key) => i18n.t(key),
+  translate: (key) => translate(i18n, key),
   baseUrl: '/api',
 });

@@ -12,6 +12,7 @@ import { currentLocale, i18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query';
 import { createSessionStore } from '@/lib/session';
 import { readToken } from '@/lib/storage';
+import { translate } from '@/lib/text-keys';
 import { mockFetch } from '@/test/fixtures';
 
 export interface RenderAppOptions {
@@ -35,7 +36,7 @@ export function renderApp({ path, signedIn, routes = {}, product = DEFAULT_CONFI
     fetch: fetchDouble.fetch,
     getLocale: () => currentLocale(),
     getToken: readToken,
-    translate: (key) => i18n.t(key),
+    translate: (key) => translate(i18n, key),
     baseUrl: '/api',
   });
   const session = createSessionStore({ http, config: DEFAULT_CONFIG });

@@ -10,6 +10,7 @@ import { formatDateTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { useApiQuery } from '@/lib/query';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { dynamicKey, translate } from '@/lib/text-keys';
 
 export type AuditEntry = ResponseOf<typeof endpoints.audit.log>['data'][number];
 
@@ -46,7 +47,7 @@ export function AuditLogPage() {
   const locale = currentLocale(i18n);
   const rows = log.data?.data ?? [];
 
-  const actionLabel = (action: string) => t(`audit.actions.${action}`, { defaultValue: action });
+  const actionLabel = (action: string) => translate(t, dynamicKey(`audit.actions.${action}`), { defaultValue: action });
 
   return (
     <div className="container page stack">
@@ -122,7 +123,9 @@ export function AuditLogPage() {
                     {actionLabel(entry.action) !== entry.action ? <code className="table__line muted">{entry.action}</code> : null}
                   </th>
                   <td data-label={t('audit.columns.subject')}>
-                    {entry.subject_type ? `${t(`audit.subjects.${entry.subject_type}`, { defaultValue: entry.subject_type })} ${entry.subject_id ?? ''}` : '—'}
+                    {entry.subject_type
+                      ? `${translate(t, dynamicKey(`audit.subjects.${entry.subject_type}`), { defaultValue: entry.subject_type })} ${entry.subject_id ?? ''}`
+                      : '—'}
                   </td>
                   <td data-label={t('audit.columns.ip')}>{entry.ip ?? '—'}</td>
                   <td data-label={t('audit.columns.details')}>

@@ -7,6 +7,7 @@ import { MyBatches } from '@/features/dashboard/my-batches';
 import { PublicAccount } from '@/features/dashboard/public-account';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { dynamicKey, translate } from '@/lib/text-keys';
 
 /** The back-office destinations offered as cards; who sees each comes from the route table. */
 const CARDS = [
@@ -43,7 +44,7 @@ export function DashboardPage() {
             <span>{t('dashboard.roles')}</span>{' '}
             {grants.roles.map((role) => (
               <span key={role} className="badge">
-                {t(`roles.${role}`, { defaultValue: role })}
+                {translate(t, dynamicKey(`roles.${role}`), { defaultValue: role })}
               </span>
             ))}
           </p>

@@ -30,7 +30,7 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
   const [revokedNow, setRevoked] = useState(false);
   const revoked = revokedNow || batch.revoked_at !== null;
 
-  const links: { to: string; key: string }[] = [];
+  const links: { to: string; key: 'validatePhotos' | 'validateData' | 'rejected' | 'relaunch' | 'launch' | 'follow' }[] = [];
   if (can.validate_photos && mayOpen(grants, '/validate-picture/:id')) links.push({ to: `/validate-picture/${batch.id}`, key: 'validatePhotos' });
   if (can.validate_data && mayOpen(grants, '/validate-data/:id')) links.push({ to: `/validate-data/${batch.id}`, key: 'validateData' });
   if (can.view_rejected && batch.counts.rejected > 0 && mayOpen(grants, '/student-reject/:id')) links.push({ to: `/student-reject/${batch.id}`, key: 'rejected' });

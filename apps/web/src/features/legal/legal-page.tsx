@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { appConfig, issuerName } from '@/lib/config';
+import { dynamicKey, translate, type TextKey } from '@/lib/text-keys';
 import { useDocumentTitle } from '@/lib/use-document-title';
+
+type LegalText = 'terms' | 'privacy';
+
+/** The sections of a legal text that the catalogue holds (those with a title). */
+export type LegalSectionName<P extends LegalText> = TextKey extends infer K ? (K extends `${P}.sections.${infer S}.title` ? S : never) : never;
+
+type LegalPageProps = { prefix: 'terms'; sections: readonly LegalSectionName<'terms'>[] } | { prefix: 'privacy'; sections: readonly LegalSectionName<'privacy'>[] };
 
 interface LegalSection {
   title: string;
@@ -17,17 +25,18 @@ function asStrings(value: unknown): string[] {
  * A legal text from the catalogue: a title, an intro and numbered sections, each with paragraphs
  * and an optional list; a table of contents on top (these pages are long on a phone).
  */
-export function LegalPage({ prefix, sections }: { prefix: 'terms' | 'privacy'; sections: readonly string[] }) {
+export function LegalPage({ prefix, sections }: LegalPageProps) {
   const { t, i18n } = useTranslation();
   const values = { appName: appConfig.appName, email: appConfig.contactEmail, issuer: issuerName(i18n.language) };
   useDocumentTitle(t(`${prefix}.title`));
-  const content: (LegalSection & { key: string })[] = sections.map((key) => {
-    const base = `${prefix}.sections.${key}`;
+  const content: (LegalSection & { key: string })[] = sections.map((key: string) => {
+    // The names are checked above (LegalSectionName); a section's list of items is optional.
+    const base = `${prefix}.sections.${key}` as const;
     return {
       key,
-      title: t(`${base}.title`),
-      paragraphs: asStrings(t(`${base}.paragraphs`, { ...values, returnObjects: true })),
-      items: asStrings(t(`${base}.items`, { ...values, returnObjects: true, defaultValue: [] })),
+      title: translate(t, dynamicKey(`${base}.title`)),
+      paragraphs: asStrings(translate(t, dynamicKey(`${base}.paragraphs`), { ...values, returnObjects: true })),
+      items: asStrings(translate(t, dynamicKey(`${base}.items`), { ...values, returnObjects: true, defaultValue: [] })),
     };
   });
   const other = prefix === 'privacy' ? { to: '/terms-and-conditions', label: t('footer.terms') } : { to: '/privacy-policy', label: t('footer.privacy') };

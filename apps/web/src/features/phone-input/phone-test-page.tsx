@@ -15,7 +15,7 @@ export function PhoneTestPage() {
     { key: 'phoneTest.focused', value: state?.focused ? t('common.yes') : t('common.no') },
     { key: 'phoneTest.valid', value: state?.valid ? t('common.yes') : t('common.no') },
     { key: 'phoneTest.error', value: state?.error ? t(`errors:${state.error}`, state.errorParams) : '—' },
-  ];
+  ] as const;
 
   return (
     <div className="container page stack">

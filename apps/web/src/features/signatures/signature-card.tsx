@@ -16,7 +16,7 @@ const TITLE_MIN_LENGTH = 2;
 type Errors = Partial<Record<'name' | 'title' | 'image', string>>;
 
 /** Checked here too so that a wrong file is refused before it travels (the server checks the content). */
-export function checkSignatureFile(file: File): { key: string; params?: Record<string, number> } | null {
+export function checkSignatureFile(file: File): { key: 'errors:field.image_type' | 'errors:field.image_too_large'; params?: { size: number } } | null {
   if (!SIGNATURE_TYPES.includes(file.type)) return { key: 'errors:field.image_type' };
   if (file.size > SIGNATURE_MAX_BYTES) return { key: 'errors:field.image_too_large', params: { size: SIGNATURE_MAX_BYTES / 1024 / 1024 } };
   return null;

@@ -11,6 +11,7 @@ import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { dynamicKey, translate } from '@/lib/text-keys';
 
 type Editing = { kind: 'add' } | { kind: 'edit'; user: UserView } | null;
 
@@ -154,7 +155,7 @@ export function RoleAccessPage() {
             <option value="">{t('users.allRoles')}</option>
             {(roles.data ?? []).map((role: GrantableRoleView) => (
               <option key={role.id} value={role.name}>
-                {t(`roles.${role.name}`, { defaultValue: role.name })}
+                {translate(t, dynamicKey(`roles.${role.name}`), { defaultValue: role.name })}
               </option>
             ))}
           </select>
@@ -254,7 +255,7 @@ export function RoleAccessPage() {
                       ) : (
                         user.roles.map((role) => (
                           <span key={role.id} className="badge">
-                            {t(`roles.${role.name}`, { defaultValue: role.name })}
+                            {translate(t, dynamicKey(`roles.${role.name}`), { defaultValue: role.name })}
                           </span>
                         ))
                       )}

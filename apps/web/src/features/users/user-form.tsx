@@ -3,6 +3,7 @@ import { NAME_MIN_LENGTH, type GrantableRoleView, type UserView } from '@sceau/c
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { dynamicKey, translate } from '@/lib/text-keys';
 import { z } from 'zod';
 import { describedBy, FormField, SERVER_ERROR_TYPE, useFieldErrorText } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
@@ -188,7 +189,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
                       disabled={!role.grantable}
                       onChange={(event) => field.onChange(event.target.checked ? [...field.value, role.id] : field.value.filter((id) => id !== role.id))}
                     />
-                    <span>{t(`roles.${role.name}`, { defaultValue: role.name })}</span>
+                    <span>{translate(t, dynamicKey(`roles.${role.name}`), { defaultValue: role.name })}</span>
                   </label>
                 </li>
               ))}

@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { ErrorAlert } from '@/components/error-alert';
 import { Pagination } from '@/components/pagination';
 import { isApiError } from '@/lib/http';
+import { translate, type TextKey } from '@/lib/text-keys';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchNotFound, ValidationFilters, ValidationHeader, useValidationFilter } from '@/features/validations/validation-parts';
 import { useValidationItems } from '@/features/validations/validations-api';
@@ -20,12 +21,12 @@ export interface ValidationListProps {
  * The frame both validation pages share: the batch from the URL, its header, the filters, a page of
  * candidates (drawn by `children`), the pagination, and the not-found, error and loading states.
  */
-export function ValidationPage({ aspect, titleKey, children }: { aspect: 'photos' | 'data'; titleKey: string; children: (props: ValidationListProps) => ReactNode }) {
+export function ValidationPage({ aspect, titleKey, children }: { aspect: 'photos' | 'data'; titleKey: TextKey; children: (props: ValidationListProps) => ReactNode }) {
   const { t } = useTranslation();
   const id = Number(useParams().id);
   const controls = useValidationFilter();
   const list = useValidationItems(aspect, id, controls.filter);
-  useDocumentTitle(t(titleKey));
+  useDocumentTitle(translate(t, titleKey));
   if (!(Number.isInteger(id) && id > 0) || (isApiError(list.error) && list.error.status === 404)) return <BatchNotFound titleKey={titleKey} />;
   const page = list.data;
   return (
@@ -39,7 +40,7 @@ export function ValidationPage({ aspect, titleKey, children }: { aspect: 'photos
         </>
       ) : list.isError ? (
         <>
-          <h1>{t(titleKey)}</h1>
+          <h1>{translate(t, titleKey)}</h1>
           <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
         </>
       ) : (

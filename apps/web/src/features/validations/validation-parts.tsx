@@ -8,6 +8,7 @@ import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
+import { translate, type TextKey } from '@/lib/text-keys';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { fetchItemPhoto, useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
@@ -51,13 +52,13 @@ export function ValidationStateBadge({ kind, state }: { kind: 'photo' | 'data'; 
 }
 
 /** The batch: title, status, where its candidates stand, and whether changes are still possible. */
-export function ValidationHeader({ batch, titleKey, aspect }: { batch: ValidationBatchView; titleKey: string; aspect: 'photos' | 'data' | null }) {
+export function ValidationHeader({ batch, titleKey, aspect }: { batch: ValidationBatchView; titleKey: TextKey; aspect: 'photos' | 'data' | null }) {
   const { t } = useTranslation();
   const counts = aspect ? batch.counts[aspect] : batch.counts.candidates;
   return (
     <header className="page-header" data-testid="validation-header">
       <div>
-        <h1>{t(titleKey)}</h1>
+        <h1>{translate(t, titleKey)}</h1>
         <p className="lead">
           <Link to={`/show/${batch.id}`}>{batchLabel(batch)}</Link>
         </p>
@@ -85,11 +86,11 @@ export function ValidationHeader({ batch, titleKey, aspect }: { batch: Validatio
 }
 
 /** A batch absent or outside the user's scope (404), under the page's own title. */
-export function BatchNotFound({ titleKey }: { titleKey: string }) {
+export function BatchNotFound({ titleKey }: { titleKey: TextKey }) {
   const { t } = useTranslation();
   return (
     <section className="container page stack" aria-labelledby="validation-not-found" data-testid="batch-not-found">
-      <h1>{t(titleKey)}</h1>
+      <h1>{translate(t, titleKey)}</h1>
       <div className="card coming-soon__card">
         <h2 id="validation-not-found">{t('batch.notFound.title')}</h2>
         <p className="lead">{t('batch.notFound.text')}</p>

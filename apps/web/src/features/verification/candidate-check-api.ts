@@ -5,6 +5,7 @@ import { createApiClient } from '@/lib/api';
 import { appConfig } from '@/lib/config';
 import { createHttpClient, type ApiError } from '@/lib/http';
 import { currentLocale, i18n } from '@/lib/i18n';
+import { translate } from '@/lib/text-keys';
 
 /**
  * The v2 candidate check (spec section 7: "external v2 verification endpoint"): the platform's own
@@ -16,7 +17,7 @@ const candidateHttp = createHttpClient({
   fetch: (...args) => globalThis.fetch(...args),
   getLocale: () => currentLocale(),
   getToken: () => null,
-  translate: (key) => i18n.t(key),
+  translate: (key) => translate(i18n, key),
   baseUrl: appConfig.candidateCheckUrl,
 });
 /** The definition gives the path and the answer's type; the base URL stays the configured one. */

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { lazy, Suspense, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describedBy, FormField } from '@/components/form-field';
@@ -28,7 +29,7 @@ const DOCUMENT_ID = 'verify-document';
 const UPLOAD_ACCEPT = `${DOCUMENT_ACCEPT},image/*`;
 
 /** Spec section 8: the connection error as such, any other failure as "Verification failed". */
-function failureText(error: ApiError | Error, t: (key: string) => string, fieldsShown: boolean): string | null {
+function failureText(error: ApiError | Error, t: TFunction, fieldsShown: boolean): string | null {
   if (!isApiError(error)) return t('verify.failed');
   if (error.code === 'network_error') return error.message;
   if (error.status === 422) return fieldsShown ? null : (Object.values(error.fieldErrors)[0]?.[0] ?? error.message);

@@ -1,6 +1,7 @@
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '@/lib/i18n';
+import { dynamicKey, translate } from '@/lib/text-keys';
 import type { CheckStatus, PublicDiploma, VerificationCheck, VerificationResultData, Verdict } from '@/features/verification/verification-api';
 import { formatCalendarDate, formatChainTime, formatPercentage, fullName, shorten } from '@/features/verification/verification-format';
 import { DiplomaPhoto, isDiplomaServed } from '@/features/verification/public-diploma';
@@ -159,11 +160,12 @@ function CheckFacts({ check }: { check: VerificationCheck }) {
 
 /**
  * The server's texts are in the language of the request; the same catalogue is here, keyed by the
- * check's name and code, so that a change of language applies at once without verifying again.
+ * check's name and code, so that a change of language applies at once without verifying again. A
+ * name or code this version does not know keeps the server's text.
  */
 function useCatalogueText() {
   const { t, i18n } = useTranslation();
-  return (key: string, fallback: string): string => (i18n.exists(key) ? t(key) : fallback);
+  return (key: string, fallback: string): string => (i18n.exists(key) ? translate(t, dynamicKey(key)) : fallback);
 }
 
 function CheckItem({ check, level }: { check: VerificationCheck; level: 3 | 4 }) {
@@ -190,7 +192,7 @@ function DiplomaFacts({ diploma, kind }: { diploma: PublicDiploma; kind?: string
   const kindKey = `verify.kinds.${kind}`;
   return (
     <dl className="facts verify-diploma">
-      {kind && i18n.exists(kindKey) ? <Fact label={t('verify.fields.kind')}>{t(kindKey)}</Fact> : null}
+      {kind && i18n.exists(kindKey) ? <Fact label={t('verify.fields.kind')}>{translate(t, dynamicKey(kindKey))}</Fact> : null}
       {diploma.birth_date ? <Fact label={t('verify.fields.birthDate')}>{formatCalendarDate(diploma.birth_date, locale)}</Fact> : null}
       {diploma.option ? <Fact label={t('verify.fields.option')}>{diploma.option}</Fact> : null}
       {diploma.school ? <Fact label={t('verify.fields.school')}>{diploma.school}</Fact> : null}
