@@ -1,4 +1,5 @@
-import { PUBLISHED_STATUS } from '@sceau/contracts';
+import { isPublished } from '@sceau/contracts';
+import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -28,7 +29,7 @@ export function GeneratingPage() {
   const [signing, setSigning] = useState(false);
   const status = useGenerationStatus(id, signing);
   const state = status.data;
-  const done = state?.status === PUBLISHED_STATUS && state.signature_status === 'finished';
+  const done = state !== undefined && isPublished(state.status) && state.signature_status === 'finished';
   if (signing && (done || state?.status === 'failed' || state?.status === 'cancelled')) setSigning(false);
 
   // The batch itself for its name, a diploma to preview and what the user may do on it (its
@@ -206,10 +207,10 @@ export function GeneratingPage() {
   );
 }
 
-function liveText(t: ReturnType<typeof useTranslation>['t'], state: GenerationProgressStatus): string {
+function liveText(t: TFunction, state: GenerationProgressStatus): string {
   if (state.status === 'in_progress') return t('generating.live.in_progress', { done: state.progress.done, total: state.progress.total });
   if (state.status === 'ready_for_signature') return state.signature_status === 'in_progress' ? t('generating.live.signing') : t('generating.live.ready_for_signature');
-  if (state.status === 'completed') return t('generating.live.completed');
+  if (isPublished(state.status)) return t('generating.live.completed');
   if (state.status === 'failed') return t('generating.live.failed');
   return t(`generations.status.${state.status}`);
 }

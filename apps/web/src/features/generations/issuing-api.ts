@@ -128,14 +128,6 @@ export async function verifyLaunchCode(generationId: number, code: string): Prom
   return (await api.call(endpoints.generations.verifyLaunchCode, { body: { code, generation_id: generationId } })).data.message;
 }
 
-export function useStartGeneration() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (generationId: number) => (await api.call(endpoints.generations.start, { body: { generation_id: generationId } })).data.message,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
-  });
-}
-
 export type GenerationProgressStatus = GenerationProgress;
 
 /** Still moving on its own: being generated, or being anchored. */
