@@ -44,17 +44,22 @@ const STATUS_ORDER: Record<string, number> = { failed: 0, 'not-checked': 1, pass
 const icon = (shape: string, className: string) =>
   `<svg class="${className}" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="11" fill="currentColor"/><g fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round">${shape}</g></svg>`;
 
-/** Kept small: the page's own look until the SPA's stylesheet chunk takes over (app.css is linked). */
+/**
+ * Kept small: the page's own look until the SPA's stylesheet chunk takes over (app.css is inline,
+ * ADR 0131). The verdict banner has the sizes of the SPA's (verification.css): the takeover redraws
+ * it at the same size, so its text stays the page's largest paint (LCP) from the first frame.
+ */
 const STYLE = `<style>
 .ssr-verify{max-width:48rem}
-.ssr-verdict{display:flex;gap:.75rem;align-items:flex-start;padding:1rem;border-radius:var(--radius);border:2px solid;margin:0 0 1rem}
+.ssr-verdict{display:flex;gap:.85rem;align-items:flex-start;padding:1rem;border-radius:var(--radius);border:2px solid;margin:0 0 1rem}
 .ssr-verdict__icon{flex:none;width:2.5rem;height:2.5rem}
-.ssr-verdict__label{font-size:1.5rem;font-weight:700;margin:0}
-.ssr-verdict p{margin:.25rem 0 0}
+.ssr-verdict p{margin:0}
+.ssr-verdict .ssr-verdict__label{font-size:clamp(1.25rem,2vw + .9rem,1.6rem);font-weight:800;line-height:1.2;margin:0 0 .25rem}
+.ssr-verdict .ssr-verdict__when{margin:.35rem 0 0;font-size:.9rem;color:var(--color-muted)}
 .ssr-verdict--authentic{color:var(--color-green);background:var(--color-green-tint)}
 .ssr-verdict--revoked,.ssr-verdict--altered,.ssr-verdict--unknown{color:var(--color-red);background:var(--color-red-tint)}
 .ssr-verdict--unpublished,.ssr-verdict--incomplete{color:#7a4b00;background:#fff4d6}
-.ssr-verdict p:not(.ssr-verdict__label){color:var(--color-text)}
+.ssr-verdict p:not(.ssr-verdict__label,.ssr-verdict__when){color:var(--color-text)}
 .ssr-holder{display:flex;gap:1rem;align-items:flex-start;flex-wrap:wrap;margin:0 0 1rem}
 .ssr-holder img{width:120px;height:160px;object-fit:cover;border-radius:var(--radius);background:var(--color-border)}
 .ssr-holder__name{font-size:1.25rem;font-weight:700;margin:0 0 .5rem}
@@ -123,7 +128,7 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(title)}</h1>`);
   parts.push(
-    `<div class="ssr-verdict ssr-verdict--${result.verdict}" role="status" data-testid="verdict-banner" data-verdict="${result.verdict}">${icon(VERDICT_ICON[result.verdict] ?? '', 'ssr-verdict__icon')}<div><p class="ssr-verdict__label">${escapeHtml(verdictLabel)}</p><p>${escapeHtml(t(`web:verify.explain.${result.verdict}`))}</p><p class="muted">${escapeHtml(t('web:verify.checkedOn', { date: checkedOn }))}</p></div></div>`,
+    `<div class="ssr-verdict ssr-verdict--${result.verdict}" role="status" data-testid="verdict-banner" data-verdict="${result.verdict}">${icon(VERDICT_ICON[result.verdict] ?? '', 'ssr-verdict__icon')}<div><p class="ssr-verdict__label">${escapeHtml(verdictLabel)}</p><p>${escapeHtml(t(`web:verify.explain.${result.verdict}`))}</p><p class="ssr-verdict__when">${escapeHtml(t('web:verify.checkedOn', { date: checkedOn }))}</p></div></div>`,
   );
 
   if (d) {
