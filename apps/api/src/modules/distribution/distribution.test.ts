@@ -1,10 +1,9 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, count, eq, isNotNull } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, DEMO_PASSWORD, signIn, type TestContext } from '../../../test/helpers.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import { DEMO_PASSWORD, signIn } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
 import {
   archiveMailings,
@@ -24,17 +23,14 @@ import { JobQueue } from '../../jobs/job-queue.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
 import { listZipEntries } from '../imports/zip-archive.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import type { OutboxMessage } from '../messaging/outbox.ts';
 import { DistributionService } from './distribution-service.ts';
 import { StaffSignInLinks } from '../accounts/sign-in-links.ts';
 import { OneTimeLinks } from './one-time-links.ts';
-import { freePort } from '@sceau/process';
 
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let services: Services;
 let queue: JobQueue;
@@ -53,14 +49,11 @@ const CONTACTS = [
 ];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-distribution-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'https://sceau.example' });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
+  ctx = await createChainTestApp({ PUBLIC_URL: 'https://sceau.example' });
+  chain = ctx.chain;
   // Jobs are queued for real; the tests run their handlers themselves, the way a worker would.
-  queue = new JobQueue(ctx.databaseUrl, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  queue = new JobQueue(ctx.databaseUrl, ctx.log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain }, queue });
   queue.define(...Object.values(services.distribution.jobs));
   await queue.start({ work: false });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
@@ -125,9 +118,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await queue?.stop();
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const outbox = (to: string): Promise<OutboxMessage[]> => services.messenger.outbox.list({ to, limit: 200 });

@@ -5,32 +5,27 @@
 // batch's PDFs are removed from the bucket.
 import { verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { diplomas, educProvinces, examSessions, generationItems, generations, importations, templates, countries } from '../../db/schema.ts';
 import { S3FileStorage } from '../../lib/s3-storage.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import { signIn } from '../../../test/helpers.ts';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
 import { csv, csvFile, multipart, portrait, row, zip } from '../imports/imports-test-support.ts';
 import { openZip } from '../imports/zip-archive.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
-import { freePort } from '@sceau/process';
 
 const BUCKET = 'sceau-files';
 const PREFIX = 'sceau/';
 let s3: TestS3Server;
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let services: Services;
 let app: App;
@@ -47,11 +42,7 @@ async function objectBytes(key: string): Promise<Buffer> {
 beforeAll(async () => {
   s3 = await startS3Server();
   await s3.createBucket(BUCKET);
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-issuing-s3-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({
-    DATA_DIR: dataDir,
-    CHAIN_PORT: String(await freePort()),
+  ctx = await createChainTestApp({
     FILE_STORAGE: 's3',
     S3_ENDPOINT: s3.endpoint,
     S3_BUCKET: BUCKET,
@@ -61,10 +52,8 @@ beforeAll(async () => {
     S3_FORCE_PATH_STYLE: 'true',
     S3_PREFIX: PREFIX,
   });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  const keys = await loadMinistryKeys(ctx.config.keys, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+  chain = ctx.chain;
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain } });
   expect(services.storage).toBeInstanceOf(S3FileStorage);
   await services.storage.check!();
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
@@ -82,10 +71,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await (services?.storage as S3FileStorage | undefined)?.close();
-  await chain?.close();
   await ctx?.close();
   await s3?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 /** Imports `codes` through the routes and the import job; the first `withPhotos` have a photo in the zip. */

@@ -3,8 +3,7 @@
 import { verifyDocument } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -14,18 +13,16 @@ import { diplomas, educProvinces, examSessions, generationItems, generations, in
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { LocalFileStorage } from '../../lib/storage.ts';
 import { demoPhoto, seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration } from './generation-status.ts';
 import { issuingJobs } from './issuing-jobs.ts';
 import { IssuingService, type ItemRange } from './issuing-service.ts';
 import { closeSharedRenderPool } from './render-pool.ts';
-import { freePort } from '@sceau/process';
 
 const log = pino({ level: 'silent' });
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let keys: MinistryKeys;
 let storage: LocalFileStorage;
@@ -104,11 +101,8 @@ async function consumer(name: string, ran: Map<string, string>) {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-scale-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()) });
-  chain = await openChain(ctx.config, log);
-  keys = await loadMinistryKeys(ctx.config.keys, log);
+  ctx = await createChainTestApp();
+  ({ chain, keys } = ctx);
   storage = new LocalFileStorage(ctx.config.filesDir);
   await seedDemoSignatures(ctx.db, storage);
 }, 120_000);
@@ -117,9 +111,7 @@ afterAll(async () => {
   for (const q of queues) await q.stop().catch(() => {});
   for (const db of pools) await db.$client.end().catch(() => {});
   await closeSharedRenderPool();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number) {
@@ -177,9 +169,10 @@ describe('several workers on one batch', () => {
       const count = 10;
       const batchId = await launchedBatch(count, codeBase);
       const options = inThreads ? { workerFiles: { filesDir: ctx.config.filesDir, fileStorage: ctx.config.fileStorage } } : {};
-      const a = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
-      const b = new IssuingService(createDb(ctx.databaseUrl, 3), ctx.config, keys, storage, chain, log, options);
-      pools.push(a['db'], b['db']);
+      const [dbA, dbB] = [createDb(ctx.databaseUrl, 3), createDb(ctx.databaseUrl, 3)];
+      pools.push(dbA, dbB);
+      const a = new IssuingService(dbA, ctx.config, keys, storage, chain, log, options);
+      const b = new IssuingService(dbB, ctx.config, keys, storage, chain, log, options);
       // Credentials once, then both render the whole range at once.
       let ranges: ItemRange[] = [];
       await a.generate(batchId, { fanOut: async (r) => void (ranges = r), rangeSize: 100 });

@@ -3,8 +3,7 @@ import { verifyDocument, verifyQrPayload } from '@sceau/credential';
 import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
 import { DIPLOMA_ID_PATTERN } from '@sceau/contracts';
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -13,36 +12,29 @@ import { buildApp, type App } from '../../app.ts';
 import { diplomas, generations } from '../../db/schema.ts';
 import { DEMO_BATCH_TITLE, seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import { signIn } from '../../../test/helpers.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys, rotateDevelopmentKey } from '../keys/ministry-keys.ts';
 import { moveSignature } from './generation-status.ts';
-import { freePort } from '@sceau/process';
 
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let services: Services;
 let app: App;
 let batchId: number;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-issuing-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()) });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  const keys = await loadMinistryKeys(ctx.config.keys, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+  ctx = await createChainTestApp();
+  chain = ctx.chain;
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain } });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
 }, 120_000);
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('issuing a batch', () => {
@@ -67,7 +59,7 @@ describe('issuing a batch', () => {
     const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
     expect(attached.signature.targetHash).toBe(first!.targetHash);
     // An independent tool agrees.
-    const file = path.join(dataDir, 'check.pdf');
+    const file = path.join(ctx.dataDir, 'check.pdf');
     await writeFile(file, pdf);
     expect(execFileSync('pdfsig', [file], { encoding: 'utf8' })).toContain('Signature is Valid.');
   });
@@ -160,11 +152,11 @@ describe('issuing a batch', () => {
     // The local chain's state is lost (its key and deployment record remain): the registry is deployed
     // again by the same account at the same nonce, so at the same address the credentials name.
     const address = chain.address;
-    await chain.close();
-    for (const file of await readdir(path.join(dataDir, 'chain'))) {
-      if (file.startsWith('anvil-state')) await rm(path.join(dataDir, 'chain', file), { force: true });
-    }
-    chain = await openChain(ctx.config, pino({ level: 'silent' }));
+    chain = await ctx.restartChain(async () => {
+      for (const file of await readdir(path.join(ctx.dataDir, 'chain'))) {
+        if (file.startsWith('anvil-state')) await rm(path.join(ctx.dataDir, 'chain', file), { force: true });
+      }
+    });
     expect(chain.action).toBe('redeployed');
     expect(chain.address).toBe(address);
     expect(await chain.registry.isIssued(`0x${batch!.merkleRoot}`)).toBe(false);

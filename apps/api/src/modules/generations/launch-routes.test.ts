@@ -1,22 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { auditLog, diplomas, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, officialSignatures } from '../../db/schema.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { demoPhoto, seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { codeIn, createTestApp, lastMessageTo, signIn, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
-import { freePort } from '@sceau/process';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import { codeIn, lastMessageTo, signIn } from '../../../test/helpers.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
 
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let services: Services;
 let queue: JobQueue;
@@ -44,7 +40,7 @@ async function readyBatch(): Promise<number> {
       lastName: ['Matondo', 'Luzolo', 'Nkiambi'][i]!,
       middleName: 'Ndombasi',
       firstName: ['Espérance', 'Joël', 'Naomie'][i]!,
-      birthDate: '2007-02-0' + (i + 1),
+      birthDate: `2007-02-0${i + 1}`,
       birthPlace: 'Matadi',
       gender: i === 1 ? 'M' : 'F',
       optionId: option!.optionId,
@@ -60,13 +56,10 @@ async function readyBatch(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-launch-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), OTP_RESEND_SECONDS: '0' });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  queue = new JobQueue(ctx.databaseUrl, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  ctx = await createChainTestApp({ OTP_RESEND_SECONDS: '0' });
+  chain = ctx.chain;
+  queue = new JobQueue(ctx.databaseUrl, ctx.log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain }, queue });
   queue.define(services.jobs!.generate, services.jobs!.anchor, services.revocation!.job);
   await queue.start({ work: true, pollingIntervalSeconds: 0.5 });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
@@ -76,9 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await queue?.stop();
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const status = async (id: number) => (await app.inject({ method: 'GET', url: `/api/generations/${id}/status`, headers: admin })).json().data;
@@ -162,7 +153,7 @@ describe('the official signatures chosen at launch', () => {
   /** The text of one of the batch's PDFs, as a reader extracts it. */
   async function pdfText(id: number): Promise<string> {
     const [one] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, id)).limit(1);
-    const file = path.join(dataDir, `check-${id}.pdf`);
+    const file = path.join(ctx.dataDir, `check-${id}.pdf`);
     await writeFile(file, (await services.storage.get(one!.pdfKey!))!);
     return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
   }

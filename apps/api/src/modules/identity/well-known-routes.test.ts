@@ -1,40 +1,30 @@
 import { connectChain, createRegistry } from '@sceau/chain';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { createServices } from '../../services.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { runCli } from '@sceau/verifier/cli-run';
 import { parseTrustList } from '@sceau/verifier/trust-list';
 import { writeDevelopmentTrustList } from './development-trust-list.ts';
-import { freePort } from '@sceau/process';
 
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let app: App;
 let keys: MinistryKeys;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-identity-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'https://diplomes.example.cd' });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  keys = await loadMinistryKeys(ctx.config.keys, log);
+  ctx = await createChainTestApp({ PUBLIC_URL: 'https://diplomes.example.cd' });
+  ({ chain, keys } = ctx);
   app = await buildApp({ db: ctx.db, config: ctx.config, services: createServices(ctx.db, ctx.config, { identity: { keys, chain } }) });
   await app.ready();
 });
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('the published identity of the issuer', () => {
@@ -69,8 +59,7 @@ describe('the published identity of the issuer', () => {
 
   it('keeps the same registry across a restart of the chain', async () => {
     const address = chain.address;
-    await chain.close();
-    chain = await openChain(ctx.config, pino({ level: 'silent' }));
+    chain = await ctx.restartChain();
     expect(chain.address).toBe(address);
     expect(chain.action).toBe('existing');
   });
@@ -79,7 +68,7 @@ describe('the published identity of the issuer', () => {
 describe('the development trust list (ADR 0133)', () => {
   it('is written from the published documents, marked development, and the independent verifier pins it with no option', async () => {
     const file = await writeDevelopmentTrustList(ctx.config, keys, chain);
-    expect(file).toBe(path.join(dataDir, 'trust-list.json'));
+    expect(file).toBe(path.join(ctx.dataDir, 'trust-list.json'));
     const list = parseTrustList(await readFile(file!, 'utf8'));
     const published = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
     expect(list.issuers).toEqual([
@@ -96,7 +85,7 @@ describe('the development trust list (ADR 0133)', () => {
     let out = '';
     const code = await runCli({
       argv: ['SC1:NOTOURS'],
-      env: { DATA_DIR: dataDir },
+      env: { DATA_DIR: ctx.dataDir },
       stdout: (t) => (out += t),
       stderr: (t) => (out += t),
       fetch: (async () => Response.error()) as typeof fetch,
