@@ -23,7 +23,7 @@ export interface CandidateContacts {
 /** What the rules read of a diploma: its candidate's contacts, its batch's state, its revocation. */
 export interface HolderDiplomaFacts {
   candidate: CandidateContacts;
-  batch: { status: string; revokedAt: Date | null };
+  batch: { status: GenerationStatus; revokedAt: Date | null };
   revokedAt: Date | null;
 }
 
@@ -54,7 +54,7 @@ export function isHolderOf(account: HolderAccount, candidate: CandidateContacts)
   return mine.phone !== null && candidate.phone !== null && candidate.phone === mine.phone;
 }
 
-const published = (diploma: HolderDiplomaFacts) => isPublished(diploma.batch.status as GenerationStatus);
+const published = (diploma: HolderDiplomaFacts) => isPublished(diploma.batch.status);
 const live = (diploma: HolderDiplomaFacts) => published(diploma) && diploma.revokedAt === null && diploma.batch.revokedAt === null;
 
 /**
