@@ -169,7 +169,10 @@ export const verificationResult = z.object({
   source: z.enum(['pdf', 'credential', 'qr', 'link']),
   checks: z.array(verificationCheck),
   diploma: publicDiplomaView.nullable(),
-  /** `GET /verify/{id}` only: the full credential, for independent verifiers. */
+  /**
+   * `GET /verify/{id}` only: the public credential, for independent verifiers: the fields the page
+   * shows disclosed, every other hidden (its hash in `obfuscated`, no value, no salt; ADR 0134).
+   */
   credential: z.record(z.string(), z.unknown()).nullable().optional(),
   /** `GET /verify/{id}` only: the kind of diploma (its batch's type, `diplome_etat`, …), when published. */
   diploma_kind: z.string().nullable().optional(),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
-import { hideFields, signBatch, verifyDocument, verifyIssuerSignature, wrapBatch, type CredentialDocument } from './document.ts';
+import { hideFields, NON_PUBLIC_FIELDS, publicCredential, signBatch, verifyDocument, verifyIssuerSignature, wrapBatch, type CredentialDocument } from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk } from './keys.ts';
-import { RECORD_FIELDS } from './record.ts';
+import { PUBLIC_FIELDS, RECORD_FIELDS } from './record.ts';
 
 const batch = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
 const doc = batch.documents[1]!;
@@ -94,6 +94,25 @@ describe('credential document', () => {
     expect(verifyDocument(bad)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
     expect(() => hideFields(doc, ['diploma_id'])).toThrow('may not be hidden');
     expect(() => hideFields(doc, ['issuer'])).toThrow('may not be hidden');
+  });
+
+  it("the public credential discloses PUBLIC_FIELDS only, without the others' values or salts, and still verifies", () => {
+    const signed = clone(doc);
+    const shown = publicCredential(signed);
+    expect(Object.keys(shown.record).sort()).toEqual([...PUBLIC_FIELDS].sort());
+    expect(NON_PUBLIC_FIELDS).toEqual(expect.arrayContaining(['candidate_code', 'birth_place', 'gender', 'educ_province', 'educ_province_code']));
+    for (const field of NON_PUBLIC_FIELDS) {
+      expect(shown.record[field], field).toBeUndefined();
+      expect(shown.salts[field], field).toBeUndefined();
+      expect(JSON.stringify(shown), field).not.toContain(doc.salts[field]!);
+    }
+    expect(JSON.stringify(shown)).not.toContain(doc.record.candidate_code!);
+    expect(shown.obfuscated).toHaveLength(NON_PUBLIC_FIELDS.length);
+    expect(shown.signature).toEqual(doc.signature);
+    expect(verifyDocument(shown)).toMatchObject({ integrity: 'ok', targetHash: doc.signature.targetHash, merkleRoot: batch.merkleRoot, hiddenFields: [...NON_PUBLIC_FIELDS] });
+    // The original is left whole (the holder's copy), and reducing twice changes nothing.
+    expect(signed).toEqual(doc);
+    expect(publicCredential(shown)).toEqual(shown);
   });
 
   it('malformed input gives a clear failure, never an exception', () => {

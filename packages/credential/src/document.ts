@@ -13,6 +13,7 @@ import {
   diplomaRecordSchema,
   isPercentage,
   issuerIdSchema,
+  PUBLIC_FIELDS,
   RECORD_FIELDS,
   REQUIRED_DISCLOSED_FIELDS,
   type DiplomaRecord,
@@ -370,4 +371,16 @@ export function hideFields(doc: CredentialDocument, fields: readonly RecordField
   }
   obfuscated.sort();
   return { ...doc, record, salts, obfuscated };
+}
+
+/** The record fields the public answer hides: every one not in `PUBLIC_FIELDS`. */
+export const NON_PUBLIC_FIELDS: readonly RecordField[] = RECORD_FIELDS.filter((field) => !(PUBLIC_FIELDS as readonly string[]).includes(field));
+
+/**
+ * The credential as a stranger receives it (ADR 0134): `hideFields` of every field not in
+ * `PUBLIC_FIELDS`. It still verifies (same targetHash, proof, root and signature); the hidden
+ * fields' values and salts are not in it, so they cannot be read or confirmed by guessing.
+ */
+export function publicCredential(doc: CredentialDocument): CredentialDocument {
+  return hideFields(doc, NON_PUBLIC_FIELDS);
 }

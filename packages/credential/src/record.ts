@@ -37,6 +37,31 @@ export type RecordField = (typeof RECORD_FIELDS)[number];
 /** Fields a holder may not hide: without them nobody can look the diploma up or know its issuer. */
 export const REQUIRED_DISCLOSED_FIELDS = ['diploma_id', 'issuer'] as const satisfies readonly RecordField[];
 
+/**
+ * The fields anyone with a diploma's id is shown (ADR 0134): the public answer of `/verify/{id}`
+ * discloses these and hides every other (value and salt removed, hash kept), so what a stranger
+ * receives is what the public result displays and still verifies. Not in it: `candidate_code` (a
+ * factor of the candidate check), `birth_place`, `gender` and the province.
+ */
+export const PUBLIC_FIELDS = [
+  ...REQUIRED_DISCLOSED_FIELDS,
+  'last_name',
+  'middle_name',
+  'first_name',
+  'birth_date',
+  'option',
+  'option_code',
+  'school',
+  'school_code',
+  'centre',
+  'centre_code',
+  'session',
+  'session_year',
+  'percentage',
+  'issue_date',
+] as const satisfies readonly RecordField[];
+export type PublicField = (typeof PUBLIC_FIELDS)[number];
+
 /** NFC, trimmed, inner runs of white space collapsed to one space. */
 export function canonicalText(value: string): string {
   return value.normalize('NFC').trim().replace(/\s+/gu, ' ');

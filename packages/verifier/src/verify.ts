@@ -3,7 +3,17 @@
  * own: keys, chain and database come through the context's ports. Each check reports passed,
  * failed or not-checked with a stable code; decideVerdict turns them into one verdict.
  */
-import { DIPLOMA_ID_PATTERN, isDiplomaId, verifyDocument, type DocumentVerification, type Jwks, type QrFields, type QrVerification } from '@sceau/credential';
+import {
+  DIPLOMA_ID_PATTERN,
+  isDiplomaId,
+  PUBLIC_FIELDS,
+  REQUIRED_DISCLOSED_FIELDS,
+  verifyDocument,
+  type DocumentVerification,
+  type Jwks,
+  type QrFields,
+  type QrVerification,
+} from '@sceau/credential';
 import { extractAttachment } from '@sceau/pdf/attachment';
 import { checkQrPayload, checkRootSignature } from './fast-signatures.ts';
 import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
@@ -495,22 +505,8 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 // Public fields
 // -------------------------------------------------------------------------------------------
 
-const PUBLIC_RECORD_FIELDS = [
-  'last_name',
-  'middle_name',
-  'first_name',
-  'birth_date',
-  'option',
-  'option_code',
-  'school',
-  'school_code',
-  'centre',
-  'centre_code',
-  'session',
-  'session_year',
-  'percentage',
-  'issue_date',
-] as const;
+/** The fields shown beside the verdict: the credential's public set (ADR 0134), id and issuer apart. */
+const PUBLIC_RECORD_FIELDS = PUBLIC_FIELDS.filter((field) => !(REQUIRED_DISCLOSED_FIELDS as readonly string[]).includes(field));
 
 function diplomaFromRecord(doc: Verified): PublicDiploma {
   const diploma: PublicDiploma = { id: doc.diplomaId };

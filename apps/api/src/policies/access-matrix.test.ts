@@ -249,6 +249,15 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     request: (b) => ({ url: '/api/holder/shares', payload: { diploma_id: b.diplomaId, days: 7 } }),
     policy: (actor, b) => holderPolicy.share(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
+  // The full credential (ADR 0134) under the rule of the PDF: refused to every role as to a stranger.
+  'GET /api/holder/diplomas/:id/credential': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/credential` }),
+    policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
   'DELETE /api/holder/shares/:id': {
     on: 'diploma',
     what: "another account's share link",

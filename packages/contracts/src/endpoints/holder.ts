@@ -1,5 +1,6 @@
 import { errorResponse, idParam } from '../api.ts';
 import { endpoint } from '../endpoint.ts';
+import { diplomaIdParam } from '../public-site.ts';
 import { createShareRequest, createShareResponse, holderDiplomasResponse, sharedDiplomaResponse, shareLinkResponse, shareLinksResponse, shareTokenParams } from '../holder.ts';
 
 /**
@@ -17,6 +18,20 @@ export const holderEndpoints = {
     tags,
     summary: "The signed-in person's own published diplomas and results (their candidate's e-mail or phone is the account's)",
     responses: { 200: holderDiplomasResponse },
+  }),
+  /**
+   * The holder's full credential (ADR 0134): every field with its salt, as the PDF embeds it, so
+   * they can hide what they choose before giving it; `/verify/{id}` gives strangers the public one.
+   */
+  credential: endpoint({
+    method: 'GET',
+    path: '/holder/diplomas/:id/credential',
+    access: 'user',
+    tags,
+    summary: "One of my diplomas' full credential (JSON file: every field and its salt, as its PDF embeds it), while I may download it",
+    params: diplomaIdParam,
+    file: 'application/json',
+    responses: {},
   }),
   shares: endpoint({
     method: 'GET',

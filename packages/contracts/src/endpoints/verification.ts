@@ -6,13 +6,17 @@ const tags = ['verification'];
 
 /** Verifying a diploma, what its link gives, and the candidate check (spec sections 1, 3 and 7). */
 export const verificationEndpoints = {
-  /** Results day's hot route (ADR 0102); 429 past the per-address limit (ADR 0100). */
+  /**
+   * Results day's hot route (ADR 0102); 429 past the per-address limit (ADR 0100). Its credential
+   * discloses `PUBLIC_FIELDS` only (ADR 0134); the holder's full one is `holder.credential`.
+   */
   verify: endpoint({
     method: 'GET',
     path: '/verify/:id',
     access: 'public',
     tags,
-    summary: 'Verify a diploma by its id (the /verify/{id} page); also gives its full credential to independent verifiers',
+    summary:
+      'Verify a diploma by its id (the /verify/{id} page); also gives independent verifiers its public credential: the fields the page shows, the others hidden (no value, no salt, their hash only), with its unchanged proof and signature',
     params: diplomaIdParam,
     responses: { 200: verificationResponse, 429: errorResponse },
   }),

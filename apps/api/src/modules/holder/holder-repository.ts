@@ -77,6 +77,12 @@ export async function findDiploma(db: Db, id: string): Promise<HolderDiplomaRow 
   return row ?? null;
 }
 
+/** A diploma's full credential as it was issued (every field and salt), or null if there is none. */
+export async function findCredential(db: Db, id: string): Promise<unknown | null> {
+  const [row] = await db.select({ credential: diplomas.credential }).from(diplomas).where(eq(diplomas.id, id));
+  return row?.credential ?? null;
+}
+
 export type ShareRow = typeof shareLinks.$inferSelect;
 
 export function listShares(db: Db, userId: number): Promise<ShareRow[]> {

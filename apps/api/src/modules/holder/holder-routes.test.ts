@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
-import { auditLog, generationItems, nationalResults, shareLinks, users } from '../../db/schema.ts';
+import { auditLog, diplomas, generationItems, nationalResults, shareLinks, users } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
@@ -83,6 +83,24 @@ describe('my diplomas', () => {
     expect(res.json().data).toEqual([]);
     // Nor can it share a diploma that is not its own.
     expect((await share(root, { diploma_id: nobodys.id, days: 7 })).statusCode).toBe(404);
+  });
+
+  it('gives the holder their full credential as stored (ADR 0134), and nobody else', async () => {
+    const res = await get(`/api/holder/diplomas/${mine.id}/credential`, amani);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="diplome-${mine.id}.json"`);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const [stored] = await ctx.db.select({ credential: diplomas.credential }).from(diplomas).where(eq(diplomas.id, mine.id));
+    expect(JSON.parse(res.body)).toEqual(stored!.credential);
+    // Another person, a staff account, an anonymous caller: as if it did not exist, or not signed in.
+    expect((await get(`/api/holder/diplomas/${mine.id}/credential`, beya)).statusCode).toBe(404);
+    expect((await get(`/api/holder/diplomas/${nobodys.id}/credential`, root)).statusCode).toBe(404);
+    expect((await get(`/api/holder/diplomas/${mine.id}/credential`)).statusCode).toBe(401);
+    // Under the rule of the PDF: not for a revoked diploma, not before publication.
+    expect((await get(`/api/holder/diplomas/${mineRevoked.id}/credential`, amani)).statusCode).toBe(409);
+    expect((await get(`/api/holder/diplomas/${mineUnpublished.id}/credential`, amani)).statusCode).toBe(404);
+    expect((await get('/api/holder/diplomas/not-an-id/credential', amani)).statusCode).toBe(422);
   });
 
   it('needs an account', async () => {

@@ -18,6 +18,16 @@ export const holderRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
 
   serve(app, defined.diplomas, async (request) => ({ data: await holder.diplomas(actorOf(request)) }));
 
+  // The full credential, the holder's only (ADR 0134): not cached by anything between.
+  serve(app, defined.credential, async (request, reply) => {
+    const credential = await holder.credential(actorOf(request), request.params.id);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="diplome-${request.params.id}.json"`)
+      .header('cache-control', 'private, no-store')
+      .send(JSON.stringify(credential, null, 2));
+  });
+
   serve(app, defined.shares, async (request) => ({ data: await holder.shares(actorOf(request)) }));
 
   serve(app, defined.createShare, async (request, reply) => reply.code(201).send({ data: await holder.createShare(actorOf(request), request.body) }));

@@ -12,6 +12,7 @@ import type { VerificationById } from '../verification/verification-service.ts';
 import {
   countActiveShares,
   factsOf,
+  findCredential,
   findDiploma,
   findDiplomasByContacts,
   findHolderAccount,
@@ -99,6 +100,20 @@ export class HolderService {
     const account = await this.account(actor);
     const rows = await findDiplomasByContacts(this.db, holderContacts(account));
     return rows.filter((row) => allowed(holderPolicy.view(account, factsOf(row)))).map((row) => presentDiploma(account, row));
+  }
+
+  /**
+   * One of the account's diplomas' full credential (ADR 0134): under the rule of its PDF, which
+   * embeds it; anyone else is answered as for a diploma that does not exist.
+   */
+  async credential(actor: Actor, id: string): Promise<unknown> {
+    const account = await this.account(actor);
+    const row = await findDiploma(this.db, id);
+    if (!row) throw new AppError('not_found');
+    authorize(holderPolicy.download(account, factsOf(row)));
+    const credential = await findCredential(this.db, row.id);
+    if (credential === null) throw new AppError('not_found');
+    return credential;
   }
 
   async shares(actor: Actor): Promise<ShareLinkView[]> {

@@ -13,6 +13,7 @@ import { JobQueue } from '../../jobs/job-queue.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import { freePort } from '@sceau/process';
+import { hideFields, ISSUER_FIELDS, NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, verifyIssuerSignature, type CredentialDocument } from '@sceau/credential';
 
 let ctx: TestContext;
 let dataDir: string;
@@ -64,7 +65,7 @@ function upload(fields: { file?: { data: Uint8Array; name: string; type: string 
 const statusOf = (body: { data: { checks: { name: string; status: string }[] } }) => Object.fromEntries(body.data.checks.map((c) => [c.name, c.status]));
 
 describe('verification', () => {
-  it('by id: authentic, every check passed and named in plain words, with the public fields and the full credential', async () => {
+  it('by id: authentic, every check passed and named in plain words, with the public fields and the public credential', async () => {
     const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[0]!.id}` });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -76,7 +77,61 @@ describe('verification', () => {
     expect(anchored.details).toMatchObject({ chainId: 72328 });
     expect(body.data.diploma.id).toBe(rows[0]!.id);
     expect(body.data.diploma.candidate_code).toBeUndefined();
+    expect(body.data.credential.record.candidate_code).toBeUndefined();
     expect(body.data.credential.signature.targetHash).toBe(rows[0]!.targetHash);
+  });
+
+  it('by id: the credential discloses the public fields only (no value, no salt of the others) and still verifies independently (ADR 0134)', async () => {
+    const stored = rows[0]!.credential as unknown as CredentialDocument;
+    const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[0]!.id}` });
+    const { credential, diploma } = res.json().data as { credential: CredentialDocument; diploma: Record<string, unknown> };
+    expect(Object.keys(credential.record).sort()).toEqual([...PUBLIC_FIELDS].sort());
+    expect(Object.keys(credential.salts).sort()).toEqual([...PUBLIC_FIELDS, ...ISSUER_FIELDS].sort());
+    expect(NON_PUBLIC_FIELDS).toContain('candidate_code');
+    for (const field of NON_PUBLIC_FIELDS) {
+      expect(credential.record[field], field).toBeUndefined();
+      expect(credential.salts[field], field).toBeUndefined();
+      expect(res.body, field).not.toContain(stored.salts[field]!);
+    }
+    expect(res.body).not.toContain(stored.record.candidate_code!);
+    // The same proof and signature, and it verifies from its own content, with the published keys, and on chain.
+    expect(credential.signature).toEqual(stored.signature);
+    const checked = verifyDocument(credential);
+    expect(checked).toMatchObject({ integrity: 'ok', targetHash: rows[0]!.targetHash, merkleRoot: stored.signature.merkleRoot, hiddenFields: NON_PUBLIC_FIELDS });
+    const jwks = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect(verifyIssuerSignature(credential.signature.merkleRoot, credential.signature.issuerSignature, jwks)).toBe('valid');
+    const again = await upload({ file: { data: new TextEncoder().encode(JSON.stringify(credential)), name: 'public.json', type: 'application/json' } });
+    expect(again.json().data.verdict).toBe('authentic');
+    expect(again.json().data.diploma.hidden_fields).toEqual([...NON_PUBLIC_FIELDS]);
+    // What the answer shows of the diploma is exactly the disclosed fields: all provable, nothing more.
+    const shown = Object.entries(diploma).filter(([key]) => key !== 'hidden_fields');
+    const disclosed = Object.entries(credential.record).map(([key, value]) =>
+      key === 'diploma_id' ? ['id', value] : key === 'issuer' ? ['issuer', { id: value, name: credential.issuer.name }] : [key, value],
+    );
+    expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(disclosed));
+  });
+
+  it('an uploaded document is answered without any credential: nothing more than was sent', async () => {
+    const stored = rows[2]!.credential as unknown as CredentialDocument;
+    const partial = hideFields(stored, ['last_name', 'birth_date', 'percentage']);
+    const answers = [
+      await upload({ file: { data: new TextEncoder().encode(JSON.stringify(partial)), name: 'partial.json', type: 'application/json' } }),
+      await upload({ url: rows[2]!.qrPayload }),
+      await upload({ url: `http://diplomes.test/verify/${rows[2]!.id}` }),
+      await upload({ file: { data: (await services.storage.get(rows[2]!.pdfKey!))!, name: 'diplome.pdf', type: 'application/pdf' } }),
+    ];
+    for (const res of answers) {
+      expect(res.json().data.verdict).toBe('authentic');
+      expect(res.json().data).not.toHaveProperty('credential');
+      for (const field of NON_PUBLIC_FIELDS) expect(res.body, field).not.toContain(stored.salts[field]!);
+      expect(res.body).not.toContain(stored.record.candidate_code!);
+    }
+    // A field the holder hid stays hidden in the answer.
+    const [fromPartial] = answers;
+    expect(fromPartial!.json().data.diploma).not.toHaveProperty('last_name');
+    expect(fromPartial!.json().data.diploma).not.toHaveProperty('percentage');
+    expect(fromPartial!.json().data.diploma.hidden_fields).toEqual(expect.arrayContaining(['last_name', 'birth_date', 'percentage']));
+    expect(fromPartial!.body).not.toContain(stored.salts.last_name!);
   });
 
   it('by PDF upload: authentic with its PDF signature; one changed byte is caught', async () => {

@@ -17,6 +17,7 @@ import {
   type VerificationResult,
 } from '@sceau/verifier';
 import { DIPLOMA_ID_PATTERN, type GenerationStatus, isPublished } from '@sceau/contracts';
+import { publicCredential, type CredentialDocument } from '@sceau/credential';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -47,8 +48,12 @@ const prepareDiplomaById = (db: Db) =>
 /** A verification by id and what the page and independent verifiers receive with it. */
 export interface VerificationById {
   result: VerificationResult;
-  /** The full credential of a published diploma (it carries the Merkle proof), else null. */
-  credential: unknown | null;
+  /**
+   * The public credential of a published diploma, else null: every field not in `PUBLIC_FIELDS`
+   * hidden (ADR 0134), so it verifies (targetHash, proof, root, signature) without giving away the
+   * other fields' values or salts. The full one is its holder's (the PDF, `GET /holder/diplomas/{id}/credential`).
+   */
+  credential: CredentialDocument | null;
   /** The kind of diploma (its batch's type: `diplome_etat`, …) of a published diploma, else null. */
   kind?: string | null;
 }
@@ -70,7 +75,7 @@ export class VerificationService {
   private readonly revocations: RevocationIndex;
   private watchErrors: ((error: unknown) => void) | undefined;
   /** The credential given with an answer by id, kept as long as the answer itself. */
-  private readonly credentials = new WeakMap<VerificationResult, { credential: unknown | null; kind: string | null }>();
+  private readonly credentials = new WeakMap<VerificationResult, { credential: CredentialDocument | null; kind: string | null }>();
   /**
    * Uploaded PDFs that are not the ministry's own are parsed in a thread with limits (ADR 0114): a
    * hostile file is refused (PdfTooComplex) in bounded time and memory, and the event loop keeps
@@ -161,16 +166,11 @@ export class VerificationService {
         }),
       ));
     const found = await readOnce();
-    const credential = found && published(found) ? found.credential : null;
+    // Reduced once per read of the diploma, then kept with its answer (a few hashes, off the cached path).
+    const credential = found && published(found) ? reducedCredential(found.credential) : null;
     const kind = found && published(found) ? found.type : null;
     this.credentials.set(result, { credential, kind });
     return { result, credential, kind };
-  }
-
-  /** The full credential of a published diploma, for independent verifiers (it carries the proof). */
-  async credentialOf(id: string): Promise<unknown | null> {
-    const found = await this.findDiploma(id);
-    return found && published(found) ? found.credential : null;
   }
 
   /** Whether an answer for this input is in the cache (answering it costs no database or chain read). */
@@ -212,6 +212,18 @@ export class VerificationService {
   private forget(hash: string): void {
     this.registry.invalidate(hash);
     this.cache.invalidate(hash);
+  }
+}
+
+/**
+ * The public credential of a stored one (ADR 0134). A stored credential that cannot be reduced (not
+ * our format) is given as nothing rather than whole: its answer already says it is not authentic.
+ */
+function reducedCredential(stored: unknown): CredentialDocument | null {
+  try {
+    return publicCredential(stored as CredentialDocument);
+  } catch {
+    return null;
   }
 }
 

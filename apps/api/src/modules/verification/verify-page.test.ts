@@ -14,6 +14,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { openChain, type OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys } from '../keys/ministry-keys.ts';
 import { freePort } from '@sceau/process';
+import { NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, type CredentialDocument } from '@sceau/credential';
 import { verifyPageHtml } from './verify-page.ts';
 
 /** index.html as the build leaves it: the app shell in the root, the SPA's script and stylesheet. */
@@ -115,6 +116,20 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
     expect(html).toContain(`id="sceau-verify-data" data-id="${target.id}"`);
     expect(html.indexOf('data-verdict=')).toBeLessThan(html.indexOf('data-testid="verification-diploma"'));
     expect(html.indexOf('data-testid="verification-diploma"')).toBeLessThan(html.indexOf('data-testid="verification-checks"'));
+  });
+
+  it('embeds the public credential only, on /verify/{id} and /view-certificate: no value or salt of a hidden field (ADR 0134)', async () => {
+    const target = rows[4]!;
+    const stored = target.credential as unknown as CredentialDocument;
+    for (const url of [`/verify/${target.id}`, `/view-certificate?id=${target.id}`]) {
+      const html = (await page(url)).body;
+      const json = /<script type="application\/json" id="sceau-verify-data"[^>]*>([^<]*)<\/script>/.exec(html)?.[1];
+      const embedded = JSON.parse(json!) as { credential: CredentialDocument };
+      expect(Object.keys(embedded.credential.record).sort(), url).toEqual([...PUBLIC_FIELDS].sort());
+      expect(verifyDocument(embedded.credential), url).toMatchObject({ integrity: 'ok', targetHash: target.targetHash, hiddenFields: NON_PUBLIC_FIELDS });
+      for (const field of NON_PUBLIC_FIELDS) expect(html, `${url} ${field}`).not.toContain(stored.salts[field]!);
+      expect(html, url).not.toContain(stored.record.candidate_code!);
+    }
   });
 
   it('is in English when the browser asks for it', async () => {

@@ -101,7 +101,7 @@ const fileUrl = (definition: { path: string }, id: string) => `/api${definition.
 export interface VerifyPageContent {
   id: string;
   result: VerificationResult;
-  /** The full credential, as `GET /api/verify/:id` gives it (embedded for the SPA). */
+  /** The public credential, as `GET /api/verify/:id` gives it (embedded for the SPA; ADR 0134). */
   credential: unknown | null;
   /** The kind of diploma (its batch's type), when known. */
   kind: string | null;

@@ -55,9 +55,11 @@ export function useSharedDiploma(token: string) {
 export const diplomaPdfUrl = (id: string) => api.url(endpoints.verification.pdf, { params: { id } });
 export const sharedPhotoUrl = (token: string) => api.url(endpoints.holder.sharedPhoto, { params: { token } });
 
-/** The diploma's credential (the signed record with its proof), as `GET /verify/{id}` publishes it, saved as a file. */
+/**
+ * One of my diplomas' full credential (every field with its salt and proof, as its PDF embeds it),
+ * saved as a file. `GET /verify/{id}` gives strangers only its public fields (ADR 0134).
+ */
 export async function downloadCredential(id: string): Promise<void> {
-  const { data } = await api.call(endpoints.verification.verify, { params: { id } });
-  if (!data.credential) throw new Error('no credential');
-  saveFile(new Blob([JSON.stringify(data.credential, null, 2)], { type: 'application/json' }), `diplome-${id}.json`);
+  const { blob, fileName } = await api.download(endpoints.holder.credential, { params: { id } });
+  saveFile(blob, fileName ?? `diplome-${id}.json`);
 }

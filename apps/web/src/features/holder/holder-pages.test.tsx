@@ -1,7 +1,7 @@
 import type { HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -68,6 +68,32 @@ describe('my diplomas and results', () => {
     expect(within(revoked!).getByText(/révoqué par le ministère \(erreur de saisie\)/)).toBeInTheDocument();
     expect(within(revoked!).queryByRole('link', { name: 'Télécharger le PDF signé' })).toBeNull();
     expect(within(revoked!).queryByRole('link', { name: 'Partager' })).toBeNull();
+  });
+
+  it('downloads my full credential from my own side, signed in, never from the public verification', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:credential'), revokeObjectURL: vi.fn() });
+    const saved: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    const { calls } = renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        [`GET /api/holder/diplomas/${VALID}/credential`]: () =>
+          new Response('{"version":"sceau-credential/1"}', {
+            status: 200,
+            headers: { 'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="diplome-${VALID}.json"` },
+          }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: "Télécharger l'attestation numérique (JSON)" }));
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:credential', download: `diplome-${VALID}.json` }]));
+    const download = calls.find((c) => c.url.pathname === `/api/holder/diplomas/${VALID}/credential`)!;
+    expect(new Headers(download.init.headers).get('Authorization')).toBe('Bearer test-token');
+    expect(calls.some((c) => c.url.pathname.startsWith('/api/verify/'))).toBe(false);
   });
 
   it('says what to do when no diploma is linked to the account yet', async () => {
