@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrFieldsFromDocument, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
+import { NON_PUBLIC_FIELDS, publicCredential, qrFieldsFromDocument, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
 import { freePort } from '@sceau/process';
 import { connectRegistryPort } from './chain-port.ts';
 import { runCli } from './cli-run.ts';
@@ -385,12 +385,12 @@ describe('independent verifier (CLI)', () => {
     expect(offline.code).toBe(2);
   });
 
-  it('a bare QR payload: the credential is fetched from the platform public API', async () => {
+  it('a bare QR payload: the credential is fetched from the platform public API (its public one, ADR 0134)', async () => {
     const doc = batch.documents[1]!;
     const platformUrl = 'https://minepst.gouv.cd';
     const platform = serve({
       [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks,
-      [`${platformUrl}/api/verify/${doc.record.diploma_id}`]: { data: { credential: doc, verdict: 'authentic' } },
+      [`${platformUrl}/api/verify/${doc.record.diploma_id}`]: { data: { credential: publicCredential(doc), verdict: 'authentic' } },
     });
     const list = await writeList(await tempDir(), trustListFor(issuer, ministry.jwks));
     const full = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--trust-list', list], platform);
@@ -399,6 +399,7 @@ describe('independent verifier (CLI)', () => {
 
     const link = await runIn([`${platformUrl}/verify/${doc.record.diploma_id}`, '--rpc', chain.chain.rpcUrl, '--json', '--trust-list', list], platform);
     expect(JSON.parse(link.stdout).verdict).toBe('authentic');
+    expect(JSON.parse(link.stdout).diploma.hidden_fields).toEqual([...NON_PUBLIC_FIELDS]);
 
     // Platform API down: the QR's signature is checked, and with --registry its revocation too.
     const registry = `${chain.chain.chainId}:${chain.registry.address}`;
