@@ -1,9 +1,6 @@
 // The set of revoked hashes each API process keeps (ADR 0102), on a real chain and database: filled
 // at start from the registry's past events, kept by its new ones and by the other processes'
 // notifications, and never trusted when it is not current.
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -13,14 +10,12 @@ import { diplomas, generations } from '../../db/schema.ts';
 import { Invalidations } from '../../jobs/invalidations.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
-import { freePort } from '@sceau/process';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
+import type { OpenChain } from '../chain/open-chain.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
 
 const log = pino({ level: 'silent' });
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let chain: OpenChain;
 let keys: MinistryKeys;
 /** The process that revokes (its job wrote the revocation). */
@@ -45,11 +40,8 @@ async function untilCurrent(services: Services) {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-revocation-index-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test' });
-  chain = await openChain(ctx.config, log);
-  keys = await loadMinistryKeys(ctx.config.keys, log);
+  ctx = await createChainTestApp({ PUBLIC_URL: 'http://diplomes.test' });
+  ({ chain, keys } = ctx);
   a = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
   const batchId = await seedDemoBatch(ctx.db, a.storage, a.issuing!);
   rows = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId));
@@ -58,9 +50,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('revocation index', () => {

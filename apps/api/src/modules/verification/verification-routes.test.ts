@@ -1,37 +1,25 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { diplomas } from '../../db/schema.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { signIn } from '../../../test/helpers.ts';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
-import { freePort } from '@sceau/process';
 import { hideFields, ISSUER_FIELDS, NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, verifyIssuerSignature, type CredentialDocument } from '@sceau/credential';
 
-let ctx: TestContext;
-let dataDir: string;
-let chain: OpenChain;
+let ctx: ChainTestContext;
 let services: Services;
 let app: App;
 let queue: JobQueue;
 let rows: (typeof diplomas.$inferSelect)[];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test' });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
+  ctx = await createChainTestApp({ PUBLIC_URL: 'http://diplomes.test' });
   // Started by the revocation test only: nothing else here sends jobs.
-  queue = new JobQueue(ctx.databaseUrl, pino({ level: 'silent' }));
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain }, queue });
+  queue = new JobQueue(ctx.databaseUrl, ctx.log);
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain: ctx.chain }, queue });
   queue.define(services.revocation!.job);
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
@@ -40,9 +28,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 function upload(fields: { file?: { data: Uint8Array; name: string; type: string }; url?: string }, headers: Record<string, string> = {}) {
@@ -206,8 +192,8 @@ describe('verification', () => {
 
     // Every database read goes through the pool (the by-id read is a prepared statement, ADR 0130).
     const selects = vi.spyOn(ctx.db.$client, 'query');
-    const revokedReads = vi.spyOn(chain.registry, 'isRevoked');
-    const issuanceReads = vi.spyOn(chain.registry, 'findIssuance');
+    const revokedReads = vi.spyOn(ctx.chain.registry, 'isRevoked');
+    const issuanceReads = vi.spyOn(ctx.chain.registry, 'findIssuance');
     try {
       const again = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'en' } });
       expect(again.body).toBe(first.body);
@@ -238,7 +224,7 @@ describe('verification', () => {
     const url = `/api/verify/${target.id}`;
     expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
     expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
-    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    await ctx.chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
     // Until the event arrives the cached answer stands (the contract's events clear it, ADR 0040).
     expect((await app.inject({ method: 'GET', url })).json().data.verdict).toBe('authentic');
     services.verification!.invalidate(`0x${target.targetHash}`);
@@ -282,7 +268,7 @@ describe('verification', () => {
 
   it('shows a revoked diploma as revoked once the contract says so', async () => {
     const target = rows[4]!;
-    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    await ctx.chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
     services.verification!.invalidate(`0x${target.targetHash}`);
     const res = await app.inject({ method: 'GET', url: `/api/verify/${target.id}` });
     expect(res.json().data.verdict).toBe('revoked');
@@ -337,7 +323,7 @@ describe('verification', () => {
   });
 
   it('with the chain stopped, says it could not check and never passes', async () => {
-    await chain.local!.stop();
+    await ctx.chain.local!.stop();
     const res = await app.inject({ method: 'GET', url: `/api/verify/${rows[5]!.id}` });
     expect(res.json().data.verdict).toBe('incomplete');
     // Whether it is revoked needs the chain; an anchoring already read may be remembered (it cannot be undone).

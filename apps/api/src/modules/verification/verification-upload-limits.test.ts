@@ -1,41 +1,26 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pdfWithInflatingContents, pdfWithObjects } from '@sceau/verifier/hostile-pdfs';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { createServices } from '../../services.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
-import { freePort } from '@sceau/process';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 
 // ADR 0114: an uploaded PDF that is not the ministry's own is parsed in a thread with limits.
 
-let ctx: TestContext;
-let dataDir: string;
-let chain: OpenChain;
+let ctx: ChainTestContext;
 let app: App;
 let base: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-limits-'));
-  await chmod(dataDir, 0o755);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test' });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  const services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  ctx = await createChainTestApp({ PUBLIC_URL: 'http://diplomes.test' });
+  const services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain: ctx.chain } });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   // Over a real socket: the health checks below share the event loop with the upload, as in production.
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 }, 120_000);
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 function upload(pdf: Uint8Array, locale: 'fr' | 'en') {

@@ -1,8 +1,7 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { pino } from 'pino';
 import type { VerificationResult } from '@sceau/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
@@ -10,10 +9,7 @@ import { diplomas } from '../../db/schema.ts';
 import { translator } from '../../lib/i18n.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { openChain, type OpenChain } from '../chain/open-chain.ts';
-import { loadMinistryKeys } from '../keys/ministry-keys.ts';
-import { freePort } from '@sceau/process';
+import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import { NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, type CredentialDocument } from '@sceau/credential';
 import { verifyPageHtml } from './verify-page.ts';
 
@@ -57,24 +53,18 @@ describe('the server-rendered verdict, as written', () => {
   });
 });
 
-let ctx: TestContext;
-let dataDir: string;
+let ctx: ChainTestContext;
 let dist: string;
-let chain: OpenChain;
 let services: Services;
 let app: App;
 let rows: (typeof diplomas.$inferSelect)[];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-page-'));
-  await chmod(dataDir, 0o755);
   dist = await mkdtemp(path.join(os.tmpdir(), 'sceau-verify-page-dist-'));
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), INDEX);
-  ctx = await createTestApp({ DATA_DIR: dataDir, CHAIN_PORT: String(await freePort()), PUBLIC_URL: 'http://diplomes.test', WEB_DIST: dist });
-  const log = pino({ level: 'silent' });
-  chain = await openChain(ctx.config, log);
-  services = createServices(ctx.db, ctx.config, { identity: { keys: await loadMinistryKeys(ctx.config.keys, log), chain } });
+  ctx = await createChainTestApp({ PUBLIC_URL: 'http://diplomes.test', WEB_DIST: dist });
+  services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain: ctx.chain } });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   const batchId = await seedDemoBatch(ctx.db, services.storage, services.issuing!);
@@ -82,9 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await app?.close();
-  await chain?.close();
   await ctx?.close();
-  await rm(dataDir, { recursive: true, force: true });
   await rm(dist, { recursive: true, force: true });
 });
 
@@ -149,7 +137,7 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
 
   it('says revoked, with the failing check first and no photo', async () => {
     const target = rows[2]!;
-    await chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
+    await ctx.chain.registry.revoke(`0x${target.targetHash}`, 'Fraude constatée');
     services.verification!.invalidate(`0x${target.targetHash}`);
     const res = await page(`/verify/${target.id}`);
     expect(res.statusCode).toBe(200);
