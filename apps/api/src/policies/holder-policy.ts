@@ -1,4 +1,4 @@
-import { isPublished, type GenerationStatus } from '@sceau/contracts';
+import { isPublished, type GenerationStatus, type ShareState } from '@sceau/contracts';
 import { firstDenial, type Decision } from './policy.ts';
 
 /**
@@ -54,6 +54,13 @@ export function isHolderOf(account: HolderAccount, candidate: CandidateContacts)
   return mine.phone !== null && candidate.phone !== null && candidate.phone === mine.phone;
 }
 
+/** A share link's own state: revoked first, then expired (at its expiry instant), else active. */
+export function shareState(share: Pick<ShareFacts, 'expiresAt' | 'revokedAt'>, now: Date): ShareState {
+  if (share.revokedAt !== null) return 'revoked';
+  if (share.expiresAt !== null && share.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
 const published = (diploma: HolderDiplomaFacts) => isPublished(diploma.batch.status);
 const live = (diploma: HolderDiplomaFacts) => published(diploma) && diploma.revokedAt === null && diploma.batch.revokedAt === null;
 
@@ -85,8 +92,7 @@ export const holderPolicy = {
    * and the diploma is still published (a revoked one is shown revoked: the verdict says so).
    */
   openShare: (maker: HolderAccount, share: ShareFacts, diploma: HolderDiplomaFacts, now: Date): Decision | 'revoked' | 'expired' => {
-    if (share.revokedAt !== null) return 'revoked';
-    if (share.expiresAt !== null && share.expiresAt.getTime() <= now.getTime()) return 'expired';
-    return holderPolicy.view(maker, diploma);
+    const state = shareState(share, now);
+    return state === 'active' ? holderPolicy.view(maker, diploma) : state;
   },
 };

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HOLDER_LIMITS, type HolderDiplomaView, type ShareLinkView, type ShareState } from '@sceau/contracts';
+import { HOLDER_LIMITS, type HolderDiplomaView, type ShareLinkView } from '@sceau/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { shareLinks } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { holderContacts, holderPolicy, type HolderAccount } from '../../policies/holder-policy.ts';
+import { holderContacts, holderPolicy, shareState, type HolderAccount } from '../../policies/holder-policy.ts';
 import { authorize, allowed } from '../../policies/policy.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import type { VerificationById } from '../verification/verification-service.ts';
@@ -32,12 +32,6 @@ const REFUSAL = { unknown: 'field.share_link_unknown', revoked: 'field.share_lin
 
 const hashToken = (token: string) => createHash('sha256').update(`share:${token}`).digest('hex');
 
-function stateOf(share: Pick<ShareRow, 'revokedAt' | 'expiresAt'>, now: Date): ShareState {
-  if (share.revokedAt) return 'revoked';
-  if (share.expiresAt && share.expiresAt.getTime() <= now.getTime()) return 'expired';
-  return 'active';
-}
-
 function presentShare(share: ShareRow, now = new Date()): ShareLinkView {
   return {
     id: share.id,
@@ -46,7 +40,7 @@ function presentShare(share: ShareRow, now = new Date()): ShareLinkView {
     created_at: share.createdAt.toISOString(),
     expires_at: share.expiresAt?.toISOString() ?? null,
     revoked_at: share.revokedAt?.toISOString() ?? null,
-    state: stateOf(share, now),
+    state: shareState(share, now),
     opens: share.opens,
     last_opened_at: share.lastOpenedAt?.toISOString() ?? null,
   };
