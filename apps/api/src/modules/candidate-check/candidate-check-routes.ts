@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { AppError } from '../../lib/errors.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
-import { fixedSecurityHeaders, quieter } from '../verification/verification-routes.ts';
+import { fixedSecurityHeaders, quieter } from '../../lib/hot-routes.ts';
 import { CandidateCheckService } from './candidate-check-service.ts';
 
 /** Text fields only; a file sent along is read to the end and ignored. */
