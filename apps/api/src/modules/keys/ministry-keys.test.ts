@@ -41,6 +41,7 @@ describe('ministry keys', () => {
     const signature = await keys.active.es256.sign(data);
     const published = keys.jwks().keys.find((k) => k.kid === keys.active.kid)!;
     expect(published).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', status: 'active' });
+    expect(published).not.toHaveProperty('retired_at');
     expect(published.x5c).toHaveLength(2);
     expect(verifyEs256(published, data, signature)).toBe(true);
     expect(JSON.stringify(keys.jwks())).not.toMatch(/"d":/);
@@ -57,6 +58,11 @@ describe('ministry keys', () => {
       [before.active.kid, 'retired'],
       [newKid, 'active'],
     ]);
+    // The retired key carries its retirement time (ISO 8601 UTC), the active one none.
+    const retiredAt = published[0]!.retired_at!;
+    expect(retiredAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(retiredAt) - Date.now())).toBeLessThan(60_000);
+    expect(published[1]).not.toHaveProperty('retired_at');
     const oldCa = new X509Certificate(before.active.certificateChainDer[1]!);
     const newLeaf = new X509Certificate(after.active.certificateChainDer[0]!);
     expect(newLeaf.checkIssued(oldCa)).toBe(true);

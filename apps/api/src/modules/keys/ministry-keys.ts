@@ -27,8 +27,18 @@ export interface MinistryKey {
   retiredAt: string | null;
 }
 
-/** A key as published in the JWKS (assignable to the credential package's `Jwks`). */
-export type PublishedKey = EcPublicJwk & { kid: string; alg: 'ES256'; use: 'sig'; x5c: string[]; status: 'active' | 'retired' };
+/**
+ * A key as published in the JWKS (assignable to the credential package's `Jwks`). A retired key
+ * carries `retired_at` (ISO 8601 UTC): nothing it signed after that time is valid (ADR 0136).
+ */
+export type PublishedKey = EcPublicJwk & {
+  kid: string;
+  alg: 'ES256';
+  use: 'sig';
+  x5c: string[];
+  status: 'active' | 'retired';
+  retired_at?: string;
+};
 
 export interface MinistryKeys {
   active: MinistryKey & { privateKey: KeyObject; es256: Es256Signer; signDer(data: Uint8Array): Promise<Uint8Array> };
@@ -98,14 +108,18 @@ function activeFrom(privateKey: KeyObject, entry: MinistryKey): MinistryKeys['ac
 
 function publish(all: MinistryKey[], activeKid: string): MinistryKeys['jwks'] {
   return () => ({
-    keys: all.map((k) => ({
-      ...k.publicJwk,
-      kid: k.kid,
-      alg: 'ES256' as const,
-      use: 'sig' as const,
-      x5c: k.certificateChainDer.map((der) => Buffer.from(der).toString('base64')),
-      status: k.kid === activeKid ? ('active' as const) : ('retired' as const),
-    })),
+    keys: all.map((k): PublishedKey => {
+      const published: PublishedKey = {
+        ...k.publicJwk,
+        kid: k.kid,
+        alg: 'ES256',
+        use: 'sig',
+        x5c: k.certificateChainDer.map((der) => Buffer.from(der).toString('base64')),
+        status: k.kid === activeKid ? 'active' : 'retired',
+      };
+      if (k.kid !== activeKid && k.retiredAt) published.retired_at = new Date(k.retiredAt).toISOString();
+      return published;
+    }),
   });
 }
 
