@@ -9,6 +9,16 @@ export {
 } from './renderer.ts';
 export { signPdf, verifyPdfSignature, type HashedPrefix, type PdfSignatureCheck, type SignOptions } from './pades.ts';
 export { createKeySigner, type Signer } from './cms.ts';
+export {
+  IncrementalUpdate,
+  appendIncrementalUpdate,
+  readCrossReference,
+  readDictionaryObject,
+  addDictionaryEntry,
+  type CrossReference,
+  type AppendedObject,
+  type IncrementalResult,
+} from './incremental.ts';
 export { extractAttachment } from './attachment.ts';
 export { createDevelopmentPki, type DevelopmentPki, type DevelopmentPkiOptions } from './dev-pki.ts';
 export { diplomeEtatTemplate } from './default-template.ts';
