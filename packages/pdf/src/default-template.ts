@@ -23,7 +23,7 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     { type: 'line', x1: 201, y1: 45, x2: 237, y2: 45, color: gold, lineWidth: 0.6 },
     { type: 'text', text: "DIPLÔME D'ÉTAT", x: 148.5, y: 68, style: { font: 'display', size: 34, color: navy, align: 'center', letterSpacing: 2.5 } },
     { type: 'waves', x: 103, y: 71.5, w: 91, h: 4.5, periods: 9, curves: 3, color: gold, lineWidth: 0.35 },
-    { type: 'text', text: "Vu les résultats de l'Examen d'État, le Ministre atteste que", x: 148.5, y: 85, style: { font: 'italic', size: 12, color: ink, align: 'center' } },
+    { type: 'text', text: "Vu les résultats de l'Examen d'État, {ministerTitle} atteste que", x: 148.5, y: 85, style: { font: 'italic', size: 12, color: ink, align: 'center' } },
     {
       type: 'text',
       text: 'En foi de quoi, le présent diplôme lui est délivré pour servir et valoir ce que de droit.',
@@ -39,7 +39,7 @@ export const diplomeEtatTemplate: DiplomaTemplateInput = {
     { text: 'Session {session}', x: 219, y: 36.5, style: { font: 'regular', size: 11, color: ink, align: 'center' } },
     { text: 'N° {diplomaNumber}', x: 219, y: 41.5, style: { font: 'regular', size: 10.5, color: ink, align: 'center' } },
     { text: '{name}', x: 148.5, y: 97, style: { font: 'bold', size: 25, color: navy, align: 'center', maxWidth: 160 } },
-    { text: 'né(e) à {birthPlace}, le {birthDate}', x: 148.5, y: 105.5, style: { font: 'regular', size: 13, color: ink, align: 'center', maxWidth: 160 } },
+    { text: '{born} à {birthPlace}, le {birthDate}', x: 148.5, y: 105.5, style: { font: 'regular', size: 13, color: ink, align: 'center', maxWidth: 160 } },
     { text: "a satisfait aux épreuves de l'Examen d'État dans l'option", x: 148.5, y: 114, style: { font: 'italic', size: 12, color: ink, align: 'center' } },
     { text: '{option}', x: 148.5, y: 122.5, style: { font: 'bold', size: 17, color: navy, align: 'center', maxWidth: 160 } },
     { text: 'avec {percentage} % des points', x: 148.5, y: 130.5, style: { font: 'regular', size: 13, color: ink, align: 'center' } },

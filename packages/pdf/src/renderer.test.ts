@@ -16,7 +16,7 @@ import { createDevelopmentPki, type DevelopmentPki } from './dev-pki.ts';
 import { preparePhoto } from './images.ts';
 import { signPdf, verifyPdfSignature } from './pades.ts';
 import { CREDENTIAL_ATTACHMENT_NAME, createDiplomaRenderer, type DiplomaRenderer } from './renderer.ts';
-import { parseDiplomaTemplate } from './template.ts';
+import { parseDiplomaTemplate, titleInSentence } from './template.ts';
 import { createTestPhoto, createTestSignatureImages, testCredentialJson, testFields, testOfflinePayload } from './test-fixtures.ts';
 
 let dir: string;
@@ -118,6 +118,22 @@ describe('signed diploma', () => {
     expect(text).toContain("Ministère de l'Éducation nationale");
     expect(text).toContain("DIPLÔME D'ÉTAT");
     expect(text).toContain('avec 68,4 % des points');
+    // The wording agrees with the candidate and with the signatory's title (issue 15 item 9).
+    expect(text).toContain('née à Inongo (Maï-Ndombe), le 14 février 2007');
+    expect(text).not.toContain('né(e)');
+    expect(text).toContain("Vu les résultats de l'Examen d'État, le Ministre atteste que");
+  });
+
+  it('names the ministry signatory in the attestation as its signature is titled', async () => {
+    const design = structuredClone(diplomeEtatTemplate);
+    for (const box of design.signatures) if (box.role === 'ministry') box.title = 'La Ministre';
+    const own = await createDiplomaRenderer({ template: design, signatureImages: await createTestSignatureImages() });
+    const pdf = await own.renderSigned(testFields({ born: 'né', name: 'Mukendi Tshibangu Josué' }), photo, qr, credential, signer);
+    const text = execFileSync('pdftotext', [save('title.pdf', pdf), '-'], { encoding: 'utf8' });
+    expect(text).toContain("Vu les résultats de l'Examen d'État, la Ministre atteste que");
+    expect(text).toContain('La Ministre');
+    expect(text).toMatch(/\bné à Inongo/);
+    expect(text).not.toContain('le Ministre');
   });
 
   it('carries the credential as an extractable attachment', async () => {
@@ -234,6 +250,20 @@ describe('template', () => {
     const parsed = parseDiplomaTemplate(JSON.parse(JSON.stringify(diplomeEtatTemplate)));
     expect(parsed.fields.length).toBeGreaterThan(5);
     expect(parsed.signatures.map((s) => s.role).sort()).toEqual(['inspectorGeneral', 'juryPresident', 'ministry']);
+  });
+
+  it('rejects a value in the static design that the template does not give', () => {
+    const broken = { ...diplomeEtatTemplate, background: [{ type: 'text', text: '{name} atteste', x: 10, y: 10, style: { font: 'regular', size: 10 } }] };
+    expect(() => parseDiplomaTemplate(broken)).toThrow(/unknown template value \{name\}/);
+  });
+
+  it('puts a signatory title in the middle of a sentence', () => {
+    expect(titleInSentence('La Ministre')).toBe('la Ministre');
+    expect(titleInSentence('Le Ministre de l’Éducation nationale')).toBe('le Ministre de l’Éducation nationale');
+    expect(titleInSentence("L'Inspectrice Générale")).toBe("l'Inspectrice Générale");
+    expect(titleInSentence('  Ministre  d’État ')).toBe('le Ministre d’État');
+    expect(titleInSentence('Lauréate')).toBe('le Lauréate');
+    expect(titleInSentence('')).toBe('le Ministre');
   });
 
   it('rejects a field placeholder that does not exist', () => {

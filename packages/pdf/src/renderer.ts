@@ -24,6 +24,7 @@ import type { Signer } from './cms.ts';
 import {
   diplomaFieldsSchema,
   fillPlaceholders,
+  templateValues,
   parseDiplomaTemplate,
   type DiplomaFields,
   type DiplomaTemplate,
@@ -124,7 +125,13 @@ function literalText(text: string): string {
 }
 
 export async function createDiplomaRenderer(options: DiplomaRendererOptions): Promise<DiplomaRenderer> {
-  const template = parseDiplomaTemplate(options.template);
+  const parsed = parseDiplomaTemplate(options.template);
+  // The static texts' own values ({ministerTitle}) are filled once: they are part of the shared design.
+  const values = templateValues(parsed);
+  const template = {
+    ...parsed,
+    background: parsed.background.map((element) => (element.type === 'text' ? { ...element, text: fillPlaceholders(element.text, values) } : element)),
+  };
   const fontFiles = options.fonts ?? (defaultFonts ??= loadDefaultFontFiles());
   const photoLimits = options.photoLimits ?? defaultPhotoLimits;
   const pageW = template.page.width * MM;

@@ -7,13 +7,15 @@ import { fontRoles } from './fonts.ts';
 export const diplomaFieldsSchema = z.object({
   /** Full name as printed, e.g. "Ngalula Kabamba Élodie" (last, middle, first). */
   name: z.string().min(1),
+  /** "né" or "née" as the candidate's gender agrees; "né(e)" when it is not known. */
+  born: z.string().default('né(e)'),
   birthPlace: z.string(),
   birthDate: z.string(),
   option: z.string(),
   school: z.string(),
   centre: z.string(),
   session: z.string(),
-  /** Without the sign: "72,5". */
+  /** Without the sign, as given (up to two decimals): "72,5", "68,25". */
   percentage: z.string(),
   issueDate: z.string(),
   diplomaNumber: z.string().min(1),
@@ -46,6 +48,15 @@ export const textStyleSchema = z.object({
 export type TextStyle = z.output<typeof textStyleSchema>;
 
 const placeholderPattern = /\{([a-zA-Z]+)\}/g;
+
+/**
+ * Values the static design may print, taken from the template itself rather than from a diploma:
+ * `{ministerTitle}` is the ministry signatory's title as registered, with its article in lower case
+ * for the middle of a sentence ("La Ministre" → "la Ministre"), so that the attestation and the
+ * signature name the same person the same way.
+ */
+export const templateValueKeys = ['ministerTitle'] as const;
+export type TemplateValueKey = (typeof templateValueKeys)[number];
 
 export const signatureRoles = ['ministry', 'inspectorGeneral', 'juryPresident'] as const;
 export type SignatureRole = (typeof signatureRoles)[number];
@@ -130,6 +141,14 @@ export const diplomaTemplateSchema = z
     qr: z.object({ verify: qrBoxSchema, offline: qrBoxSchema, captionStyle: textStyleSchema }),
   })
   .superRefine((template, ctx) => {
+    template.background.forEach((element, index) => {
+      if (element.type !== 'text') return;
+      for (const [, key] of element.text.matchAll(placeholderPattern)) {
+        if (!templateValueKeys.includes(key as TemplateValueKey)) {
+          ctx.addIssue({ code: 'custom', path: ['background', index, 'text'], message: `unknown template value {${key}} (known: ${templateValueKeys.join(', ')})` });
+        }
+      }
+    });
     template.fields.forEach((field, index) => {
       for (const [, key] of field.text.matchAll(placeholderPattern)) {
         if (!diplomaFieldKeys.includes(key as keyof DiplomaFields)) {
@@ -160,6 +179,25 @@ export function issuerNameFields(name: string): Pick<DiplomaFields, 'issuerName'
     if (Math.max(line1.length, line2.length) < Math.max(best.line1.length, best.line2.length)) best = { line1, line2 };
   }
   return { issuerName: clean, issuerNameTop: best.line1, issuerNameBottom: best.line2 };
+}
+
+/**
+ * A title for the middle of a sentence: its leading article in lower case ("Le Ministre" → "le
+ * Ministre", "L'Inspectrice" → "l'Inspectrice"); a title registered without an article gets "le"
+ * (the generic form the text had before titles were taken from the signatures).
+ */
+export function titleInSentence(title: string): string {
+  const clean = title.trim().replace(/\s+/g, ' ');
+  if (!clean) return 'le Ministre';
+  const article = /^(le|la|les)\s|^l['’]/i.exec(clean);
+  if (article) return article[0].toLowerCase() + clean.slice(article[0].length);
+  return `le ${clean}`;
+}
+
+/** The template's own values (`templateValueKeys`), from its signature boxes. */
+export function templateValues(template: Pick<DiplomaTemplate, 'signatures'>): Record<TemplateValueKey, string> {
+  const ministry = template.signatures.find((signature) => signature.role === 'ministry');
+  return { ministerTitle: titleInSentence(ministry?.title ?? '') };
 }
 
 /** Replaces {key} placeholders with field values. */

@@ -65,6 +65,7 @@ export async function createTestSignatureImages(): Promise<SignatureImages> {
 export function testFields(overrides: Partial<DiplomaFields> = {}): DiplomaFields {
   return {
     name: 'Ngalula Kabamba Élodie',
+    born: 'née',
     birthPlace: 'Inongo (Maï-Ndombe)',
     birthDate: '14 février 2007',
     option: 'Électricité',

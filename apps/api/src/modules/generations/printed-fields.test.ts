@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printedFields } from './printed-fields.ts';
+import { bornAgreement, printedFields } from './printed-fields.ts';
 
 const record = {
   last_name: 'Ngalula',
@@ -29,5 +29,12 @@ describe('printedFields', () => {
     });
     // A credential signed under another name keeps it on a reprint.
     expect(printedFields(record, 'Ministère de l’EPST')).toMatchObject({ issuerNameTop: 'Ministère de l’EPST', issuerNameBottom: '' });
+  });
+
+  it('agrees "né" with the candidate\'s gender', () => {
+    expect(printedFields({ ...record, gender: 'F' }).born).toBe('née');
+    expect(printedFields({ ...record, gender: 'M' }).born).toBe('né');
+    expect(bornAgreement(undefined)).toBe('né(e)');
+    expect(bornAgreement('X')).toBe('né(e)');
   });
 });

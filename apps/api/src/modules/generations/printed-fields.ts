@@ -17,6 +17,13 @@ export function frenchDate(iso: string): string {
   return printed;
 }
 
+/** "né" or "née" as the credential's gender agrees (M, F); "né(e)" for anything else. */
+export function bornAgreement(gender: unknown): string {
+  if (gender === 'F') return 'née';
+  if (gender === 'M') return 'né';
+  return 'né(e)';
+}
+
 /**
  * The printed fields of a diploma from its credential's record (packages/credential DiplomaRecord)
  * and the issuer's name it was signed with (ADR 0129: a reprint keeps it).
@@ -25,6 +32,7 @@ export function printedFields(record: Record<string, unknown>, issuerName = ''):
   return {
     ...issuerNameFields(issuerName),
     name: [record.last_name, record.middle_name, record.first_name].filter(Boolean).join(' '),
+    born: bornAgreement(record.gender),
     birthPlace: String(record.birth_place),
     birthDate: frenchDate(String(record.birth_date)),
     option: String(record.option),

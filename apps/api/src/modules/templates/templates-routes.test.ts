@@ -83,4 +83,37 @@ describe('templates', () => {
     ]);
     expect((await get('/api/generations/types', { ...admin, 'x-locale': 'en' })).json().data[0].label).toBe('State Diploma');
   });
+
+  it('migration 0013 brings a stored copy of the old national design to the agreeing wording, and leaves hand-made texts', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { sql } = await import('drizzle-orm');
+    const [country] = await ctx.db
+      .select()
+      .from(templates)
+      .where(eq(templates.id, (await get('/api/templates/drc')).json().data.id));
+    const old = JSON.parse(
+      JSON.stringify(country!.design).replace('{born} à {birthPlace}', 'né(e) à {birthPlace}').replace('{ministerTitle} atteste que', 'le Ministre atteste que'),
+    ) as Record<string, unknown>;
+    const own = { ...old, background: [{ type: 'text', text: 'Le Recteur atteste que', x: 10, y: 10, style: { font: 'regular', size: 10 } }], fields: [] };
+    const rows = await ctx.db
+      .insert(templates)
+      .values([
+        { name: 'Ancien modèle', ownerType: 'country', ownerId: congoId, generationType: 'diplome_etat', design: old },
+        { name: 'Modèle maison', ownerType: 'country', ownerId: congoId, generationType: 'diplome_etat', design: own },
+      ])
+      .returning({ id: templates.id });
+    try {
+      expect(JSON.stringify(old)).toContain('né(e) à {birthPlace}');
+      const migration = await readFile(new URL('../../../drizzle/0013_template_wording_agreement.sql', import.meta.url), 'utf8');
+      await ctx.db.execute(sql.raw(migration));
+      const [upgraded, untouched] = await Promise.all(rows.map(async (row) => (await ctx.db.select().from(templates).where(eq(templates.id, row.id)))[0]!.design));
+      const text = JSON.stringify(upgraded);
+      expect(text).toContain('{born} à {birthPlace}');
+      expect(text).toContain("Vu les résultats de l'Examen d'État, {ministerTitle} atteste que");
+      expect(text).not.toContain('né(e)');
+      expect(untouched).toEqual(own);
+    } finally {
+      for (const row of rows) await ctx.db.delete(templates).where(eq(templates.id, row.id));
+    }
+  });
 });
