@@ -18,7 +18,8 @@ interface Schematic {
   height: number;
   paper: string;
   border: { inset: number; band: number; color: string; accent: string } | null;
-  title: { text: string; x: number; y: number; color: string; align: 'left' | 'center' | 'right' } | null;
+  /** `size` and `spacing` in millimetres, as the diploma prints them (the design gives points). */
+  title: { text: string; x: number; y: number; size: number; spacing: number; color: string; align: 'left' | 'center' | 'right' } | null;
   photo: Box | null;
   signatures: Box[];
   qr: Box[];
@@ -26,6 +27,8 @@ interface Schematic {
 }
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
+/** Millimetres in a typographic point: the design's font sizes are points, its positions millimetres. */
+const MM_PER_POINT = 25.4 / 72;
 
 function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
@@ -77,6 +80,8 @@ export function schematicOf(design: Design): Schematic {
             text: String(biggest.text),
             x: num(biggest.x, width / 2),
             y: num(biggest.y, height / 3),
+            size: num(style.size, 24) * MM_PER_POINT,
+            spacing: num(style.letterSpacing, 0) * MM_PER_POINT,
             color: colour(style.color, '#1b1b1b'),
             align: style.align === 'left' || style.align === 'right' ? style.align : 'center',
           }
@@ -128,7 +133,7 @@ export function TemplatePreview({ design, label, testId }: { design: Design; lab
         </>
       ) : null}
       {s.title ? (
-        <text x={s.title.x} y={s.title.y} fill={s.title.color} textAnchor={anchor} fontSize={Math.min(22, s.width / 12)} fontWeight={700} fontFamily="serif">
+        <text x={s.title.x} y={s.title.y} fill={s.title.color} textAnchor={anchor} fontSize={s.title.size} letterSpacing={s.title.spacing} fontWeight={700} fontFamily="serif">
           {s.title.text}
         </text>
       ) : null}
