@@ -72,6 +72,7 @@ export const IMPORT_ERROR_CODES = [
   'centre_mismatch',
   'percentage_required',
   'percentage_invalid',
+  'percentage_too_precise',
   'photo_not_in_zip',
   'photo_unreadable',
   'photo_too_large',

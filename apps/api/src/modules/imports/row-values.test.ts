@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEmail, readPhone } from './row-values.ts';
+import { readEmail, readPercentage, readPhone } from './row-values.ts';
 
 describe('a candidate phone in a list', () => {
   it('is optional', () => {
@@ -39,5 +39,27 @@ describe('a candidate e-mail in a list', () => {
     expect(readEmail('marie.kabongo')).toEqual({ error: 'email_invalid' });
     expect(readEmail('marie@')).toEqual({ error: 'email_invalid' });
     expect(readEmail('a b@example.cd')).toEqual({ error: 'email_invalid' });
+  });
+});
+
+describe('a percentage in a list', () => {
+  it('is read as given, in tenths, with a comma or a dot, with or without the sign', () => {
+    expect(readPercentage('72,5')).toEqual({ value: 725 });
+    expect(readPercentage('72.5 %')).toEqual({ value: 725 });
+    expect(readPercentage('72,50')).toEqual({ value: 725 });
+    expect(readPercentage('100')).toEqual({ value: 1000 });
+    expect(readPercentage('0')).toEqual({ value: 0 });
+  });
+
+  it('is refused, not rounded, when finer than the tenth the diploma and the results keep', () => {
+    expect(readPercentage('68,25')).toEqual({ error: 'percentage_too_precise' });
+    expect(readPercentage('68.2666667')).toEqual({ error: 'percentage_too_precise' });
+  });
+
+  it('is required and must be a number from 0 to 100', () => {
+    expect(readPercentage('')).toEqual({ error: 'percentage_required' });
+    expect(readPercentage('101')).toEqual({ error: 'percentage_invalid' });
+    expect(readPercentage('soixante')).toEqual({ error: 'percentage_invalid' });
+    expect(readPercentage('-5')).toEqual({ error: 'percentage_invalid' });
   });
 });

@@ -83,13 +83,19 @@ export function readGender(value: string | undefined): Result<'M' | 'F', 'gender
   return gender ? { value: gender } : { error: 'gender_invalid' };
 }
 
-/** "72,5", "72.5", "72,5 %": tenths of a percent (725). */
-export function readPercentage(value: string | undefined): Result<number, 'percentage_required' | 'percentage_invalid'> {
+/**
+ * "72,5", "72.5", "72,5 %", "72,50": tenths of a percent (725). The diploma prints the percentage
+ * as given, so a finer one ("68,25") is refused rather than rounded: the results are kept to the
+ * tenth nationally (the results registry, the candidate check, the credential).
+ */
+export function readPercentage(value: string | undefined): Result<number, 'percentage_required' | 'percentage_invalid' | 'percentage_too_precise'> {
   const text = cleanText(value).replace(/\s/g, '').replace(/%$/, '').replace(',', '.');
   if (!text) return { error: 'percentage_required' };
   if (!/^\d{1,3}(?:\.\d+)?$/.test(text)) return { error: 'percentage_invalid' };
   const percent = Number(text);
   if (percent < 0 || percent > 100) return { error: 'percentage_invalid' };
+  const decimals = text.split('.')[1]?.replace(/0+$/, '') ?? '';
+  if (decimals.length > 1) return { error: 'percentage_too_precise' };
   return { value: Math.round(percent * 10) };
 }
 
