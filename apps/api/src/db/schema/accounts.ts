@@ -2,6 +2,7 @@ import { LOCALES } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, inet, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf, updatedAt } from './columns.ts';
+import { foldedOf } from './folded.ts';
 import { centres, educProvinces, institutions } from './reference-data.ts';
 
 /** People and access: accounts, roles, tokens and one-time codes. */
@@ -36,6 +37,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email).where(sql`${t.email} is not null`),
     uniqueIndex('users_phone_key').on(t.phone).where(sql`${t.phone} is not null`),
     uniqueIndex('users_google_sub_key').on(t.googleSub).where(sql`${t.googleSub} is not null`),
+    // User management searches accounts by name, accents and case aside (ADR 0139).
+    index('users_search_idx').using('gin', sql`${foldedOf(t.name, t.firstName)} gin_trgm_ops`),
     oneOf('users_locale_check', t.locale, LOCALES),
   ],
 );

@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { createdAt, eachOneOf, oneOf, updatedAt } from './columns.ts';
+import { foldedOf } from './folded.ts';
 import { centres, educProvinces, examSessions, institutions, options } from './reference-data.ts';
 
 /** Issuing: official signatures, templates, batches (generations), their candidates and diplomas. */
@@ -186,6 +187,8 @@ export const generationItems = pgTable(
     index('generation_items_phone_idx').on(t.phone).where(sql`${t.phone} is not null`),
     index('generation_items_email_idx').on(t.email).where(sql`${t.email} is not null`),
     index('generation_items_filters_idx').on(t.generationId, t.institutionId, t.centreId, t.optionId),
+    // Staff search candidates by any part of their names or code, accents and case aside (ADR 0139).
+    index('generation_items_search_idx').using('gin', sql`${foldedOf(t.lastName, t.middleName, t.firstName, t.candidateCode)} gin_trgm_ops`),
     oneOf('generation_items_photo_status_check', t.photoStatus, ITEM_VALIDATION_STATES),
     oneOf('generation_items_data_status_check', t.dataStatus, ITEM_VALIDATION_STATES),
     oneOf('generation_items_gender_check', t.gender, GENDERS),

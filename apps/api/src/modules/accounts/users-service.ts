@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { centres, educProvinces, institutions, roles, userRoles, users } from '../../db/schema.ts';
+import { byName, foldedContains, foldedOf } from '../../db/schema/folded.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { hashPassword } from './auth-service.ts';
@@ -61,7 +62,8 @@ export class UsersService {
     const conditions: (SQL | undefined)[] = [query.archived === '1' ? isNotNull(users.archivedAt) : isNull(users.archivedAt), userPolicy.visibleCondition(actor)];
     if (query.search) {
       const pattern = containsPattern(query.search);
-      conditions.push(or(ilike(users.name, pattern), ilike(users.firstName, pattern), ilike(users.email, pattern), ilike(users.phone, pattern))!);
+      // Names accents and case aside ("francois" finds François; users_search_idx, ADR 0139), contacts as typed.
+      conditions.push(or(foldedContains(foldedOf(users.name, users.firstName), query.search), ilike(users.email, pattern), ilike(users.phone, pattern))!);
     }
     if (query.role) {
       const byRole = /^\d+$/.test(query.role) ? eq(roles.id, Number(query.role)) : eq(roles.name, query.role);
@@ -74,8 +76,8 @@ export class UsersService {
       query.sort === 'created_at'
         ? [desc(users.createdAt), asc(users.id)]
         : query.sort === 'role'
-          ? [sql`${firstRole} asc nulls last`, asc(users.name)]
-          : [asc(users.name), asc(users.id)];
+          ? [sql`${firstRole} asc nulls last`, asc(byName(users.name))]
+          : [asc(byName(users.name)), asc(byName(users.firstName)), asc(users.id)];
     const rows = await this.db
       .select()
       .from(users)

@@ -1,7 +1,7 @@
 import type { GenerationItemView, GenerationView } from '@sceau/contracts';
-import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { containsPattern } from '../../lib/sql-search.ts';
+import { byName, foldedContains, foldedOf } from '../../db/schema/folded.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options } from '../../db/schema.ts';
@@ -10,14 +10,12 @@ const batchInstitution = aliasedTable(institutions, 'batch_institution');
 const batchCentre = aliasedTable(centres, 'batch_centre');
 const batchOption = aliasedTable(options, 'batch_option');
 
-/** A candidate whose names or code match an ILIKE pattern (the search of every candidate list). */
-export function candidateMatches(pattern: string): SQL {
-  return or(
-    ilike(generationItems.lastName, pattern),
-    ilike(generationItems.middleName, pattern),
-    ilike(generationItems.firstName, pattern),
-    ilike(generationItems.candidateCode, pattern),
-  )!;
+/**
+ * A candidate whose names or code contain `text`, accents, case and punctuation aside (the search of
+ * every candidate list): "ekofo" finds ÉKOFO, "nsele" N'SELE. Uses generation_items_search_idx (ADR 0139).
+ */
+export function candidateMatches(text: string): SQL {
+  return foldedContains(foldedOf(generationItems.lastName, generationItems.middleName, generationItems.firstName, generationItems.candidateCode), text);
 }
 
 export async function listGenerations(db: Db, actor: Actor, where: SQL | undefined, page: number, perPage: number) {
@@ -124,7 +122,7 @@ export async function listItems(
   if (filter.institution) conditions.push(eq(generationItems.institutionId, filter.institution));
   if (filter.centre) conditions.push(eq(generationItems.centreId, filter.centre));
   if (filter.search) {
-    conditions.push(candidateMatches(containsPattern(filter.search)));
+    conditions.push(candidateMatches(filter.search));
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
@@ -144,7 +142,7 @@ export async function listItems(
     .leftJoin(diplomas, eq(diplomas.itemId, generationItems.id))
     .innerJoin(generations, eq(generations.id, generationItems.generationId))
     .where(where)
-    .orderBy(asc(generationItems.lastName), asc(generationItems.id))
+    .orderBy(asc(byName(generationItems.lastName)), asc(byName(generationItems.firstName)), asc(generationItems.id))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
   return {

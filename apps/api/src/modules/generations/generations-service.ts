@@ -1,9 +1,9 @@
 import type { ZipArchive } from 'archiver';
-import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { diplomas, generationItems, generations } from '../../db/schema.ts';
+import { foldedContains, foldedOf } from '../../db/schema/folded.ts';
 import { AppError } from '../../lib/errors.ts';
-import { containsPattern } from '../../lib/sql-search.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
@@ -28,7 +28,7 @@ export class GenerationsService {
   /** The actor's own batches, and only while they lie in the account's scope (a scope can be narrowed). */
   async listOwn(actor: Actor, { page, perPage, search, session }: PageAsked & { search?: string; session?: number }) {
     const conditions: (SQL | undefined)[] = [eq(generations.createdBy, actor.id), generationPolicy.visibleCondition(actor)];
-    if (search) conditions.push(ilike(generations.title, containsPattern(search)));
+    if (search) conditions.push(foldedContains(foldedOf(generations.title), search));
     if (session) conditions.push(eq(generations.sessionId, session));
     return listGenerations(this.db, actor, and(...conditions), page, perPage);
   }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { endpoints, pathOf, VALIDATION_OPEN_STATUSES, type ItemValidationState, type ValidationBatchView, type ValidationItemView } from '@sceau/contracts';
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { containsPattern } from '../../lib/sql-search.ts';
+import { byName, foldedContains, foldedOf } from '../../db/schema/folded.ts';
 import { candidateMatches, selectBatchHeaders } from '../generations/generations-repository.ts';
 import { centres, generationItems, generations, institutions, options, users } from '../../db/schema.ts';
 import type { Actor } from '../../policies/actor.ts';
@@ -46,9 +46,9 @@ export async function listValidationItems(db: Reader, generationId: number, filt
   if (filter.centre) conditions.push(eq(generationItems.centreId, filter.centre));
   if (filter.rejectedOnly) conditions.push(eq(generationItems.rejected, true));
   if (filter.status && filter.on) conditions.push(eq(filter.on === 'photo' ? generationItems.photoStatus : generationItems.dataStatus, filter.status));
-  // Every word somewhere in the names or the code: "n'sele jean" finds N'Sele Ndombasi Jean-Baptiste.
+  // Every word somewhere in the names or the code, accents and case aside: "nsele jean" finds N'SÉLÉ Ndombasi Jean-Baptiste.
   for (const word of (filter.search ?? '').split(/\s+/).filter(Boolean).slice(0, 6)) {
-    conditions.push(candidateMatches(containsPattern(word)));
+    conditions.push(candidateMatches(word));
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
@@ -56,7 +56,12 @@ export async function listValidationItems(db: Reader, generationId: number, filt
     .select({ id: generationItems.id })
     .from(generationItems)
     .where(where)
-    .orderBy(...(filter.rejectedOnly ? [desc(generationItems.rejectedAt)] : []), asc(generationItems.lastName), asc(generationItems.id))
+    .orderBy(
+      ...(filter.rejectedOnly ? [desc(generationItems.rejectedAt)] : []),
+      asc(byName(generationItems.lastName)),
+      asc(byName(generationItems.firstName)),
+      asc(generationItems.id),
+    )
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage);
   const items = await presentItems(
@@ -137,8 +142,13 @@ export async function batchFilterValues(db: Pick<Db, 'selectDistinct'>, generati
       .where(ofBatch)
       .orderBy(asc(options.name), asc(options.id)),
   ]);
-  return { institutions: schools, centres: centreRows, options: optionRows };
+  // DISTINCT sorts only by what it selects: the Unicode order (ÉKOFO before TSHIBANGU) is applied here.
+  const byLocale = (a: { name: string }, b: { name: string }) => NAME_ORDER.compare(a.name, b.name);
+  return { institutions: schools.sort(byLocale), centres: centreRows.sort(byLocale), options: optionRows.sort(byLocale) };
 }
+
+/** Names in the order PostgreSQL's NAME_COLLATION gives them (ICU root), for lists sorted in code. */
+const NAME_ORDER = new Intl.Collator('und', { sensitivity: 'base' });
 
 /**
  * One side's counters partition the candidates: a rejected candidate counts as rejected on both
@@ -208,8 +218,7 @@ export async function listValidationBatches(
 ) {
   const conditions: (SQL | undefined)[] = [generationPolicy.visibleCondition(actor), inArray(generations.status, filter.status ? [filter.status] : [...VALIDATION_OPEN_STATUSES])];
   if (filter.search) {
-    const pattern = containsPattern(filter.search);
-    conditions.push(or(ilike(generations.title, pattern), sql`${generations.id}::text = ${filter.search}`));
+    conditions.push(or(foldedContains(foldedOf(generations.title), filter.search), sql`${generations.id}::text = ${filter.search}`));
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generations).where(where);
