@@ -27,7 +27,20 @@ export const OID = {
   ecdsaWithSha384: '1.2.840.10045.4.3.3',
   sha256WithRsa: '1.2.840.113549.1.1.11',
   rsaEncryption: '1.2.840.113549.1.1.1',
+  /** id-ct-TSTInfo: the content of an RFC 3161 time-stamp token. */
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
+  /** id-aa-signatureTimeStampToken: unsigned attribute holding a token over the signature value. */
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
+
+/**
+ * Who time-stamps: returns an RFC 3161 time-stamp token (DER ContentInfo) over a SHA-256 imprint.
+ * `maxTokenLength` bounds the token's size, to reserve room for it in the PDF.
+ */
+export interface TimeStamper {
+  timestamp(imprint: Uint8Array): Promise<Uint8Array>;
+  maxTokenLength: number;
+}
 
 const digestNames: Record<string, string> = { [OID.sha256]: 'sha256', [OID.sha384]: 'sha384', [OID.sha512]: 'sha512' };
 
@@ -85,34 +98,82 @@ function signerProfile(signer: Signer): SignerProfile {
   return profile;
 }
 
-function signedAttributes(profile: SignerProfile, messageDigest: Uint8Array): Uint8Array {
+function signedAttributes(profile: SignerProfile, messageDigest: Uint8Array, contentType: string = OID.data): Uint8Array {
   // No signing-time attribute: PAdES-B-B takes the claimed time from the signature dictionary's /M.
-  return setOf([sequence(oid(OID.contentType), set(oid(OID.data))), sequence(oid(OID.messageDigest), set(octetString(messageDigest))), profile.signingCertificateV2]);
+  return setOf([sequence(oid(OID.contentType), set(oid(contentType))), sequence(oid(OID.messageDigest), set(octetString(messageDigest))), profile.signingCertificateV2]);
 }
 
-function assemble(profile: SignerProfile, attributes: Uint8Array, signature: Uint8Array): Uint8Array {
+interface AssembleOptions {
+  /** Encapsulated content type (default id-data) and, when not detached, the content itself. */
+  contentType?: string;
+  content?: Uint8Array;
+  /** DER of the unsigned attributes' Attribute values (each a SEQUENCE), if any. */
+  unsignedAttributes?: Uint8Array[];
+}
+
+function assemble(profile: SignerProfile, attributes: Uint8Array, signature: Uint8Array, options: AssembleOptions = {}): Uint8Array {
   const sha256 = sequence(oid(OID.sha256));
+  const contentType = options.contentType ?? OID.data;
   // In SignerInfo the signed attributes are [0] IMPLICIT: same bytes, context tag.
   const implicitAttributes = Uint8Array.from(attributes);
   implicitAttributes[0] = 0xa0;
-  const signerInfo = sequence(smallInteger(1), profile.issuerAndSerial, sha256, implicitAttributes, profile.signatureAlgorithm, octetString(signature));
-  const signedData = sequence(smallInteger(1), set(sha256), sequence(oid(OID.data)), contextConstructed(0, ...profile.certificates), set(signerInfo));
+  // Unsigned attributes: [1] IMPLICIT SET OF Attribute (DER order).
+  const unsigned = options.unsignedAttributes?.length ? [setOf(options.unsignedAttributes)] : [];
+  if (unsigned[0]) unsigned[0][0] = 0xa1;
+  const signerInfo = sequence(smallInteger(1), profile.issuerAndSerial, sha256, implicitAttributes, profile.signatureAlgorithm, octetString(signature), ...unsigned);
+  const encapsulated = options.content ? sequence(oid(contentType), contextConstructed(0, octetString(options.content))) : sequence(oid(contentType));
+  // RFC 5652 5.1: version 3 when the encapsulated content is not id-data.
+  const version = contentType === OID.data ? 1 : 3;
+  const signedData = sequence(smallInteger(version), set(sha256), encapsulated, contextConstructed(0, ...profile.certificates), set(signerInfo));
   return sequence(oid(OID.signedData), contextConstructed(0, signedData));
 }
 
-/** Upper bound of the CMS size for this signer (to reserve the /Contents placeholder). */
-export function maxCmsLength(signer: Signer): number {
-  const profile = signerProfile(signer);
-  return assemble(profile, signedAttributes(profile, new Uint8Array(32)), new Uint8Array(profile.maxSignatureLength)).length;
+/** The unsigned attribute carrying a signature time-stamp token. */
+function signatureTimeStampAttribute(token: Uint8Array): Uint8Array {
+  return sequence(oid(OID.signatureTimeStampToken), set(token));
 }
 
-/** Builds the detached CMS over a SHA-256 document digest. */
-export async function createCms(signer: Signer, documentDigest: Uint8Array): Promise<Uint8Array> {
+/** Upper bound of the CMS size for this signer (to reserve the /Contents placeholder). */
+export function maxCmsLength(signer: Signer, timestamper?: TimeStamper): number {
+  const profile = signerProfile(signer);
+  const unsignedAttributes = timestamper ? [signatureTimeStampAttribute(new Uint8Array(timestamper.maxTokenLength))] : [];
+  return assemble(profile, signedAttributes(profile, new Uint8Array(32)), new Uint8Array(profile.maxSignatureLength), { unsignedAttributes }).length;
+}
+
+/**
+ * Builds the detached CMS over a SHA-256 document digest. With a time-stamper, the signature value
+ * is time-stamped and the token added as the unsigned signature-time-stamp attribute (CAdES-T,
+ * PAdES B-T).
+ */
+export async function createCms(signer: Signer, documentDigest: Uint8Array, options: { timestamper?: TimeStamper | undefined } = {}): Promise<Uint8Array> {
   const profile = signerProfile(signer);
   const attributes = signedAttributes(profile, documentDigest);
   const signature = await signer.sign(attributes);
   if (signature.length > profile.maxSignatureLength) throw new Error('signature longer than the certificate key allows');
-  return assemble(profile, attributes, signature);
+  if (!options.timestamper) return assemble(profile, attributes, signature);
+  const token = await options.timestamper.timestamp(createHash('sha256').update(signature).digest());
+  if (token.length > options.timestamper.maxTokenLength) throw new Error(`time-stamp token of ${token.length} bytes, more than the ${options.timestamper.maxTokenLength} reserved`);
+  return assemble(profile, attributes, signature, { unsignedAttributes: [signatureTimeStampAttribute(token)] });
+}
+
+/**
+ * A CMS SignedData encapsulating `content` of type `contentType` (e.g. a TSTInfo), signed by
+ * `signer` with content-type, message-digest and signing-certificate-v2 signed attributes.
+ */
+export async function createEncapsulatedCms(signer: Signer, contentType: string, content: Uint8Array): Promise<Uint8Array> {
+  const profile = signerProfile(signer);
+  const attributes = signedAttributes(profile, createHash('sha256').update(content).digest(), contentType);
+  const signature = await signer.sign(attributes);
+  return assemble(profile, attributes, signature, { contentType, content });
+}
+
+/** Upper bound of `createEncapsulatedCms`'s size for content of at most `contentLength` bytes. */
+export function maxEncapsulatedCmsLength(signer: Signer, contentType: string, contentLength: number): number {
+  const profile = signerProfile(signer);
+  return assemble(profile, signedAttributes(profile, new Uint8Array(32), contentType), new Uint8Array(profile.maxSignatureLength), {
+    contentType,
+    content: new Uint8Array(contentLength),
+  }).length;
 }
 
 /** A Signer over a private key in node:crypto (ECDSA P-256 or RSA), synchronous under the hood. */
@@ -136,6 +197,11 @@ export interface ParsedCms {
   /** SHA-256 certificate hashes of the signing-certificate-v2 attribute (empty if absent). */
   signingCertificateHashes: Uint8Array[];
   signature: Uint8Array;
+  /** Encapsulated content type and content (null when detached). */
+  encapsulatedContentType: string;
+  encapsulatedContent: Uint8Array | null;
+  /** The signature-time-stamp token (unsigned attribute), if any. */
+  signatureTimeStampToken: Uint8Array | null;
 }
 
 function expectTag(node: DerNode | undefined, tag: number, what: string): DerNode {
@@ -160,6 +226,19 @@ export function parseCms(der: Uint8Array): ParsedCms {
   const attributesNode = expectTag(rest[0], 0xa0, 'signed attributes');
   const signatureAlgorithmNode = expectTag(rest[1], 0x30, 'signature algorithm');
   const signatureNode = expectTag(rest[2], 0x04, 'signature');
+  let signatureTimeStampToken: Uint8Array | null = null;
+  if (rest[3]?.tag === 0xa1) {
+    for (const attribute of children(der, rest[3])) {
+      const [idNode, valuesNode] = children(der, attribute);
+      if (decodeOid(der, expectTag(idNode, 0x06, 'attribute type')) !== OID.signatureTimeStampToken) continue;
+      const token = children(der, expectTag(valuesNode, 0x31, 'attribute values'))[0];
+      if (token) signatureTimeStampToken = raw(der, expectTag(token, 0x30, 'time-stamp token'));
+    }
+  }
+  const encapsulatedNodes = children(der, expectTag(parts[2], 0x30, 'encapsulated content info'));
+  const encapsulatedContentType = decodeOid(der, expectTag(encapsulatedNodes[0], 0x06, 'encapsulated content type'));
+  const explicitContent = encapsulatedNodes[1] ? children(der, expectTag(encapsulatedNodes[1], 0xa0, 'encapsulated content'))[0] : undefined;
+  const encapsulatedContent = explicitContent ? content(der, expectTag(explicitContent, 0x04, 'encapsulated content octets')) : null;
 
   const signedAttributes = Uint8Array.from(raw(der, attributesNode));
   signedAttributes[0] = 0x31;
@@ -201,5 +280,8 @@ export function parseCms(der: Uint8Array): ParsedCms {
     contentType,
     signingCertificateHashes,
     signature: content(der, signatureNode),
+    encapsulatedContentType,
+    encapsulatedContent,
+    signatureTimeStampToken,
   };
 }

@@ -178,3 +178,19 @@ export function appendIncrementalUpdate(pdf: Uint8Array, objects: Map<number, st
   for (const [objectNumber, body] of objects) update.setObject(objectNumber, body);
   return update.finish();
 }
+
+/**
+ * The data of a stream object without filter and with a direct /Length (what `setStream` writes),
+ * or null for any other object.
+ */
+export function readPlainStream(pdf: Uint8Array, xref: CrossReference, objectNumber: number): Uint8Array | null {
+  const offset = xref.offsets.get(objectNumber);
+  if (offset === undefined) return null;
+  const head = decoder.decode(pdf.subarray(offset, Math.min(pdf.length, offset + 200)));
+  const match = new RegExp(`^${objectNumber} 0 obj\\s*<<([^<>]*)>>\\s*stream\\r?\\n`).exec(head);
+  if (!match || /\/Filter/.test(match[1]!)) return null;
+  const length = Number(/\/Length (\d+)(?! \d+ R)/.exec(match[1]!)?.[1] ?? Number.NaN);
+  const start = offset + match[0].length;
+  if (!Number.isInteger(length) || start + length > pdf.length) return null;
+  return pdf.subarray(start, start + length);
+}

@@ -7,20 +7,59 @@ export {
   type SignatureImages,
   type RenderStats,
 } from './renderer.ts';
-export { signPdf, verifyPdfSignature, type HashedPrefix, type PdfSignatureCheck, type SignOptions } from './pades.ts';
+export {
+  signPdf,
+  verifyPdfSignature,
+  addValidationData,
+  addDocumentTimestamp,
+  extendToLongTerm,
+  verifyDocumentTimestamps,
+  latestTimestamp,
+  type HashedPrefix,
+  type PdfSignatureCheck,
+  type SignOptions,
+  type ValidationData,
+  type DocumentTimestampCheck,
+  type DocumentTimestampOptions,
+} from './pades.ts';
+export {
+  createHttpTimeStamper,
+  createLocalTimeStampAuthority,
+  createTimeStampRequest,
+  readTimeStampResponse,
+  verifyTimeStampToken,
+  TimeStampError,
+  MAX_TIME_STAMP_REQUEST_BYTES,
+  TIME_STAMPING_EKU,
+  type HttpTimeStamperOptions,
+  type LocalTimeStampAuthority,
+  type LocalTimeStampAuthorityOptions,
+  type TimeStampInfo,
+  type TimeStamper,
+} from './tsp.ts';
 export { createKeySigner, type Signer } from './cms.ts';
 export {
   IncrementalUpdate,
   appendIncrementalUpdate,
   readCrossReference,
   readDictionaryObject,
+  readPlainStream,
   addDictionaryEntry,
   type CrossReference,
   type AppendedObject,
   type IncrementalResult,
 } from './incremental.ts';
 export { extractAttachment } from './attachment.ts';
-export { createDevelopmentPki, type DevelopmentPki, type DevelopmentPkiOptions } from './dev-pki.ts';
+export {
+  createDevelopmentPki,
+  createDevelopmentTsa,
+  createCertificateRevocationList,
+  type CaMaterial,
+  type DevelopmentPki,
+  type DevelopmentPkiOptions,
+  type DevelopmentTsa,
+  type RevokedCertificate,
+} from './dev-pki.ts';
 export { diplomeEtatTemplate } from './default-template.ts';
 export {
   diplomaTemplateSchema,
