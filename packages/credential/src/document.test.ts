@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
 import { hideFields, NON_PUBLIC_FIELDS, publicCredential, signBatch, verifyDocument, verifyIssuerSignature, wrapBatch, type CredentialDocument } from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk } from './keys.ts';
-import { PUBLIC_FIELDS, RECORD_FIELDS } from './record.ts';
+import { PUBLIC_FIELDS, RECORD_FIELDS, RECORD_FIELDS_V1 } from './record.ts';
+import { formatSerial } from './serial.ts';
 
-const batch = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
+// Version 2 records carry the printed serial; TEST_RECORDS are the version 1 vectors' records.
+const RECORDS_V2 = TEST_RECORDS.map((record, index) => ({ ...record, serial: formatSerial('DE', 2025, 4200 + index) }));
+const batch = wrapBatch(RECORDS_V2, { issuer: TEST_ISSUER });
 const doc = batch.documents[1]!;
 const clone = (d: CredentialDocument): CredentialDocument => JSON.parse(JSON.stringify(d));
 const flipHex = (h: string) => (h[0] === '0' ? '1' : '0') + h.slice(1);
@@ -19,9 +22,9 @@ describe('credential document', () => {
   });
 
   it('salts are fresh per field and per document', () => {
-    const again = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
+    const again = wrapBatch(RECORDS_V2, { issuer: TEST_ISSUER });
     expect(again.merkleRoot).not.toBe(batch.merkleRoot);
-    expect(new Set(Object.values(doc.salts)).size).toBe(25);
+    expect(new Set(Object.values(doc.salts)).size).toBe(26);
   });
 
   it('a changed value of any field is caught', () => {
@@ -137,7 +140,7 @@ describe('credential document', () => {
       ['{not json', 'not JSON'],
       ['[]', 'document'],
       [{}, 'version'],
-      [{ ...clone(doc), version: 'sceau-credential/2' }, 'version'],
+      [{ ...clone(doc), version: 'sceau-credential/3' }, 'version'],
       [withoutSalt, 'salts'],
       [unknownField, 'not a field'],
       [extraTop, ''],
@@ -152,6 +155,38 @@ describe('credential document', () => {
       expect(result, message).toMatchObject({ integrity: 'failed', reason: 'malformed' });
       if (result.integrity === 'failed') expect(result.error).toContain(message);
     }
+  });
+
+  it('a record with a serial makes a version 2 document; one without, a version 1 document that still verifies', () => {
+    expect(doc.version).toBe('sceau-credential/2');
+    expect(doc.record.serial).toBe(formatSerial('DE', 2025, 4201));
+    const old = wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER });
+    const first = old.documents[0]!;
+    expect(first.version).toBe('sceau-credential/1');
+    expect(Object.keys(first.salts)).toHaveLength(25);
+    expect(verifyDocument(first)).toMatchObject({ integrity: 'ok', merkleRoot: old.merkleRoot, hiddenFields: [] });
+    expect(verifyDocument(hideFields(first, ['gender']))).toMatchObject({ integrity: 'ok', hiddenFields: ['gender'] });
+    expect(RECORD_FIELDS_V1).toEqual(RECORD_FIELDS.filter((field) => field !== 'serial'));
+  });
+
+  it('the serial is signed: changed, added to a version 1 document, or a version changed, it is caught', () => {
+    const changed = clone(doc);
+    changed.record.serial = formatSerial('DE', 2025, 4202);
+    expect(verifyDocument(changed)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    const old = clone(wrapBatch(TEST_RECORDS, { issuer: TEST_ISSUER }).documents[0]!);
+    const added = clone(old);
+    added.record.serial = formatSerial('DE', 2025, 1);
+    added.salts.serial = '0'.repeat(32);
+    expect(verifyDocument(added)).toMatchObject({ integrity: 'failed', reason: 'malformed', error: expect.stringContaining('not a field of sceau-credential/1') });
+    // A version 2 document passed off as version 1 (its serial hidden) or the reverse.
+    const downgraded = hideFields(clone(doc), ['serial']);
+    downgraded.version = 'sceau-credential/1';
+    expect(verifyDocument(downgraded)).toMatchObject({ integrity: 'failed', reason: 'malformed' });
+    const upgraded = { ...clone(old), version: 'sceau-credential/2' as const };
+    expect(verifyDocument(upgraded)).toMatchObject({ integrity: 'failed', reason: 'malformed' });
+    // A holder may hide it like any field but the id and the issuer.
+    expect(verifyDocument(hideFields(clone(doc), ['serial']))).toMatchObject({ integrity: 'ok', hiddenFields: ['serial'] });
+    expect(() => wrapBatch([{ ...TEST_RECORDS[0]!, serial: 'DE-2025-0004200-0' }], { issuer: TEST_ISSUER })).toThrow(/serial/);
   });
 
   it('wrapBatch refuses bad records, a foreign issuer and repeated ids', () => {

@@ -15,20 +15,44 @@ import {
   issuerIdSchema,
   PUBLIC_FIELDS,
   RECORD_FIELDS,
+  RECORD_FIELDS_V1,
   REQUIRED_DISCLOSED_FIELDS,
   type DiplomaRecord,
   type DiplomaRecordInput,
   type RecordField,
 } from './record.ts';
 
-export const DOCUMENT_VERSION = 'sceau-credential/1';
+/**
+ * The current format. Version 2 adds the record's `serial`; version 1 documents (issued before)
+ * keep verifying with version 1's fields. A document's version follows from its record: a record
+ * with a serial makes a version 2 document.
+ */
+export const DOCUMENT_VERSION = 'sceau-credential/2';
+export const DOCUMENT_VERSIONS = ['sceau-credential/1', DOCUMENT_VERSION] as const;
+export type DocumentVersion = (typeof DOCUMENT_VERSIONS)[number];
 
 /** The issuer block's hashed fields (its `id` is the record's `issuer`, hashed there). */
 export const ISSUER_FIELDS = ['issuer.name', 'issuer.jwks_url', 'issuer.registry.chain_id', 'issuer.registry.contract'] as const;
 export type IssuerField = (typeof ISSUER_FIELDS)[number];
 export type HashedField = RecordField | IssuerField;
-/** Every field that goes into a targetHash, 25 in version 1. */
+/** Every field that goes into a targetHash: 26 in version 2 (25 in version 1, without the serial). */
 export const HASHED_FIELDS: readonly HashedField[] = [...RECORD_FIELDS, ...ISSUER_FIELDS];
+const HASHED_FIELDS_V1: readonly HashedField[] = [...RECORD_FIELDS_V1, ...ISSUER_FIELDS];
+
+/** The record fields of a document version. */
+export function recordFieldsOf(version: DocumentVersion): readonly RecordField[] {
+  return version === DOCUMENT_VERSION ? RECORD_FIELDS : RECORD_FIELDS_V1;
+}
+
+/** The hashed fields of a document version, in order. */
+export function hashedFieldsOf(version: DocumentVersion): readonly HashedField[] {
+  return version === DOCUMENT_VERSION ? HASHED_FIELDS : HASHED_FIELDS_V1;
+}
+
+/** The version a full record is issued in: 2 with a serial, 1 without. */
+export function versionOfRecord(record: Pick<DiplomaRecord, 'serial'>): DocumentVersion {
+  return record.serial === undefined ? 'sceau-credential/1' : DOCUMENT_VERSION;
+}
 
 export interface IssuerInfo {
   /** The ministry's DNS name, e.g. "minepst.gouv.cd"; equal to the record's `issuer`. */
@@ -73,7 +97,7 @@ export interface MerkleProofSignature {
 export type DisclosedRecord = Partial<DiplomaRecord>;
 
 export interface CredentialDocument {
-  version: typeof DOCUMENT_VERSION;
+  version: DocumentVersion;
   /** Disclosed record values, canonical. */
   record: DisclosedRecord;
   issuer: IssuerInfo;
@@ -146,9 +170,10 @@ export function saltRecord(input: DiplomaRecordInput, issuerInput: IssuerInfo, s
   const issuer = issuerInfoSchema.parse(issuerInput);
   const record = diplomaRecordSchema.parse(input);
   if (record.issuer !== issuer.id) throw new Error(`record ${record.diploma_id}: issuer ${record.issuer} is not ${issuer.id}`);
-  const pool = salt ? undefined : randomBytes(SALT_BYTES * HASHED_FIELDS.length);
+  const fields = hashedFieldsOf(versionOfRecord(record));
+  const pool = salt ? undefined : randomBytes(SALT_BYTES * fields.length);
   const salts: Partial<Record<HashedField, string>> = {};
-  const hashes = HASHED_FIELDS.map((field, i) => {
+  const hashes = fields.map((field, i) => {
     const bytes = salt ? salt(field) : pool!.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES);
     salts[field] = bytesToHex(bytes);
     return hashField(bytes, field, canonicalFieldValue(field, fieldValue({ record, issuer }, field)));
@@ -159,7 +184,7 @@ export function saltRecord(input: DiplomaRecordInput, issuerInput: IssuerInfo, s
 /** The second half: a salted record and its place in the batch's tree make its document. */
 export function credentialDocument(salted: SaltedRecord, issuer: IssuerInfo, proof: readonly Uint8Array[], merkleRoot: string): CredentialDocument {
   return {
-    version: DOCUMENT_VERSION,
+    version: versionOfRecord(salted.record),
     record: salted.record,
     issuer: issuerInfoSchema.parse(issuer),
     salts: salted.salts,
@@ -237,7 +262,7 @@ const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
 
 const documentSchema = z.strictObject({
-  version: z.literal(DOCUMENT_VERSION),
+  version: z.enum(DOCUMENT_VERSIONS),
   record: z.record(z.string(), z.union([z.string(), z.number()])),
   issuer: z.strictObject({
     id: z.string(),
@@ -269,7 +294,7 @@ export type DocumentVerification =
       diplomaId: string;
       issuer: IssuerInfo;
       record: DisclosedRecord;
-      hiddenFields: RecordField[];
+      hiddenFields: readonly RecordField[];
       issuerSignature?: IssuerSignature;
     }
   | {
@@ -302,20 +327,21 @@ export function verifyDocument(input: unknown): DocumentVerification {
   }
   const doc = parsed.data as unknown as CredentialDocument;
 
+  const recordFields = recordFieldsOf(doc.version);
   const disclosed = Object.keys(doc.record);
   for (const key of disclosed) {
-    if (!(RECORD_FIELDS as readonly string[]).includes(key)) return fail('malformed', `record.${key}: not a field`);
+    if (!(recordFields as readonly string[]).includes(key)) return fail('malformed', `record.${key}: not a field of ${doc.version}`);
   }
   for (const field of REQUIRED_DISCLOSED_FIELDS) {
     if (!(field in doc.record)) return fail('malformed', `record.${field}: may not be hidden`);
   }
   if (doc.issuer.id !== doc.record.issuer) return fail('malformed', 'issuer.id differs from record.issuer');
-  const hiddenFields = RECORD_FIELDS.filter((f) => !(f in doc.record));
+  const hiddenFields = recordFields.filter((f) => !(f in doc.record));
   if (doc.obfuscated.length !== hiddenFields.length) {
     return fail('malformed', `obfuscated: ${doc.obfuscated.length} hashes for ${hiddenFields.length} hidden fields`);
   }
   if (new Set(doc.obfuscated).size !== doc.obfuscated.length) return fail('malformed', 'obfuscated: repeated hash');
-  const expectedSalts = HASHED_FIELDS.filter((f) => isIssuerField(f) || f in doc.record);
+  const expectedSalts = hashedFieldsOf(doc.version).filter((f) => isIssuerField(f) || f in doc.record);
   const saltKeys = Object.keys(doc.salts);
   if (saltKeys.length !== expectedSalts.length || !expectedSalts.every((f) => f in doc.salts)) {
     return fail('malformed', 'salts: one per disclosed field, no others');

@@ -1,6 +1,7 @@
 // The package's public API (browser-safe; the node:crypto signer is '@sceau/credential/node-signer').
 export * from './record.ts';
 export { newDiplomaId } from './ids.ts';
+export { formatSerial, isSerial, normaliseSerial, MAX_SERIAL_NUMBER, SERIAL_PATTERN } from './serial.ts';
 export { hashField, computeTargetHash, SALT_BYTES, HASH_BYTES } from './hashing.ts';
 export {
   buildMerkleTree,

@@ -5,12 +5,17 @@
  */
 import { z } from 'zod';
 import { CODE_PATTERN, DIPLOMA_ID_PATTERN, isCalendarDate, isDiplomaId, isPercentage } from './field-rules.ts';
+import { isSerial } from './serial.ts';
 
 export { DIPLOMA_ID_PATTERN, isCalendarDate, isDiplomaId, isPercentage };
 
-/** Record fields, in the order they are listed in documents and vectors. */
+/**
+ * Record fields, in the order they are listed in documents and vectors. `serial` (the printed
+ * serial number, serial.ts) is a field from document version 2; version 1 records have the others.
+ */
 export const RECORD_FIELDS = [
   'diploma_id',
+  'serial',
   'candidate_code',
   'last_name',
   'middle_name',
@@ -34,6 +39,9 @@ export const RECORD_FIELDS = [
 ] as const;
 export type RecordField = (typeof RECORD_FIELDS)[number];
 
+/** The record fields of a version 1 document: every field but the serial. */
+export const RECORD_FIELDS_V1: readonly RecordField[] = RECORD_FIELDS.filter((field) => field !== 'serial');
+
 /** Fields a holder may not hide: without them nobody can look the diploma up or know its issuer. */
 export const REQUIRED_DISCLOSED_FIELDS = ['diploma_id', 'issuer'] as const satisfies readonly RecordField[];
 
@@ -45,6 +53,7 @@ export const REQUIRED_DISCLOSED_FIELDS = ['diploma_id', 'issuer'] as const satis
  */
 export const PUBLIC_FIELDS = [
   ...REQUIRED_DISCLOSED_FIELDS,
+  'serial',
   'last_name',
   'middle_name',
   'first_name',
@@ -85,6 +94,8 @@ export const diplomaIdSchema = z.string().refine(isDiplomaId, 'diploma_id: 128 b
 
 export const diplomaRecordSchema = z.strictObject({
   diploma_id: diplomaIdSchema,
+  /** From version 2: a record with a serial makes a version 2 document, one without a version 1. */
+  serial: z.string().refine(isSerial, 'serial: PREFIX-YYYY-NNNNNNN-C with its Damm check digit').optional(),
   candidate_code: z.string().regex(/^\d{14}$/, 'candidate_code: exactly 14 digits'),
   last_name: text(100),
   middle_name: optionalText(100),
