@@ -9,7 +9,7 @@ import {
   TEMPLATE_OWNER_TYPES,
 } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { createdAt, eachOneOf, oneOf, updatedAt } from './columns.ts';
 import { foldedOf } from './folded.ts';
@@ -208,6 +208,11 @@ export const diplomas = pgTable(
       .notNull()
       .references(() => generations.id, { onDelete: 'cascade' }),
     candidateCode: varchar('candidate_code', { length: 14 }).notNull(),
+    /**
+     * The serial number printed on the diploma and signed in its record (packages/credential
+     * serial.ts: `DE-2026-0428715-8`); null for diplomas issued before serials (credential version 1).
+     */
+    serial: varchar('serial', { length: 20 }),
     /** The signed credential document (packages/credential), as embedded in the PDF. */
     credential: jsonb('credential').$type<Record<string, unknown>>().notNull(),
     targetHash: varchar('target_hash', { length: 64 }).notNull(),
@@ -216,6 +221,11 @@ export const diplomas = pgTable(
     pdfKey: text('pdf_key'),
     pdfSha256: varchar('pdf_sha256', { length: 64 }),
     pdfBytes: integer('pdf_bytes'),
+    /**
+     * PAdES B-LTA (ADR 0135): when the TSA certificate of the PDF's last time-stamp expires; the
+     * re-time-stamping job renews the PDF before. Null: a PDF from before time-stamps (also renewed).
+     */
+    timestampExpiresAt: timestamp('timestamp_expires_at', { withTimezone: true }),
     signingKeyId: varchar('signing_key_id', { length: 64 }).notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -230,5 +240,22 @@ export const diplomas = pgTable(
     uniqueIndex('diplomas_target_hash_key').on(t.targetHash),
     index('diplomas_generation_idx').on(t.generationId),
     index('diplomas_candidate_idx').on(t.candidateCode),
+    index('diplomas_timestamp_expiry_idx').on(t.timestampExpiresAt).where(sql`${t.pdfKey} is not null`),
+    uniqueIndex('diplomas_serial_key').on(t.serial),
   ],
+);
+
+/**
+ * The last serial number given per kind (prefix) and session year. Issuing reserves a block of
+ * numbers in a short transaction of its own, so batches issued at the same time never wait on each
+ * other; a batch that fails leaves a gap, never a repeat.
+ */
+export const diplomaSerialCounters = pgTable(
+  'diploma_serial_counters',
+  {
+    prefix: varchar('prefix', { length: 4 }).notNull(),
+    year: integer('year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.prefix, t.year] })],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "diplomas" ADD COLUMN "timestamp_expires_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "diplomas_timestamp_expiry_idx" ON "diplomas" USING btree ("timestamp_expires_at") WHERE "diplomas"."pdf_key" is not null;
