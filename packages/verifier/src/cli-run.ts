@@ -395,6 +395,19 @@ export function formatReport(result: VerificationResult, label: string, lang: La
     } else if (typeof d.problem === 'string' && check.status !== 'passed') {
       lines.push(`      (${d.problem})`);
     }
+    // A retired key: which, since when, and when it signed by a trusted source (ADR 0138).
+    if (typeof d.retiredAt === 'string') {
+      const source = d.signedAtSource === 'timestamp' ? t('byTimestamp') : t('byAnchoring');
+      lines.push(`      ${t('key')} ${d.kid} · ${t('retiredOn')} ${d.retiredAt}${typeof d.signedAt === 'string' ? ` · ${t('signedOn')} ${d.signedAt} (${source})` : ''}`);
+    }
+    const later = d.later as { count?: number; dss?: boolean; documentTimestamps?: { genTime?: string; tsa?: string; trusted?: boolean }[] } | undefined;
+    if (check.name === 'pdf_signature' && later?.count) {
+      const parts = [
+        ...(later.dss ? [t('validationData')] : []),
+        ...(later.documentTimestamps ?? []).map((s) => `${t('documentTimestamp')} ${s.genTime ?? '?'}${s.tsa ? ` (${s.tsa}${s.trusted ? '' : `, ${t('untrustedTsa')}`})` : ''}`),
+      ];
+      lines.push(`      ${t('laterRevisions')}: ${later.count}${parts.length ? ` · ${parts.join(' · ')}` : ''}`);
+    }
   }
   const p = result.diploma;
   if (p) {

@@ -40,6 +40,15 @@ export const REPORT_TEXTS = {
   born: { en: 'born', fr: 'né(e) le' },
   issued: { en: 'issued', fr: 'délivré le' },
   verdict: { en: 'Verdict', fr: 'Verdict' },
+  key: { en: 'key', fr: 'clé' },
+  retiredOn: { en: 'retired', fr: 'retirée le' },
+  signedOn: { en: 'signed', fr: 'signé le' },
+  byTimestamp: { en: 'by its signature timestamp', fr: 'selon son horodatage de signature' },
+  byAnchoring: { en: 'by its batch anchoring on the blockchain', fr: "selon l'inscription de son lot sur la blockchain" },
+  laterRevisions: { en: 'revisions added after signing', fr: 'révisions ajoutées après la signature' },
+  validationData: { en: 'validation data (DSS)', fr: 'données de validation (DSS)' },
+  documentTimestamp: { en: 'document timestamp', fr: 'horodatage du document' },
+  untrustedTsa: { en: 'TSA not trusted', fr: "autorité d'horodatage non reconnue" },
 } satisfies Record<string, Text>;
 
 export const CODE_TEXTS: Record<CheckCode, Text> = {
@@ -86,6 +95,14 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
     fr: 'La signature du ministère ne correspond pas : le contenu a été modifié ou contrefait.',
   },
   qr_malformed: { en: 'The QR code is damaged or was tampered with.', fr: 'Le code QR est endommagé ou a été modifié.' },
+  key_retired: {
+    en: 'Signed with a key the ministry had retired, after its retirement: a forgery.',
+    fr: 'Signé avec une clé que le ministère avait retirée, après son retrait : un faux.',
+  },
+  signing_time_unknown: {
+    en: 'Signed with a key the ministry has retired, and when it was signed could not be established.',
+    fr: "Signé avec une clé que le ministère a retirée, et la date de la signature n'a pas pu être établie.",
+  },
   jwks_unavailable: {
     en: "The ministry's published keys could not be obtained.",
     fr: "Les clés publiées du ministère n'ont pas pu être obtenues.",
@@ -146,6 +163,10 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
     en: "The PDF carries the ministry's signature and has not changed since it was signed.",
     fr: "Le PDF porte la signature du ministère et n'a pas changé depuis sa signature.",
   },
+  pdf_signature_valid_ltv: {
+    en: "The PDF carries the ministry's signature; only validation data (certificates, revocation data, document timestamps) were added after it was signed.",
+    fr: 'Le PDF porte la signature du ministère ; seules des données de validation (certificats, révocations, horodatages du document) ont été ajoutées après sa signature.',
+  },
   pdf_unsigned: { en: 'The PDF is not signed.', fr: "Le PDF n'est pas signé." },
   pdf_modified: { en: 'The PDF was changed after it was signed.', fr: 'Le PDF a été modifié après sa signature.' },
   pdf_changed_after_signing: {
@@ -156,6 +177,14 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
   pdf_unknown_signer: {
     en: 'The PDF was signed by someone other than the ministry.',
     fr: "Le PDF a été signé par quelqu'un d'autre que le ministère.",
+  },
+  pdf_key_retired: {
+    en: 'The PDF was signed with a key the ministry had retired, after its retirement: a forgery.',
+    fr: 'Le PDF a été signé avec une clé que le ministère avait retirée, après son retrait : un faux.',
+  },
+  pdf_signing_time_unknown: {
+    en: 'The PDF was signed with a key the ministry has retired, and when it was signed could not be established.',
+    fr: "Le PDF a été signé avec une clé que le ministère a retirée, et la date de la signature n'a pas pu être établie.",
   },
 };
 

@@ -20,21 +20,21 @@ export interface DiplomaPdfParts {
   contents: string[];
 }
 
-type Value = number | boolean | null | string | Name | PdfString | Ref | Value[] | Dict;
-interface Name {
+export type Value = number | boolean | null | string | Name | PdfString | Ref | Value[] | Dict;
+export interface Name {
   kind: 'name';
   name: string;
 }
-interface PdfString {
+export interface PdfString {
   kind: 'string';
   bytes: Uint8Array;
 }
-interface Ref {
+export interface Ref {
   kind: 'ref';
   num: number;
   gen: number;
 }
-interface Dict {
+export interface Dict {
   kind: 'dict';
   entries: Map<string, Value>;
   /** For a stream object: where its data starts in the file. */
@@ -42,8 +42,8 @@ interface Dict {
 }
 
 /** Thrown for anything the reader does not handle; caught by readDiplomaPdf (→ null). */
-class Unsupported extends Error {}
-const fail = (why: string): never => {
+export class Unsupported extends Error {}
+export const fail = (why: string): never => {
   throw new Unsupported(why);
 };
 
@@ -55,14 +55,134 @@ const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 const isDelimiter = (c: number) => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
 const isRegular = (c: number) => !isWhite(c) && !isDelimiter(c);
 
-class Reader {
-  private readonly text: string;
+/**
+ * The PDF syntax of one object's value (no I/O, no cross-reference): used by the targeted reader
+ * below and by the check of later revisions (pdf-revisions.ts). Depth is capped; anything it does
+ * not know throws Unsupported.
+ */
+export class PdfLexer {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  skipWhite(): void {
+    const t = this.text;
+    for (;;) {
+      while (this.pos < t.length && isWhite(t.charCodeAt(this.pos))) this.pos++;
+      if (t.charCodeAt(this.pos) !== 0x25) return; // %
+      while (this.pos < t.length && t.charCodeAt(this.pos) !== 0x0a && t.charCodeAt(this.pos) !== 0x0d) this.pos++;
+    }
+  }
+
+  token(): string {
+    const t = this.text;
+    const start = this.pos;
+    while (this.pos < t.length && isRegular(t.charCodeAt(this.pos))) this.pos++;
+    return t.slice(start, this.pos);
+  }
+
+  parseValue(depth: number): Value {
+    if (depth > MAX_DEPTH) fail('nested too deeply');
+    this.skipWhite();
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 0x2f) {
+      this.pos++;
+      return { kind: 'name', name: decodeName(this.token()) };
+    }
+    if (c === 0x3c && t.charCodeAt(this.pos + 1) === 0x3c) {
+      this.pos += 2;
+      const entries = new Map<string, Value>();
+      for (;;) {
+        this.skipWhite();
+        if (t.startsWith('>>', this.pos)) {
+          this.pos += 2;
+          return { kind: 'dict', entries };
+        }
+        if (this.pos >= t.length) fail('unterminated dictionary');
+        const key = this.parseValue(depth + 1);
+        if (!isName(key)) fail('dictionary key is not a name');
+        entries.set((key as Name).name, this.parseValue(depth + 1));
+      }
+    }
+    if (c === 0x3c) {
+      const end = t.indexOf('>', this.pos);
+      if (end < 0) fail('unterminated hex string');
+      const hex = t.slice(this.pos + 1, end).replace(/\s+/g, '');
+      if (!/^[0-9a-fA-F]*$/.test(hex)) fail('bad hex string');
+      this.pos = end + 1;
+      return { kind: 'string', bytes: Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex') };
+    }
+    if (c === 0x28) return this.parseLiteralString();
+    if (c === 0x5b) {
+      this.pos++;
+      const items: Value[] = [];
+      for (;;) {
+        this.skipWhite();
+        if (t.charCodeAt(this.pos) === 0x5d) {
+          this.pos++;
+          return items;
+        }
+        if (this.pos >= t.length) fail('unterminated array');
+        items.push(this.parseValue(depth + 1));
+      }
+    }
+    const word = this.token();
+    if (word === 'true') return true;
+    if (word === 'false') return false;
+    if (word === 'null') return null;
+    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) {
+      // An integer followed by "gen R" is a reference.
+      if (/^\d+$/.test(word)) {
+        const save = this.pos;
+        const ref = /^\s+(\d+)\s+R(?![^\s/<>[\]()%{}])/.exec(t.slice(this.pos, this.pos + 24));
+        if (ref) {
+          this.pos = save + ref[0].length;
+          return { kind: 'ref', num: Number(word), gen: Number(ref[1]) };
+        }
+      }
+      return Number(word);
+    }
+    return fail(`unexpected token ${JSON.stringify(word.slice(0, 20))}`);
+  }
+
+  parseLiteralString(): PdfString {
+    const t = this.text;
+    const out: number[] = [];
+    let depth = 0;
+    this.pos++; // (
+    for (;;) {
+      if (this.pos >= t.length) fail('unterminated string');
+      const c = t.charCodeAt(this.pos++);
+      if (c === 0x5c) {
+        const e = t.charCodeAt(this.pos++);
+        const simple: Record<number, number> = { 110: 0x0a, 114: 0x0d, 116: 0x09, 98: 0x08, 102: 0x0c, 40: 0x28, 41: 0x29, 92: 0x5c };
+        if (simple[e] !== undefined) out.push(simple[e]!);
+        else if (e >= 0x30 && e <= 0x37) {
+          let octal = e - 0x30;
+          for (let k = 0; k < 2 && t.charCodeAt(this.pos) >= 0x30 && t.charCodeAt(this.pos) <= 0x37; k++) octal = octal * 8 + (t.charCodeAt(this.pos++) - 0x30);
+          out.push(octal & 0xff);
+        } else if (e === 0x0d) {
+          if (t.charCodeAt(this.pos) === 0x0a) this.pos++;
+        } else if (e !== 0x0a) out.push(e);
+        continue;
+      }
+      if (c === 0x28) depth++;
+      if (c === 0x29) {
+        if (depth === 0) return { kind: 'string', bytes: Uint8Array.from(out) };
+        depth--;
+      }
+      out.push(c);
+    }
+  }
+}
+
+class Reader extends PdfLexer {
   private readonly offsets = new Map<number, { offset: number; gen: number }>();
   private readonly cache = new Map<number, Value>();
   private rootRef: Ref | null = null;
 
   constructor(private readonly pdf: Uint8Array) {
-    this.text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+    super(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1'));
   }
 
   // ---- cross-reference tables -------------------------------------------------------------------
@@ -119,118 +239,6 @@ class Reader {
   }
 
   // ---- objects ----------------------------------------------------------------------------------
-
-  private pos = 0;
-
-  private skipWhite(): void {
-    const t = this.text;
-    for (;;) {
-      while (this.pos < t.length && isWhite(t.charCodeAt(this.pos))) this.pos++;
-      if (t.charCodeAt(this.pos) !== 0x25) return; // %
-      while (this.pos < t.length && t.charCodeAt(this.pos) !== 0x0a && t.charCodeAt(this.pos) !== 0x0d) this.pos++;
-    }
-  }
-
-  private token(): string {
-    const t = this.text;
-    const start = this.pos;
-    while (this.pos < t.length && isRegular(t.charCodeAt(this.pos))) this.pos++;
-    return t.slice(start, this.pos);
-  }
-
-  private parseValue(depth: number): Value {
-    if (depth > MAX_DEPTH) fail('nested too deeply');
-    this.skipWhite();
-    const t = this.text;
-    const c = t.charCodeAt(this.pos);
-    if (c === 0x2f) {
-      this.pos++;
-      return { kind: 'name', name: decodeName(this.token()) };
-    }
-    if (c === 0x3c && t.charCodeAt(this.pos + 1) === 0x3c) {
-      this.pos += 2;
-      const entries = new Map<string, Value>();
-      for (;;) {
-        this.skipWhite();
-        if (t.startsWith('>>', this.pos)) {
-          this.pos += 2;
-          return { kind: 'dict', entries };
-        }
-        const key = this.parseValue(depth + 1);
-        if (!isName(key)) fail('dictionary key is not a name');
-        entries.set((key as Name).name, this.parseValue(depth + 1));
-      }
-    }
-    if (c === 0x3c) {
-      const end = t.indexOf('>', this.pos);
-      if (end < 0) fail('unterminated hex string');
-      const hex = t.slice(this.pos + 1, end).replace(/\s+/g, '');
-      if (!/^[0-9a-fA-F]*$/.test(hex)) fail('bad hex string');
-      this.pos = end + 1;
-      return { kind: 'string', bytes: Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex') };
-    }
-    if (c === 0x28) return this.parseLiteralString();
-    if (c === 0x5b) {
-      this.pos++;
-      const items: Value[] = [];
-      for (;;) {
-        this.skipWhite();
-        if (t.charCodeAt(this.pos) === 0x5d) {
-          this.pos++;
-          return items;
-        }
-        if (this.pos >= t.length) fail('unterminated array');
-        items.push(this.parseValue(depth + 1));
-      }
-    }
-    const word = this.token();
-    if (word === 'true') return true;
-    if (word === 'false') return false;
-    if (word === 'null') return null;
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) {
-      // An integer followed by "gen R" is a reference.
-      if (/^\d+$/.test(word)) {
-        const save = this.pos;
-        const ref = /^\s+(\d+)\s+R(?![^\s/<>[\]()%{}])/.exec(t.slice(this.pos, this.pos + 24));
-        if (ref) {
-          this.pos = save + ref[0].length;
-          return { kind: 'ref', num: Number(word), gen: Number(ref[1]) };
-        }
-      }
-      return Number(word);
-    }
-    return fail(`unexpected token ${JSON.stringify(word.slice(0, 20))}`);
-  }
-
-  private parseLiteralString(): PdfString {
-    const t = this.text;
-    const out: number[] = [];
-    let depth = 0;
-    this.pos++; // (
-    for (;;) {
-      if (this.pos >= t.length) fail('unterminated string');
-      const c = t.charCodeAt(this.pos++);
-      if (c === 0x5c) {
-        const e = t.charCodeAt(this.pos++);
-        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
-        if (simple[e] !== undefined) out.push(simple[e]!);
-        else if (e >= 0x30 && e <= 0x37) {
-          let octal = e - 0x30;
-          for (let k = 0; k < 2 && t.charCodeAt(this.pos) >= 0x30 && t.charCodeAt(this.pos) <= 0x37; k++) octal = octal * 8 + (t.charCodeAt(this.pos++) - 0x30);
-          out.push(octal & 0xff);
-        } else if (e === 0x0d) {
-          if (t.charCodeAt(this.pos) === 0x0a) this.pos++;
-        } else if (e !== 0x0a) out.push(e);
-        continue;
-      }
-      if (c === 0x28) depth++;
-      if (c === 0x29) {
-        if (depth === 0) return { kind: 'string', bytes: Uint8Array.from(out) };
-        depth--;
-      }
-      out.push(c);
-    }
-  }
 
   /** The object `num`, parsed (a stream's dictionary carries where its data starts). */
   object(num: number, depth = 0): Value {
@@ -300,10 +308,10 @@ function decodeName(raw: string): string {
   return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
 }
 
-const isName = (v: Value | undefined): v is Name => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Name).kind === 'name';
-const isRef = (v: Value | undefined): v is Ref => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Ref).kind === 'ref';
-const isDict = (v: Value | undefined): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Dict).kind === 'dict';
-const isString = (v: Value | undefined): v is PdfString => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as PdfString).kind === 'string';
+export const isName = (v: Value | undefined): v is Name => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Name).kind === 'name';
+export const isRef = (v: Value | undefined): v is Ref => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Ref).kind === 'ref';
+export const isDict = (v: Value | undefined): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Dict).kind === 'dict';
+export const isString = (v: Value | undefined): v is PdfString => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as PdfString).kind === 'string';
 
 /** A text string's value, as pdf-lib's decodeText reads it (UTF-16BE with its mark; ASCII otherwise). */
 function textOf(s: PdfString): string | null {

@@ -33,7 +33,9 @@ import { freePort } from '@sceau/process';
 export interface MinistryKeys {
   es256: Es256Signer;
   pdfSigner: Signer;
-  jwks: { keys: Array<EcPublicJwk & { x5c: string[] }> };
+  jwks: { keys: Array<EcPublicJwk & { x5c: string[]; kid?: string; retired_at?: string }> };
+  /** The development CA that certified the key (to certify a test TSA with, as the platform does). */
+  ca: { certificatePem: string; privateKeyPem: string };
 }
 
 /** A ministry identity as the API builds it: one P-256 key, its certificate, published with x5c. */
@@ -45,6 +47,7 @@ export async function createMinistryKeys(organization = 'Ministère (test)'): Pr
     es256: createNodeSigner(privateKey),
     pdfSigner: createKeySigner({ privateKey, certificateChainDer: pki.certificateChainDer }),
     jwks: { keys: [{ ...publicJwk, x5c: pki.certificateChainDer.map((der) => Buffer.from(der).toString('base64')) }] },
+    ca: { certificatePem: pki.caCertificatePem, privateKeyPem: pki.caPrivateKeyPem },
   };
 }
 

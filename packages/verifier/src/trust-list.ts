@@ -15,6 +15,7 @@ export const TRUST_LIST_FORMAT = 'sceau-trust-list/1';
 export const TRUST_LIST_MAX_BYTES = 1024 * 1024;
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/);
+const certificate = z.string().regex(/^[A-Za-z0-9+/=]{1,20000}$/);
 const publicKey = z
   .object({
     kty: z.literal('EC'),
@@ -25,10 +26,9 @@ const publicKey = z
     alg: z.string().max(20).optional(),
     use: z.string().max(20).optional(),
     status: z.string().max(20).optional(),
-    x5c: z
-      .array(z.string().regex(/^[A-Za-z0-9+/=]{1,20000}$/))
-      .max(10)
-      .optional(),
+    /** When the issuer retired the key (ISO 8601): nothing it signed after that time is valid (ADR 0138). */
+    retired_at: z.iso.datetime({ offset: true }).optional(),
+    x5c: z.array(certificate).max(10).optional(),
   })
   // Private members (d) and anything unknown are dropped: a trust list holds public keys only.
   .strip();
@@ -44,6 +44,12 @@ const entrySchema = z.object({
     address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
     rpc_url: z.url().max(2000).nullable().optional(),
   }),
+  /**
+   * Time-stamping authorities whose signature timestamps date this issuer's signatures (ADR 0138):
+   * base64 DER certificates, a TSA's own or the CA that issued it. The issuer's own CAs (after the
+   * leaf in its keys' x5c) are trusted without being listed.
+   */
+  timestamp_authorities: z.array(certificate).max(10).optional(),
   /** Generated from a development platform's keys (DATA_DIR/trust-list.json): never a national issuer. */
   development: z.boolean().optional(),
   /** Where the entry was taken from, and when. */
@@ -68,6 +74,8 @@ export interface PinnedIssuer {
   registry: RegistryRef;
   rpcUrl?: string;
   development?: boolean;
+  /** Base64 DER certificates of the TSAs trusted for this issuer (besides its own CAs). */
+  timestampAuthorities?: string[];
 }
 
 export class TrustListError extends Error {
@@ -110,6 +118,7 @@ export function pinnedIssuers(list: TrustList): PinnedIssuer[] {
     registry: { chainId: entry.registry.chain_id, address: entry.registry.address.toLowerCase() },
     ...(entry.registry.rpc_url ? { rpcUrl: entry.registry.rpc_url } : {}),
     ...(entry.development ? { development: true } : {}),
+    ...(entry.timestamp_authorities?.length ? { timestampAuthorities: entry.timestamp_authorities } : {}),
   }));
 }
 
@@ -123,6 +132,10 @@ const issuerDocumentSchema = z.object({
     address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
     rpc_url: z.url().max(2000).nullish(),
   }),
+  timestamp_authorities: z
+    .array(z.string().regex(/^[A-Za-z0-9+/=]{1,20000}$/))
+    .max(10)
+    .nullish(),
 });
 
 /**
@@ -134,7 +147,7 @@ export function trustListEntry(issuerDocument: unknown, jwks: unknown, options: 
   if (!doc.success) throw new TrustListError(`sceau-issuer.json: ${problems(doc.error)}`);
   const keys = entrySchema.shape.jwks.safeParse(jwks);
   if (!keys.success) throw new TrustListError(`jwks: ${problems(keys.error)}`);
-  const { id, name, name_en, jwks_uri, registry } = doc.data;
+  const { id, name, name_en, jwks_uri, registry, timestamp_authorities } = doc.data;
   return {
     id,
     name,
@@ -142,6 +155,7 @@ export function trustListEntry(issuerDocument: unknown, jwks: unknown, options: 
     jwks_uri,
     jwks: keys.data,
     registry: { chain_id: registry.chain_id, address: registry.address.toLowerCase(), ...(registry.rpc_url ? { rpc_url: registry.rpc_url } : {}) },
+    ...(timestamp_authorities?.length ? { timestamp_authorities } : {}),
     ...(options.development ? { development: true } : {}),
     ...(options.source ? { source: options.source } : {}),
     updated_at: (options.now ?? new Date()).toISOString(),

@@ -27,8 +27,8 @@ export const CHECK_CODES = {
   },
   issuer_signature: {
     passed: ['signature_valid'],
-    failed: ['unknown_key', 'bad_signature', 'qr_malformed'],
-    'not-checked': ['jwks_unavailable', 'signature_absent', 'skipped_after_failure'],
+    failed: ['unknown_key', 'bad_signature', 'qr_malformed', 'key_retired'],
+    'not-checked': ['jwks_unavailable', 'signature_absent', 'signing_time_unknown', 'skipped_after_failure'],
   },
   issuer_identity: {
     passed: ['issuer_matches', 'issuer_key'],
@@ -46,9 +46,9 @@ export const CHECK_CODES = {
     'not-checked': ['chain_unreachable', 'chain_error', 'registry_unknown', 'skipped_after_failure'],
   },
   pdf_signature: {
-    passed: ['pdf_signature_valid'],
-    failed: ['pdf_unsigned', 'pdf_modified', 'pdf_changed_after_signing', 'pdf_bad_signature', 'pdf_unknown_signer'],
-    'not-checked': ['jwks_unavailable'],
+    passed: ['pdf_signature_valid', 'pdf_signature_valid_ltv'],
+    failed: ['pdf_unsigned', 'pdf_modified', 'pdf_changed_after_signing', 'pdf_bad_signature', 'pdf_unknown_signer', 'pdf_key_retired'],
+    'not-checked': ['jwks_unavailable', 'pdf_signing_time_unknown'],
   },
 } as const satisfies Record<CheckName, Record<CheckStatus, readonly string[]>>;
 
@@ -158,4 +158,10 @@ export interface VerificationContext {
    * (PdfTooComplex, PdfParserBusy) reach the caller. Without it, pdf-lib runs in-process.
    */
   parsePdf?(pdf: Uint8Array): Promise<{ attachment: Uint8Array | null; codes: string[] }>;
+  /**
+   * Time-stamping authorities the caller trusts (DER certificates: a TSA's own, or the CA that
+   * issued it), besides the issuer's own CAs (the x5c of its keys) and the trust list's (ADR 0138).
+   * A signature timestamp from any other TSA is not used to date a signature.
+   */
+  timestampAuthorities?: readonly Uint8Array[];
 }

@@ -127,7 +127,8 @@ describe('authentic diplomas, by every path', () => {
 
 describe('tampering is caught and named by its check', () => {
   it('one changed byte in the PDF: pdf_signature failed, altered', async () => {
-    const tampered = pdf0.slice();
+    // A copy (the signer returns a Buffer, whose slice() would be a view of pdf0).
+    const tampered = Uint8Array.from(pdf0);
     const at = Buffer.from(tampered).indexOf('/Producer (Sceau)', 0, 'latin1') + '/Producer (Scea'.length;
     expect(at).toBeGreaterThan(100);
     tampered[at] = 'v'.charCodeAt(0);

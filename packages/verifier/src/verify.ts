@@ -15,11 +15,14 @@ import {
   type QrVerification,
 } from '@sceau/credential';
 import { extractAttachment } from '@sceau/pdf/attachment';
+import { shortKeyId, toBase64url, type EcPublicJwk } from '@sceau/credential';
 import { checkQrPayload, checkRootSignature } from './fast-signatures.ts';
-import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
 import { qrCodesFromContents, readPdfQrCodes } from './pdf-qr.ts';
 import { readDiplomaPdf } from './pdf-reader.ts';
+import { analysePdfSignature, type PdfSignatureAnalysis } from './pdf-revisions.ts';
 import { certificateSubject, findSignerKey } from './pdf-signer.ts';
+import { anchoringTime, retiredDetails, retiredKeyOf, retirementOf, signedWhen, tsaAnchorsOf, type RetiredKey, type SigningTime } from './retired-keys.ts';
+import { trustedTsa } from './timestamp-token.ts';
 import type { PinnedIssuer } from './trust-list.ts';
 import type {
   Check,
@@ -52,7 +55,7 @@ interface Companions {
   qrVerified?: QrVerification;
   /** The diploma id of a `/verify/{id}` link (the link QR, or the link the user followed). */
   linkId?: string;
-  pdf?: PdfSignatureCheck;
+  pdf?: PdfSignatureAnalysis;
 }
 
 const check = <N extends CheckName>(name: N, status: Check['status'], code: Extract<Check, { name: N }>['code'], details?: Record<string, unknown>) =>
@@ -89,15 +92,17 @@ function notADiploma(source: VerificationSource, extra: Check[] = []): Verificat
 }
 
 async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise<VerificationResult> {
-  const signature = verifyPdfSignature(pdf);
-  const [attachment, codes] = await readPdfParts(pdf, signature, context);
+  // The signature, on the revision it signed; later revisions only if they add validation data (ADR 0138).
+  const signature = analysePdfSignature(pdf, tsaAnchorsFor(context, hasKeysBeforeIssuer(context) ? await keysBeforeIssuer(context) : null));
+  // The diploma is read from the bytes the signature covers (the whole file when anything else follows it).
+  const [attachment, codes] = await readPdfParts(signature.signedBytes, signature, context);
   const qrText = codes.find((c) => c.startsWith(QR_PREFIX));
   const linkId = codes.map((c) => VERIFY_LINK.exec(c)?.[1]).find(Boolean);
   const companions: Companions = { source: 'pdf', pdf: signature, ...(qrText ? { qrText } : {}), ...(linkId ? { linkId } : {}) };
   if (attachment) return verifyCredential(new TextDecoder().decode(attachment), context, companions);
 
   // No credential inside: a PDF that never was one of ours, or one whose attachment was removed.
-  const pdfCheck = await checkPdfSignature(signature, () => keysBeforeIssuer(context));
+  const pdfCheck = await checkPdfSignature(signature, () => keysBeforeIssuer(context), context, null);
   if (signature.problem === 'no signature') return notADiploma('pdf', [pdfCheck]);
   return result('pdf', [check('integrity', 'failed', 'credential_missing'), ...skipped('issuer_signature', 'issuer_identity', 'anchored', 'not_revoked'), pdfCheck]);
 }
@@ -113,7 +118,7 @@ async function verifyPdf(pdf: Uint8Array, context: VerificationContext): Promise
  * ministry signed whole, the targeted reader (its sections, depth and inflated bytes capped). The
  * full parser's cost is chosen by the file's author: `context.parsePdf` may run it elsewhere.
  */
-async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureCheck, context: VerificationContext): Promise<[Uint8Array | null, string[]]> {
+async function readPdfParts(pdf: Uint8Array, signature: PdfSignatureAnalysis, context: VerificationContext): Promise<[Uint8Array | null, string[]]> {
   if (hasKeysBeforeIssuer(context) && signature.intact && signature.coversWholeFile && signature.signerCertificateDer) {
     const keys = await keysBeforeIssuer(context);
     if (keys && findSignerKey(signature.signerCertificateDer, keys)) {
@@ -148,6 +153,8 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   if (qr.status !== 'valid') {
     return result('qr', [check('integrity', 'not-checked', 'credential_unavailable'), qrSignatureFailure(qr), ...skipped('issuer_identity', 'anchored', 'not_revoked')]);
   }
+  // A QR signed by a retired key is dated by its batch's anchoring time, which needs the credential.
+  const qrKeyRetired = retiredKeyOf(jwks, qr.kid);
 
   // The QR carries the targetHash but not the Merkle proof: the full credential is needed to
   // find the anchored root. Without it, report what the QR alone proves.
@@ -160,7 +167,9 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   const pinned = context.issuer.basis === 'trust-list' ? context.issuer.issuers.find((p) => checkQrPayload(input, p.jwks).status === 'valid') : undefined;
   const checks: Check[] = [
     check('integrity', 'not-checked', 'credential_unavailable', found.missing ? { reason: 'diploma_not_found' } : undefined),
-    check('issuer_signature', 'passed', 'signature_valid', { kid: qr.kid, signed: 'qr' }),
+    qrKeyRetired
+      ? check('issuer_signature', 'not-checked', 'signing_time_unknown', { signed: 'qr', ...retiredDetails(qrKeyRetired, null) })
+      : check('issuer_signature', 'passed', 'signature_valid', { kid: qr.kid, signed: 'qr' }),
     check('issuer_identity', 'passed', 'issuer_key', { kid: qr.kid, basis: context.issuer.basis ?? 'configured', ...(pinned ? { trusted: checkedIssuer(pinned) } : {}) }),
     check('anchored', 'not-checked', 'proof_unavailable'),
   ];
@@ -210,7 +219,8 @@ async function findCredential(context: VerificationContext, id: string): Promise
 
 async function verifyCredential(raw: unknown, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
   const { source } = companions;
-  const pdfCheck = (jwks: () => Promise<Jwks | null>) => (companions.pdf ? checkPdfSignature(companions.pdf, jwks) : undefined);
+  const pdfCheck = (jwks: () => Promise<Jwks | null>, anchored: SigningTime | null = null) =>
+    companions.pdf ? checkPdfSignature(companions.pdf, jwks, context, anchored) : undefined;
   const doc = verifyDocument(raw);
 
   if (doc.integrity === 'failed') {
@@ -243,18 +253,16 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
 
   const registryRef = { chainId: doc.issuer.registry.chain_id, address: doc.issuer.registry.contract };
   const port = portFor(context, registryRef, trust);
-  const [jwks, anchored, notRevoked, pdf] = await Promise.all([
-    jwksOnce(),
-    checkAnchoring(port, registryRef, doc.merkleRoot),
-    checkRevocation(port, doc.targetHash, doc.merkleRoot),
-    pdfCheck(jwksOnce),
-  ]);
+  const [jwks, anchored, notRevoked] = await Promise.all([jwksOnce(), checkAnchoring(port, registryRef, doc.merkleRoot), checkRevocation(port, doc.targetHash, doc.merkleRoot)]);
+  // The batch's anchoring time on chain dates what a retired key signed, when nothing better does (ADR 0138).
+  const anchoredAt = anchored.status === 'passed' ? anchoringTime(anchored.details?.timestamp) : null;
+  const pdf = await pdfCheck(jwksOnce, anchoredAt);
 
   let anchoredCheck = anchored;
   if (anchored.status === 'failed' && (await context.knownUnpublished?.(doc.diplomaId)) === true) {
     anchoredCheck = check('anchored', 'failed', 'not_yet_published', anchored.details);
   }
-  const signature = checkSignatures(doc, companions, jwks);
+  const signature = checkSignatures(doc, companions, jwks, anchoredAt);
   // A declared issuer is confirmed by the keys it serves: without them, nothing was confirmed.
   const identity = identityCheck.status === 'passed' && !jwks ? check('issuer_identity', 'not-checked', 'skipped_after_failure', identityCheck.details) : identityCheck;
   const checks = [integrityCheck(doc, companions, signature.qrFields), signature.check, identity, anchoredCheck, notRevoked];
@@ -377,7 +385,7 @@ function sameRegistry(a: RegistryRef, b: RegistryRef): boolean {
   return a.chainId === b.chainId && a.address.toLowerCase() === b.address.toLowerCase();
 }
 
-function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | null): { check: Check; qrFields?: QrFields } {
+function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | null, anchoredAt: SigningTime | null): { check: Check; qrFields?: QrFields } {
   if (!jwks) return { check: check('issuer_signature', 'not-checked', 'jwks_unavailable') };
   const root = checkRootSignature(doc.merkleRoot, doc.issuerSignature, jwks);
   if (root === 'unknown-key') return { check: check('issuer_signature', 'failed', 'unknown_key', { signed: 'root', kid: doc.issuerSignature?.kid }) };
@@ -391,6 +399,17 @@ function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | nul
   }
   const signed = [root === 'valid' ? 'root' : null, qr ? 'qr' : null].filter(Boolean);
   const details = { signed, kid: doc.issuerSignature?.kid ?? (qr?.status === 'valid' ? qr.kid : undefined) };
+  // A retired key signs nothing after its retirement: the root and the QR are dated by the batch's anchoring.
+  const retired = retiredSigners(jwks, [root === 'valid' ? ['root', doc.issuerSignature?.kid] : null, qr?.status === 'valid' ? ['qr', qr.kid] : null]);
+  const late = retired.find((r) => signedWhen(r.key, anchoredAt) === 'after');
+  if (late) return { check: check('issuer_signature', 'failed', 'key_retired', { signed: late.signed, ...retiredDetails(late.key, anchoredAt) }) };
+  const undated = retired.find((r) => signedWhen(r.key, anchoredAt) === 'unknown');
+  if (undated) {
+    return {
+      check: check('issuer_signature', 'not-checked', 'signing_time_unknown', { signed: undated.signed, ...retiredDetails(undated.key, null) }),
+      ...(qrFields ? { qrFields } : {}),
+    };
+  }
   if (root === 'absent') return { check: check('issuer_signature', 'not-checked', 'signature_absent', details), ...(qrFields ? { qrFields } : {}) };
   return { check: check('issuer_signature', 'passed', 'signature_valid', details), ...(qrFields ? { qrFields } : {}) };
 }
@@ -400,18 +419,70 @@ function qrSignatureFailure(qr: Exclude<QrVerification, { status: 'valid' }>): C
   return check('issuer_signature', 'failed', qr.status === 'unknown-key' ? 'unknown_key' : 'bad_signature', { signed: 'qr', kid: qr.kid });
 }
 
-async function checkPdfSignature(signature: PdfSignatureCheck, jwks: () => Promise<Jwks | null>): Promise<Check> {
+function retiredSigners(jwks: Jwks, signers: ([string, string | undefined] | null)[]): { signed: string; key: RetiredKey }[] {
+  const out: { signed: string; key: RetiredKey }[] = [];
+  for (const signer of signers) {
+    const key = signer ? retiredKeyOf(jwks, signer[1]) : null;
+    if (key) out.push({ signed: signer![0], key });
+  }
+  return out;
+}
+
+async function checkPdfSignature(signature: PdfSignatureAnalysis, jwks: () => Promise<Jwks | null>, context: VerificationContext, anchoredAt: SigningTime | null): Promise<Check> {
   const problem = signature.problem;
   if (problem === 'no signature') return check('pdf_signature', 'failed', 'pdf_unsigned');
   if (!signature.intact) {
     return check('pdf_signature', 'failed', signature.digestOk ? 'pdf_bad_signature' : 'pdf_modified', { problem });
   }
-  if (!signature.coversWholeFile) return check('pdf_signature', 'failed', 'pdf_changed_after_signing');
+  if (!signature.coversWholeFile) return check('pdf_signature', 'failed', 'pdf_changed_after_signing', problem ? { problem } : undefined);
   const keys = await jwks();
   if (!keys) return check('pdf_signature', 'not-checked', 'jwks_unavailable');
   const signer = signature.signerCertificateDer ? findSignerKey(signature.signerCertificateDer, keys) : null;
   if (!signer) return check('pdf_signature', 'failed', 'pdf_unknown_signer', { subject: certificateSubject(signature.signerCertificateDer) });
-  return check('pdf_signature', 'passed', 'pdf_signature_valid', { kid: signer.kid, subject: signer.subject });
+  const later = signature.later ? { later: signature.later } : {};
+  const details = { kid: signer.kid, subject: signer.subject, ...later };
+
+  // A retired key: dated by its signature timestamp (a trusted TSA), else by the batch's anchoring.
+  const retiredAt = retirementOf(keys.keys.find((k) => keyIdOf(k) === signer.kid));
+  if (retiredAt) {
+    const key = { kid: signer.kid, retiredAt };
+    const stamped = trustedSignatureTime(signature, tsaAnchorsFor(context, keys));
+    const signedAt = stamped.time ?? anchoredAt;
+    const facts = { ...details, ...retiredDetails(key, signedAt), ...(stamped.problem ? { timestampProblem: stamped.problem } : {}) };
+    const when = signedWhen(key, signedAt);
+    if (when === 'after') return check('pdf_signature', 'failed', 'pdf_key_retired', facts);
+    if (when === 'unknown') return check('pdf_signature', 'not-checked', 'pdf_signing_time_unknown', facts);
+    return check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', facts);
+  }
+  return check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', details);
+}
+
+function keyIdOf(key: unknown): string | undefined {
+  const k = key as Partial<EcPublicJwk>;
+  if (typeof k.kid === 'string') return k.kid;
+  try {
+    return toBase64url(shortKeyId(k as EcPublicJwk));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The time of a PDF signature's RFC 3161 signature timestamp (checked over the signature value by
+ * verifyPdfSignature), if its TSA is trusted; else null, and why.
+ */
+function trustedSignatureTime(signature: PdfSignatureAnalysis, anchors: ReturnType<typeof tsaAnchorsOf>): { time: SigningTime | null; problem?: string } {
+  if (signature.timestampProblem) return { time: null, problem: signature.timestampProblem };
+  const stamp = signature.signatureTimestamp;
+  if (!stamp) return { time: null };
+  if (!trustedTsa(stamp, anchors)) return { time: null, problem: 'the signature timestamp is from a TSA that is not trusted' };
+  return { time: { at: stamp.genTime, source: 'timestamp' } };
+}
+
+/** The TSAs trusted to date signatures: the issuer's own CAs, the trust list's and the caller's (ADR 0138). */
+function tsaAnchorsFor(context: VerificationContext, keys: Jwks | null) {
+  const listed = context.issuer.basis === 'trust-list' ? context.issuer.issuers.flatMap((p) => p.timestampAuthorities ?? []) : [];
+  return tsaAnchorsOf(keys, [...listed, ...(context.timestampAuthorities ?? [])]);
 }
 
 // -------------------------------------------------------------------------------------------

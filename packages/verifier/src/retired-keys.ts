@@ -1,0 +1,88 @@
+/**
+ * Retired keys (ADR 0138). A key the issuer retired stays published (`retired_at`, ISO 8601, in its
+ * JWK, from the key set or the trust list) so that what it signed before keeps verifying; anything
+ * it signed after that time is refused. When something was signed is taken from a trusted source
+ * only, never from a claim of the document (/M, a signing-time attribute):
+ *  - a PDF signature: its RFC 3161 signature timestamp, if the token verifies and its TSA is
+ *    trusted (tsaAnchors); otherwise the anchoring time on chain of the credential's batch;
+ *  - the batch root's and the QR payload's signatures: the batch's anchoring time.
+ * A retired key whose signing time cannot be established is "could not check", never passed.
+ */
+import type { X509Certificate } from 'node:crypto';
+import { findJwk, fromBase64url, type Jwks } from '@sceau/credential';
+import { certificatesFromBase64 } from './timestamp-token.ts';
+
+export interface SigningTime {
+  /** Seconds since the epoch (block timestamps are whole seconds). */
+  at: Date;
+  source: 'timestamp' | 'anchoring';
+}
+
+export interface RetiredKey {
+  kid: string;
+  retiredAt: Date;
+}
+
+const MAX_RETIRED_AT = 40;
+
+/** A key's retirement time, if it carries a valid `retired_at`. */
+export function retirementOf(jwk: unknown): Date | null {
+  const value = (jwk as { retired_at?: unknown } | null)?.retired_at;
+  if (typeof value !== 'string' || value.length > MAX_RETIRED_AT) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time) : null;
+}
+
+/** The retirement of the key a kid (base64url, as in a QR payload or a root signature) names, if retired. */
+export function retiredKeyOf(jwks: Jwks, kid: string | undefined): RetiredKey | null {
+  if (!kid) return null;
+  let jwk: unknown;
+  try {
+    jwk = findJwk(jwks, fromBase64url(kid));
+  } catch {
+    return null;
+  }
+  const retiredAt = retirementOf(jwk);
+  return retiredAt ? { kid, retiredAt } : null;
+}
+
+/** The details a check carries about a retired key and when it signed. */
+export function retiredDetails(key: RetiredKey, signed: SigningTime | null): Record<string, unknown> {
+  return {
+    kid: key.kid,
+    retiredAt: key.retiredAt.toISOString(),
+    ...(signed ? { signedAt: signed.at.toISOString(), signedAtSource: signed.source } : {}),
+  };
+}
+
+/** 'after' when signed after retirement, 'before' when at or before it, 'unknown' without a trusted time. */
+export function signedWhen(key: RetiredKey, signed: SigningTime | null): 'before' | 'after' | 'unknown' {
+  if (!signed) return 'unknown';
+  return signed.at.getTime() > key.retiredAt.getTime() ? 'after' : 'before';
+}
+
+/** The anchoring time of a batch, from the `anchored` check's details (block timestamp, seconds). */
+export function anchoringTime(timestamp: unknown): SigningTime | null {
+  return typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp > 0 ? { at: new Date(timestamp * 1000), source: 'anchoring' } : null;
+}
+
+/**
+ * The authorities whose time-stamps are trusted: the issuer's own certification authorities (the
+ * certificates after the leaf in each published key's x5c: a TSA the ministry's CA certified),
+ * the TSAs a trust list names for the issuer, and those the caller configures.
+ */
+export function tsaAnchorsOf(jwks: Jwks | null, extra: readonly (string | Uint8Array)[] = []): X509Certificate[] {
+  const base64: string[] = [];
+  for (const key of jwks?.keys ?? []) {
+    const x5c = (key as { x5c?: unknown }).x5c;
+    if (Array.isArray(x5c)) for (const c of x5c.slice(1, 6)) if (typeof c === 'string') base64.push(c);
+  }
+  for (const c of extra) base64.push(typeof c === 'string' ? c : Buffer.from(c).toString('base64'));
+  const seen = new Set<string>();
+  return certificatesFromBase64(base64).filter((c) => {
+    const id = c.fingerprint256;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
