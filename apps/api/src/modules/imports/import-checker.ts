@@ -6,6 +6,7 @@ import type yauzl from 'yauzl';
 import type { Db } from '../../db/client.ts';
 import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
 import { isWithin, type Scope } from '../../policies/scope.ts';
+import { describePlace, type Match, type Place, ReferenceMatcher } from '../reference-data/reference-matcher.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readEmail, readGender, readName, readPercentage, readPhone } from './row-values.ts';
 import { normaliseHeader, type Table } from './table-reader.ts';
 import { baseName, type ZipArchive } from './zip-archive.ts';
@@ -225,24 +226,28 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
     else if (r.code !== null) firstRowOfCode.set(r.code, row);
     rowProblems.push(...(otherBefore as RowProblem[]));
 
-    const [optionTyped, optionText] = r.option;
-    const option = optionText ? (reference.optionsByCode.get(optionText) ?? reference.optionsByName.get(optionText)) : undefined;
-    if (!optionText) problem('option', 'option_required');
-    else if (!option) problem('option', 'option_unknown', { value: optionTyped });
+    // Option, school and centre by code or by name (ADR 0139); an unknown one gets "did you mean".
+    const [optionTyped] = r.option;
+    const option = optionTyped ? placeOf(reference.options.match(optionTyped), 'option', optionTyped, problem) : undefined;
+    if (!optionTyped) problem('option', 'option_required');
 
-    const [schoolTyped, schoolText] = r.school;
-    const school = schoolText ? reference.schools.get(schoolText) : undefined;
-    if (!schoolText) problem('ecole', 'school_required');
-    else if (!school) problem('ecole', 'school_unknown', { value: schoolTyped });
-    else if (school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
-    else if (!isWithin(context.scope, { institutionId: school.id, centreId: school.centreId, educProvinceId: school.educProvinceId }))
+    const [schoolTyped] = r.school;
+    const school = schoolTyped ? placeOf(reference.schools.match(schoolTyped, context.provinceId), 'ecole', schoolTyped, problem) : undefined;
+    if (!schoolTyped) problem('ecole', 'school_required');
+    else if (school && school.educProvinceId !== context.provinceId) problem('ecole', 'school_outside_province', { value: school.code });
+    else if (school && !isWithin(context.scope, { institutionId: school.id, centreId: school.centreId, educProvinceId: school.educProvinceId }))
       problem('ecole', 'school_outside_scope', { value: school.code });
 
-    const [centreTyped, centreText] = r.centre;
-    const centre = centreText ? reference.centres.get(centreText) : undefined;
-    if (!centreText) problem('centre', 'centre_required');
-    else if (!centre) problem('centre', 'centre_unknown', { value: centreTyped });
-    else if (school && school.centreId !== centre.id) problem('centre', 'centre_mismatch', { value: centre.code, expected: reference.centreCodes.get(school.centreId) });
+    const [centreTyped] = r.centre;
+    let centreMatch = centreTyped ? reference.centres.match(centreTyped, context.provinceId) : undefined;
+    // A centre's name borne by several centres, one of them the school's: that one.
+    if (centreMatch && 'ambiguous' in centreMatch && school) {
+      const own = centreMatch.ambiguous.find((c) => c.id === school.centreId);
+      if (own) centreMatch = { found: own };
+    }
+    const centre = centreMatch ? placeOf(centreMatch, 'centre', centreTyped, problem) : undefined;
+    if (!centreTyped) problem('centre', 'centre_required');
+    else if (centre && school && school.centreId !== centre.id) problem('centre', 'centre_mismatch', { value: centre.code, expected: reference.centreCodes.get(school.centreId) });
 
     rowProblems.push(...r.after);
     if (rowProblems.length) {
@@ -297,17 +302,46 @@ export async function findImportedCodes(db: Pick<Db, 'select'>, sessionId: numbe
   return found;
 }
 
+const REFERENCE_PROBLEMS = {
+  option: { unknown: 'option_unknown', ambiguous: 'option_ambiguous' },
+  ecole: { unknown: 'school_unknown', ambiguous: 'school_ambiguous' },
+  centre: { unknown: 'centre_unknown', ambiguous: 'centre_ambiguous' },
+} as const satisfies Partial<Record<ImportColumn, { unknown: ImportErrorCode; ambiguous: ImportErrorCode }>>;
+
+/**
+ * The place a match found, or the problem it raises: several places of that name (named, with their
+ * codes), or none (with the closest names: the message's `suggest` context).
+ */
+function placeOf<T extends Place>(
+  match: Match<T>,
+  column: keyof typeof REFERENCE_PROBLEMS,
+  typed: string,
+  problem: (column: ImportColumn, code: ImportErrorCode, params?: Record<string, unknown>) => void,
+): T | undefined {
+  if ('found' in match) return match.found;
+  if ('ambiguous' in match) {
+    problem(column, REFERENCE_PROBLEMS[column].ambiguous, { value: typed, matches: match.ambiguous.map(describePlace).join(', ') });
+    return undefined;
+  }
+  const suggestions = match.suggestions.map(describePlace).join(', ');
+  problem(column, REFERENCE_PROBLEMS[column].unknown, suggestions ? { value: typed, suggestions, context: 'suggest' } : { value: typed });
+  return undefined;
+}
+
+/** Every school, centre and option, ready to be found by code or name. A few hundred rows to a few tens of thousands: read once per check. */
 async function loadReferenceData(db: Db) {
   const [schoolRows, centreRows, optionRows] = await Promise.all([
-    db.select({ id: institutions.id, code: institutions.code, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId }).from(institutions),
-    db.select({ id: centres.id, code: centres.code }).from(centres),
-    db.select({ id: options.id, code: options.code, name: options.name }).from(options),
+    db
+      .select({ id: institutions.id, code: institutions.code, name: institutions.name, centreId: institutions.centreId, educProvinceId: institutions.educProvinceId })
+      .from(institutions),
+    db.select({ id: centres.id, code: centres.code, name: centres.name, educProvinceId: centres.educProvinceId }).from(centres),
+    db.select({ id: options.id, code: options.code, name: options.name, section: options.section }).from(options),
   ]);
   return {
-    schools: new Map(schoolRows.map((s) => [comparable(s.code), s])),
-    centres: new Map(centreRows.map((c) => [comparable(c.code), c])),
+    schools: new ReferenceMatcher(schoolRows),
+    centres: new ReferenceMatcher(centreRows),
     centreCodes: new Map(centreRows.map((c) => [c.id, c.code])),
-    optionsByCode: new Map(optionRows.map((o) => [comparable(o.code), o])),
-    optionsByName: new Map(optionRows.map((o) => [comparable(o.name), o])),
+    // An option is also written with its section: "Scientifique Biologie-Chimie", "Scientifique, option Biologie-Chimie".
+    options: new ReferenceMatcher(optionRows, (o) => [`${o.section} ${o.name}`, `${o.section} option ${o.name}`]),
   };
 }
