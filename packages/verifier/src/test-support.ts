@@ -23,7 +23,7 @@ import {
 import { toBase45 } from '@sceau/credential/base45';
 import { createNodeSigner } from '@sceau/credential/node-signer';
 import { connectChain, createRegistry, deployRegistry, startLocalChain, type DiplomaRegistry, type LocalChain } from '@sceau/chain';
-import { createDevelopmentPki, createDiplomaRenderer, createKeySigner, diplomeEtatTemplate, type DiplomaRenderer, type Signer } from '@sceau/pdf';
+import { createDevelopmentPki, createDiplomaRenderer, createKeySigner, diplomeEtatTemplate, type DiplomaRenderer, type SignOptions, type Signer } from '@sceau/pdf';
 import { createTestPhoto, createTestSignatureImages } from '@sceau/pdf/test-fixtures';
 import { registryPort } from './chain-port.ts';
 import { TRUST_LIST_FORMAT, trustListEntry, type TrustList } from './trust-list.ts';
@@ -113,7 +113,7 @@ export async function issueBatch(issuer: IssuerInfo, es256: Es256Signer, count =
 
 export interface PdfFactory {
   /** The diploma of `doc` (its QR codes and printed fields), with `attached` embedded, signed by `signer`. */
-  render(doc: CredentialDocument, qr: string, options?: { attached?: CredentialDocument; signer?: Signer }): Promise<Uint8Array>;
+  render(doc: CredentialDocument, qr: string, options?: { attached?: CredentialDocument; signer?: Signer; signOptions?: SignOptions }): Promise<Uint8Array>;
 }
 
 export async function createPdfFactory(defaultSigner: Signer): Promise<PdfFactory> {
@@ -139,7 +139,7 @@ export async function createPdfFactory(defaultSigner: Signer): Promise<PdfFactor
       };
       const credential = new TextEncoder().encode(JSON.stringify(options.attached ?? doc));
       const verifyUrl = `https://${doc.issuer.id}/verify/${r.diploma_id}`;
-      return renderer.renderSigned(fields, photo, { verifyUrl, offlinePayload: qr }, credential, options.signer ?? defaultSigner);
+      return renderer.renderSigned(fields, photo, { verifyUrl, offlinePayload: qr }, credential, options.signer ?? defaultSigner, options.signOptions);
     },
   };
 }
