@@ -130,7 +130,16 @@ export const generationItemView = z.object({
   data_status: z.enum(ITEM_VALIDATION_STATES),
   rejected: z.boolean(),
   rejection_reason: z.string().nullable(),
-  diploma: z.object({ id: z.string(), has_pdf: z.boolean(), revoked: z.boolean(), downloads: z.number().int() }).nullable(),
+  diploma: z
+    .object({
+      id: z.string(),
+      /** The serial printed on it (`DE-2026-0428715-8`); null for a diploma issued before serials. */
+      serial: z.string().nullable(),
+      has_pdf: z.boolean(),
+      revoked: z.boolean(),
+      downloads: z.number().int(),
+    })
+    .nullable(),
 });
 export type GenerationItemView = z.infer<typeof generationItemView>;
 

@@ -79,7 +79,7 @@ export function makeItem(overrides: Partial<GenerationItemView> = {}): Generatio
     data_status: 'validated',
     rejected: false,
     rejection_reason: null,
-    diploma: { id: `Dpl${String(id).padStart(19, '0')}`, has_pdf: true, revoked: false, downloads: 0 },
+    diploma: { id: `Dpl${String(id).padStart(19, '0')}`, serial: null, has_pdf: true, revoked: false, downloads: 0 },
     ...overrides,
   };
 }

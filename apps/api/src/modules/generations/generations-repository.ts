@@ -1,4 +1,5 @@
 import type { GenerationItemView, GenerationView } from '@sceau/contracts';
+import { normaliseSerial } from '@sceau/credential';
 import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { byName, foldedContains, foldedOf } from '../../db/schema/folded.ts';
@@ -122,7 +123,11 @@ export async function listItems(
   if (filter.institution) conditions.push(eq(generationItems.institutionId, filter.institution));
   if (filter.centre) conditions.push(eq(generationItems.centreId, filter.centre));
   if (filter.search) {
-    conditions.push(candidateMatches(filter.search));
+    // A serial, however typed ("de 2026 0428715 8"), finds its diploma; anything else searches names and codes.
+    const serial = normaliseSerial(filter.search);
+    conditions.push(
+      serial ? sql`exists (select 1 from ${diplomas} where ${diplomas.itemId} = ${generationItems.id} and ${diplomas.serial} = ${serial})` : candidateMatches(filter.search),
+    );
   }
   const where = and(...conditions);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
@@ -165,7 +170,9 @@ export async function listItems(
       rejected: item.rejected,
       rejection_reason: item.rejectionReason,
       // A diploma of a revoked batch is revoked too (the batch's root is revoked on the registry).
-      diploma: diploma ? { id: diploma.id, has_pdf: diploma.pdfKey !== null, revoked: diploma.revokedAt !== null || batchRevokedAt !== null, downloads: diploma.downloads } : null,
+      diploma: diploma
+        ? { id: diploma.id, serial: diploma.serial, has_pdf: diploma.pdfKey !== null, revoked: diploma.revokedAt !== null || batchRevokedAt !== null, downloads: diploma.downloads }
+        : null,
     })),
   };
 }

@@ -3,6 +3,7 @@ import { nodeZlibCompress } from '@sceau/credential/node-signer';
 import type { Gender } from '@sceau/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options } from '../../db/schema.ts';
+import { reserveSerials } from './diploma-serials.ts';
 import { BatchDataError, type IssuingDeps } from './issuing-deps.ts';
 
 /** Issuing's phase one (IssuingService.generate): the credentials, the batch's tree and signed root, the QR payloads. */
@@ -43,6 +44,20 @@ function issueDate(now = new Date()): string {
  */
 export async function writeCredentials(deps: IssuingDeps, generationId: number): Promise<void> {
   const { db, config, keys, chain } = deps;
+  // The serials first, in a statement of their own (diploma-serials.ts): never from inside the
+  // transaction, which would need a second connection of the pool while holding one.
+  const [batch] = await db
+    .select({ type: generations.type, sessionId: generations.sessionId, merkleRoot: generations.merkleRoot })
+    .from(generations)
+    .where(eq(generations.id, generationId));
+  if (!batch || batch.merkleRoot) return;
+  const [{ year }] = (await db.select({ year: examSessions.year }).from(examSessions).where(eq(examSessions.id, batch.sessionId))) as [{ year: number }];
+  const [{ count }] = (await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(generationItems)
+    .where(sql`${generationItems.generationId} = ${generationId} and not ${generationItems.rejected}`)) as [{ count: number }];
+  const serials = await reserveSerials(db, batch.type, year, count);
+  let nextSerial = 0;
   await db.transaction(async (tx) => {
     const [locked] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
     if (!locked || locked.merkleRoot) return; // another worker got here first
@@ -73,11 +88,13 @@ export async function writeCredentials(deps: IssuingDeps, generationId: number):
         order by i.id
         limit ${CREDENTIAL_CHUNK}`);
       if (rows.length === 0) break;
+      if (nextSerial + rows.length > serials.length) throw new BatchDataError('the batch gained candidates while its diplomas were being issued: issue it again');
       const values = [];
       for (const item of rows) {
         const salted = saltRecord(
           {
             diploma_id: newDiplomaId(),
+            serial: serials[nextSerial++]!,
             candidate_code: item.candidate_code,
             last_name: item.last_name,
             middle_name: item.middle_name ?? '',
@@ -108,6 +125,7 @@ export async function writeCredentials(deps: IssuingDeps, generationId: number):
         ids.push(salted.record.diploma_id);
         values.push({
           id: salted.record.diploma_id,
+          serial: salted.record.serial,
           item_id: item.id,
           candidate_code: item.candidate_code,
           // Its signature (proof, root, the ministry's signature of the root) is set once the tree is built.
@@ -119,9 +137,9 @@ export async function writeCredentials(deps: IssuingDeps, generationId: number):
       // One statement and one JSON parameter per chunk (the ORM's multi-row insert built ~10 bound
       // parameters per row and was a large share of this phase's CPU).
       await tx.execute(sql`
-        insert into ${diplomas} (id, item_id, generation_id, candidate_code, credential, target_hash, qr_payload, signing_key_id)
-        select v.id, v.item_id, ${generationId}, v.candidate_code, v.credential, v.target_hash, v.qr_payload, ${keys.active.kid}
-        from json_to_recordset(${JSON.stringify(values)}::json) as v(id text, item_id bigint, candidate_code text, credential jsonb, target_hash text, qr_payload text)`);
+        insert into ${diplomas} (id, serial, item_id, generation_id, candidate_code, credential, target_hash, qr_payload, signing_key_id)
+        select v.id, v.serial, v.item_id, ${generationId}, v.candidate_code, v.credential, v.target_hash, v.qr_payload, ${keys.active.kid}
+        from json_to_recordset(${JSON.stringify(values)}::json) as v(id text, serial text, item_id bigint, candidate_code text, credential jsonb, target_hash text, qr_payload text)`);
       after = rows.at(-1)!.id;
     }
     if (leaves.length === 0) throw new BatchDataError('no candidate to issue a diploma to');

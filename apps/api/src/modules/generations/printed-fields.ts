@@ -42,7 +42,8 @@ export function printedFields(record: Record<string, unknown>, issuerName = ''):
     session: String(record.session_year),
     percentage: String(record.percentage).replace('.', ','),
     issueDate: frenchDate(String(record.issue_date)),
-    diplomaNumber: String(record.diploma_id),
+    // The serial (credential version 2); a diploma issued before serials prints its id, as it did.
+    diplomaNumber: String(record.serial ?? record.diploma_id),
     province: String(record.educ_province),
     issuePlace: 'Kinshasa',
     candidateCode: String(record.candidate_code),

@@ -192,6 +192,12 @@ export function CandidatesSection({ batch, items, meta, busy, searchText, onSear
                           ) : (
                             <span className="badge badge--info">{t('batch.candidates.issued')}</span>
                           )}
+                          {diploma.serial ? (
+                            <span className="cell-line" data-testid="diploma-serial">
+                              <span className="visually-hidden">{t('batch.candidates.serial')} </span>
+                              <code>{diploma.serial}</code>
+                            </span>
+                          ) : null}
                           <span className="cell-line muted">{t('batch.candidates.downloads', { count: diploma.downloads })}</span>
                         </>
                       ) : (

@@ -16,7 +16,7 @@ const jean = makeItem({
   percentage: 64,
   institution: { id: 22, name: "Lycée d'Arts" },
   centre: { id: 32, name: 'Centre Lemba' },
-  diploma: { id: 'Rev0000000000000000502', has_pdf: true, revoked: true, downloads: 3 },
+  diploma: { id: 'Rev0000000000000000502', serial: 'DE-2025-0000502-6', has_pdf: true, revoked: true, downloads: 3 },
 });
 const rejected = makeItem({
   id: 503,
@@ -143,6 +143,9 @@ describe('batch detail', () => {
     // Already revoked: no second revocation.
     expect(within(screen.getByTestId('candidate-row-502')).queryByRole('button', { name: /Révoquer/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Révoquer le lot' })).toBeInTheDocument();
+    // The serial printed on the diploma, when it has one, named for screen readers.
+    expect(within(screen.getByTestId('candidate-row-502')).getByTestId('diploma-serial')).toHaveTextContent('N° de série DE-2025-0000502-6');
+    expect(within(first).queryByTestId('diploma-serial')).not.toBeInTheDocument();
   });
 
   it('shows a batch revoked earlier as revoked, and offers no second revocation', async () => {
