@@ -78,6 +78,11 @@ const envSchema = z.object({
   CHAIN_EXPLORER_TX_URL: z.string().optional(),
   /** The RPC address published for independent verifiers (default: CHAIN_RPC_URL). */
   CHAIN_PUBLIC_RPC_URL: z.string().url().optional(),
+  /**
+   * How old this process's view of the chain's revocations may be for an answer to say "not revoked"
+   * (ADR 0137): past it, an answer is checked again, and "could not check" while the chain is down.
+   */
+  REVOCATION_MAX_STALENESS_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
   /** The issuer's identity, published at /.well-known/ and written into every credential. */
   ISSUER_ID: z.string().default('minepst.gouv.cd'),
   ISSUER_NAME: z.string().min(1).default("Ministère de l'Éducation nationale et Nouvelle Citoyenneté"),
@@ -260,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       confirmations: e.CHAIN_CONFIRMATIONS,
       explorerTxUrl: e.CHAIN_EXPLORER_TX_URL ?? null,
       publicRpcUrl: e.CHAIN_PUBLIC_RPC_URL ?? e.CHAIN_RPC_URL ?? null,
+      revocationMaxStalenessSeconds: e.REVOCATION_MAX_STALENESS_SECONDS,
     },
     issuer: {
       id: e.ISSUER_ID,

@@ -67,10 +67,28 @@ export const healthResponse = z.object({
 
 export const readinessCheck = z.enum(['ok', 'failing']);
 
-/** `GET /health/ready`: whether this process can serve, each dependency checked; 503 when not ready. */
+/**
+ * `GET /health/ready`: whether this process can serve, each dependency checked. `not_ready` (503)
+ * when the database or the job queue fails; `degraded` (200) when only the chain does (unreachable,
+ * or this process's revocation index behind by more than its bound): the process still answers, and
+ * its verifications say "could not check" rather than "authentic" (ADR 0137).
+ */
 export const readinessResponse = z.object({
-  status: z.enum(['ready', 'not_ready']),
+  status: z.enum(['ready', 'degraded', 'not_ready']),
   checks: z.object({ database: readinessCheck, chain: readinessCheck, jobs: readinessCheck }),
+  /** The chain as this process sees it. */
+  chain: z.object({
+    /** Its RPC answered the readiness probe. */
+    reachable: z.boolean(),
+    /** The newest block seen: the probe's answer, else the revocation watcher's last. */
+    last_block: z.number().int().nullable(),
+    /** The last block whose revocations this process has read. */
+    indexed_block: z.number().int().nullable(),
+    /** Seconds since its revocation index was last brought up to the chain's head (null: never). */
+    index_lag_seconds: z.number().nullable(),
+    /** Past this lag, answers no longer say "not revoked" without reading the chain (`REVOCATION_MAX_STALENESS_SECONDS`). */
+    max_staleness_seconds: z.number().nullable(),
+  }),
   version: z.string(),
 });
 export type ReadinessResponse = z.infer<typeof readinessResponse>;

@@ -40,4 +40,25 @@ describe('verification cache', () => {
     await new Promise((r) => setTimeout(r, 40));
     expect(cache.get({ pdf: new Uint8Array([1, 2, 3]) })).toBeUndefined();
   });
+
+  it('drops a kept answer that is no longer fresh: it counts as absent and is computed again', async () => {
+    let fresh = true;
+    const cache = createVerificationCache({ fresh: () => fresh });
+    const a = { diplomaId: 'AAAAAAAAAAAAAAAAAAAAAA' };
+    let computed = 0;
+    const compute = async () => {
+      computed++;
+      return answer('authentic', 'aa'.repeat(32), 'cc'.repeat(32));
+    };
+    const first = await cache.getOrVerify(a, compute);
+    expect(await cache.getOrVerify(a, compute)).toBe(first);
+    expect(computed).toBe(1);
+    fresh = false;
+    expect(cache.get(a)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    await cache.getOrVerify(a, compute);
+    expect(computed).toBe(2);
+    fresh = true;
+    expect(cache.get(a)).toBeDefined();
+  });
 });

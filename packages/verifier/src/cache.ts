@@ -12,9 +12,15 @@ export interface VerificationCacheOptions {
   max?: number;
   /** Whether a conclusive answer may be kept (default: all but 'incomplete', which never is). */
   keep?: (result: VerificationResult) => boolean;
+  /**
+   * Whether a kept answer may still be served (default: always, until it expires). One that may not
+   * is dropped and counts as absent: the API's answers whose view of the chain is too old (ADR 0137).
+   */
+  fresh?: (result: VerificationResult) => boolean;
 }
 
 export interface VerificationCache {
+  /** The kept answer, if any and still fresh. */
   get(input: VerificationInput): VerificationResult | undefined;
   /** Keeps a conclusive answer; 'incomplete' answers (a check could not be made) are never kept. */
   set(input: VerificationInput, result: VerificationResult): void;
@@ -62,13 +68,21 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
     }
   };
 
+  const fresh = options.fresh;
+  const lookup = (key: string) => {
+    const cached = lru.get(key);
+    if (cached === undefined || !fresh || fresh(cached)) return cached;
+    lru.delete(key);
+    return undefined;
+  };
+
   const cache: VerificationCache = {
-    get: (input) => lru.get(verificationCacheKey(input)),
+    get: (input) => lookup(verificationCacheKey(input)),
     set: (input, result) => keep(verificationCacheKey(input), result),
     async getOrVerify(input, compute) {
       // The key once (a document's is a SHA-256 of its bytes).
       const key = verificationCacheKey(input);
-      const cached = lru.get(key);
+      const cached = lookup(key);
       if (cached) return cached;
       const started = invalidations;
       const result = await compute();

@@ -91,6 +91,28 @@ describe('cachedRegistry', () => {
     expect(await registry.isRevoked(other)).toBe(true);
   });
 
+  it('says when a revocation status was read, keeps it no longer than revokedTtlMs, and shows kept issuances without reading', async () => {
+    const chain = fakeChain();
+    let now = 1_000;
+    const registry = cachedRegistry(chain.port, { ttlMs: 60_000, revokedTtlMs: 50, now: () => now });
+    expect(await registry.readRevoked(A)).toEqual({ revoked: false, at: 1_000 });
+    now = 1_020;
+    expect(await registry.readRevoked(A)).toEqual({ revoked: false, at: 1_000 }); // kept: as old as its read
+    expect(chain.reads.isRevoked).toBe(1);
+    await new Promise((r) => setTimeout(r, 80)); // past revokedTtlMs (lru-cache's own clock)
+    now = 2_000;
+    expect(await registry.readRevoked(A)).toEqual({ revoked: false, at: 2_000 });
+    expect(chain.reads.isRevoked).toBe(2);
+
+    expect(registry.knownIssuance(ROOT)).toBeUndefined();
+    chain.issued.add(ROOT);
+    await registry.findIssuance(ROOT);
+    expect(registry.knownIssuance(ROOT)).toMatchObject({ blockNumber: 1 });
+    expect(chain.reads.findIssuance).toBe(1);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(registry.knownIssuance(ROOT)).toMatchObject({ blockNumber: 1 }); // issuances keep ttlMs
+  });
+
   it('never keeps a failed read', async () => {
     const chain = fakeChain();
     const registry = cachedRegistry(chain.port);

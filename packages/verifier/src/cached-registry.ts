@@ -10,9 +10,19 @@ export interface CachedRegistryOptions {
   ttlMs?: number;
   /** How many hashes are kept (default 200,000: ~40 MB). */
   max?: number;
+  /**
+   * How long a revocation status is kept (default `ttlMs`). The API keeps it no longer than the
+   * age it lets an answer's view of the chain reach (ADR 0137): a status older is read again.
+   */
+  revokedTtlMs?: number;
+  now?: () => number;
 }
 
 export interface CachedRegistry extends RegistryPort {
+  /** `isRevoked`, with when the chain was read for it (ms since the epoch; a kept read is as old as it is). */
+  readRevoked(hash: Hex): Promise<{ revoked: boolean; at: number }>;
+  /** A found issuance already kept for this root, without reading the chain (undefined: none kept). */
+  knownIssuance(root: Hex): NonNullable<Issuance> | undefined;
   /** Forgets what was read about this hash (0x-prefixed or not): the next read goes to the chain. */
   invalidate(hash: string): void;
   clear(): void;
@@ -25,7 +35,8 @@ const key = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
 export function cachedRegistry(port: RegistryPort, options: CachedRegistryOptions = {}): CachedRegistry {
   const ttl = options.ttlMs ?? 10 * 60_000;
   const max = options.max ?? 200_000;
-  const revoked = new LRUCache<string, boolean>({ max, ttl });
+  const now = options.now ?? Date.now;
+  const revoked = new LRUCache<string, { revoked: boolean; at: number }>({ max, ttl: options.revokedTtlMs ?? ttl });
   // Only found issuances are kept: a root not yet anchored may be anchored any moment.
   const issued = new LRUCache<string, NonNullable<Issuance>>({ max: Math.max(1_000, Math.ceil(max / 20)), ttl });
   const inFlight = new Map<string, Promise<unknown>>();
@@ -52,20 +63,28 @@ export function cachedRegistry(port: RegistryPort, options: CachedRegistryOption
     return promise;
   }
 
+  const readRevoked = async (hash: Hex) => {
+    const known = revoked.get(key(hash));
+    if (known !== undefined) return known;
+    return shared(
+      'revoked',
+      hash,
+      // The read's start: what the chain answers is at least that recent.
+      async () => {
+        const at = now();
+        return { revoked: await port.isRevoked(hash), at };
+      },
+      (value) => revoked.set(key(hash), value),
+    );
+  };
+
   return {
     chainId: port.chainId,
     address: port.address,
     isIssued: (root: Hex) => port.isIssued(root),
-    async isRevoked(hash: Hex) {
-      const known = revoked.get(key(hash));
-      if (known !== undefined) return known;
-      return shared(
-        'revoked',
-        hash,
-        () => port.isRevoked(hash),
-        (value) => revoked.set(key(hash), value),
-      );
-    },
+    readRevoked,
+    knownIssuance: (root: Hex) => issued.get(key(root)),
+    isRevoked: async (hash: Hex) => (await readRevoked(hash)).revoked,
     async findIssuance(root: Hex) {
       const known = issued.get(key(root));
       if (known) return known;

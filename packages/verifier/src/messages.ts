@@ -156,6 +156,10 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
     en: 'No blockchain registry is known to look the diploma up.',
     fr: "Aucun registre sur la blockchain n'est connu pour y chercher le diplôme.",
   },
+  batch_unchecked: {
+    en: "Only the diploma itself was found not revoked: the QR code does not name its batch, so a revocation of the whole batch could not be checked (verify the PDF or the diploma's link).",
+    fr: "Seul le diplôme lui-même a été trouvé non révoqué : le QR code ne nomme pas son lot, la révocation du lot entier n'a donc pas pu être vérifiée (vérifiez le PDF ou le lien du diplôme).",
+  },
   not_revoked: { en: 'The diploma has not been revoked.', fr: "Le diplôme n'a pas été révoqué." },
   diploma_revoked: { en: 'This diploma has been revoked.', fr: 'Ce diplôme a été révoqué.' },
   batch_revoked: { en: "The diploma's whole batch has been revoked.", fr: 'Tout le lot du diplôme a été révoqué.' },

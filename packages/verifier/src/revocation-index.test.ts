@@ -120,9 +120,16 @@ describe('revocation index', () => {
     expect(await registry.isRevoked(h('d'))).toBe(false);
     expect(chainReads).toEqual([]);
 
+    expect(index.status()).toMatchObject({ head: 5, lastPollOk: true, failingSince: null, lastError: null });
     chain.state.failing = true;
     chainDown = true;
+    const failedAt = time.now();
     await expect(index.poll()).rejects.toThrow('down');
+    // The failure is reported (readiness, and the API's "chain down" short cut: ADR 0137); the last head seen stays.
+    expect(index.status()).toMatchObject({ head: 5, lastPollOk: false, failingSince: failedAt, lastError: { kind: 'unreachable', message: 'down' } });
+    time.advance(500);
+    await expect(index.poll()).rejects.toThrow('down');
+    expect(index.status().failingSince).toBe(failedAt); // since the first failure
     time.advance(2_000);
     expect(await registry.isRevoked(h('d'))).toBe(false); // within the lag: still current
     time.advance(2_000);
@@ -139,6 +146,7 @@ describe('revocation index', () => {
     await index.poll();
     expect(index.lookup(h('e'))).toBe(true);
     expect(index.status().current).toBe(true);
+    expect(index.status()).toMatchObject({ head: 9, lastPollOk: true, failingSince: null, lastError: null });
   });
 
   it('a hash another process reports revoked is read from the chain until the events show it', async () => {

@@ -54,6 +54,14 @@ export interface RevocationIndexStatus {
   size: number;
   /** Hashes another process reported revoked, not seen in the events yet (read from the chain). */
   suspects: number;
+  /** The chain's newest block at the last poll that reached it, null before one did. */
+  head: number | null;
+  /** Whether the last poll read the chain (null before the first poll ended). */
+  lastPollOk: boolean | null;
+  /** Since when polls fail (ms since the epoch), null while they succeed. */
+  failingSince: number | null;
+  /** The last poll's failure, classified (`kind` 'unreachable' when the node does not answer), null after a success. */
+  lastError: { kind: string | null; message: string } | null;
 }
 
 export interface RevocationIndex {
@@ -89,6 +97,10 @@ export function createRevocationIndex(source: RevocationLogSource, options: Revo
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | null = null;
+  let lastHead: number | null = null;
+  let lastPollOk: boolean | null = null;
+  let failingSince: number | null = null;
+  let lastError: RevocationIndexStatus['lastError'] = null;
 
   const changed = (hash: string) => options.onChange?.(hash);
 
@@ -126,6 +138,7 @@ export function createRevocationIndex(source: RevocationLogSource, options: Revo
   const pollOnce = async () => {
     const started = now();
     const head = await source.head();
+    lastHead = head;
     if (scannedTo !== null && head < scannedTo) {
       if (scannedTo - head > depth) reset();
       else {
@@ -154,9 +167,24 @@ export function createRevocationIndex(source: RevocationLogSource, options: Revo
   };
 
   const poll = () => {
-    polling ??= pollOnce().finally(() => {
-      polling = null;
-    });
+    polling ??= pollOnce()
+      .then(
+        () => {
+          lastPollOk = true;
+          failingSince = null;
+          lastError = null;
+        },
+        (error: unknown) => {
+          lastPollOk = false;
+          failingSince ??= now();
+          const kind = (error as { kind?: unknown })?.kind;
+          lastError = { kind: typeof kind === 'string' ? kind : null, message: error instanceof Error ? error.message : String(error) };
+          throw error;
+        },
+      )
+      .finally(() => {
+        polling = null;
+      });
     return polling;
   };
 
@@ -196,7 +224,7 @@ export function createRevocationIndex(source: RevocationLogSource, options: Revo
       const key = normalise(hash);
       if (!revoked.has(key)) suspects.set(key, true);
     },
-    status: () => ({ current: current(), scannedTo, syncedAt, size: revoked.size, suspects: suspects.size }),
+    status: () => ({ current: current(), scannedTo, syncedAt, size: revoked.size, suspects: suspects.size, head: lastHead, lastPollOk, failingSince, lastError }),
   };
 }
 

@@ -43,7 +43,7 @@ export const CHECK_CODES = {
   not_revoked: {
     passed: ['not_revoked'],
     failed: ['diploma_revoked', 'batch_revoked'],
-    'not-checked': ['chain_unreachable', 'chain_error', 'registry_unknown', 'skipped_after_failure'],
+    'not-checked': ['chain_unreachable', 'chain_error', 'registry_unknown', 'batch_unchecked', 'skipped_after_failure'],
   },
   pdf_signature: {
     passed: ['pdf_signature_valid', 'pdf_signature_valid_ltv'],

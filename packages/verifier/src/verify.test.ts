@@ -100,7 +100,7 @@ describe('authentic diplomas, by every path', () => {
     expect(byName(result).issuer_signature.details).toMatchObject({ signed: ['root', 'qr'] });
   });
 
-  it('by the QR payload alone (no credential to give the proof): signature and revocation checked, incomplete', async () => {
+  it("by the QR payload alone (no credential to give the proof): signature and the diploma's own revocation checked, never its batch's, incomplete", async () => {
     const { findCredential: _, ...offline } = context;
     const result = await verify({ qr: batch.qr[2]! }, offline);
     expect(statusOf(result)).toEqual({
@@ -108,7 +108,7 @@ describe('authentic diplomas, by every path', () => {
       issuer_signature: 'passed:signature_valid',
       issuer_identity: 'passed:issuer_key',
       anchored: 'not-checked:proof_unavailable',
-      not_revoked: 'passed:not_revoked',
+      not_revoked: 'not-checked:batch_unchecked',
     });
     expect(result.verdict).toBe('incomplete');
     expect(result.diploma).toMatchObject({ id: batch.documents[2]!.record.diploma_id, first_name: 'Béatrice', school_code: '3201045' });
@@ -402,18 +402,19 @@ describe('independent verifier (CLI)', () => {
     expect(JSON.parse(link.stdout).verdict).toBe('authentic');
     expect(JSON.parse(link.stdout).diploma.hidden_fields).toEqual([...NON_PUBLIC_FIELDS]);
 
-    // Platform API down: the QR's signature is checked, and with --registry its revocation too.
+    // Platform API down: the QR's signature is checked, and with --registry the diploma's own
+    // revocation too; its batch's is not known from the QR alone, so never "passed" (ADR 0137).
     const registry = `${chain.chain.chainId}:${chain.registry.address}`;
     const keysOnly = serve({ [`${platformUrl}/.well-known/jwks.json`]: ministry.jwks });
     const unreachable = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--registry', registry, '--json', '--trust-list', list], keysOnly);
     const result = JSON.parse(unreachable.stdout) as VerificationResult;
-    expect(statusOf(result)).toMatchObject({ issuer_signature: 'passed:signature_valid', anchored: 'not-checked:proof_unavailable', not_revoked: 'passed:not_revoked' });
+    expect(statusOf(result)).toMatchObject({ issuer_signature: 'passed:signature_valid', anchored: 'not-checked:proof_unavailable', not_revoked: 'not-checked:batch_unchecked' });
     expect(result.trustedIssuer).toEqual({ id: issuer.id, name: issuer.name });
     expect(unreachable.code).toBe(2);
 
     // The pinned registry alone gives the QR's revocation (no --registry needed).
     const pinnedRegistry = await runIn([batch.qr[1]!, '--platform', platformUrl, '--rpc', chain.chain.rpcUrl, '--json', '--trust-list', list], keysOnly);
-    expect(statusOf(JSON.parse(pinnedRegistry.stdout))).toMatchObject({ issuer_identity: 'passed:issuer_key', not_revoked: 'passed:not_revoked' });
+    expect(statusOf(JSON.parse(pinnedRegistry.stdout))).toMatchObject({ issuer_identity: 'passed:issuer_key', not_revoked: 'not-checked:batch_unchecked' });
   });
 
   describe('issuer pinning (ADR 0133)', () => {

@@ -175,11 +175,11 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   ];
   const registryRef = pinned?.registry ?? trustedRegistry(context);
   const targetHash = qr.fields.target_hash;
-  checks.push(
-    registryRef
-      ? await checkRevocation(portFor(context, registryRef, pinned ? null : trustedKeysHint(context)), targetHash, null)
-      : check('not_revoked', 'not-checked', 'registry_unknown'),
-  );
+  const own = registryRef
+    ? await checkRevocation(portFor(context, registryRef, pinned ? null : trustedKeysHint(context)), targetHash, null)
+    : check('not_revoked', 'not-checked', 'registry_unknown');
+  // The QR names the diploma, not its batch: a batch revoked whole cannot be seen without the credential's root (ADR 0137).
+  checks.push(own.status === 'passed' ? check('not_revoked', 'not-checked', 'batch_unchecked', own.details) : own);
   return result('qr', checks, { diploma: diplomaFromQr(qr.fields), hashes: { targetHash }, ...trustedIssuerOf(context, pinned) });
 }
 

@@ -2,7 +2,7 @@
 // the job queue and the verification routes; the scrape-time gauges (queue depth, issuing progress)
 // are added by the process that runs the start-up work (platform-gauges.ts). Exposed on their own
 // port by metrics-server.ts, which in a cluster adds up every process's registry.
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -42,3 +42,58 @@ export const verifications = new Counter({
 export function countVerification(verdict: string, path: VerificationPath): void {
   verifications.inc({ verdict, path });
 }
+
+/** What this process knows of the chain, from its revocation watcher (ADR 0137); null when it does not watch. */
+export interface ChainGauges {
+  reachable: boolean | null;
+  lastBlock: number | null;
+  indexLagSeconds: number | null;
+}
+let chainGauges: (() => ChainGauges) | null = null;
+
+/** The process's revocation watcher reports here while it runs. */
+export function trackChain(source: () => ChainGauges): void {
+  chainGauges = source;
+}
+
+/** A watcher that stops takes its figures away (unless another has replaced them). */
+export function untrackChain(source: () => ChainGauges): void {
+  if (chainGauges === source) chainGauges = null;
+}
+
+// A cluster's scrape gives the worst process: the least reachable, the most behind.
+new Gauge({
+  name: 'sceau_chain_reachable',
+  help: "1 when the revocation watcher's last poll reached the chain, 0 when it failed (absent before the first poll)",
+  registers: [registry],
+  aggregator: 'min',
+  collect() {
+    this.reset();
+    const reachable = chainGauges?.().reachable;
+    if (reachable !== null && reachable !== undefined) this.set(reachable ? 1 : 0);
+  },
+});
+
+new Gauge({
+  name: 'sceau_chain_last_block',
+  help: "The chain's newest block the revocation watcher saw",
+  registers: [registry],
+  aggregator: 'max',
+  collect() {
+    this.reset();
+    const block = chainGauges?.().lastBlock;
+    if (block !== null && block !== undefined) this.set(block);
+  },
+});
+
+new Gauge({
+  name: 'sceau_revocation_index_lag_seconds',
+  help: 'Seconds since the revocation index last read the chain up to its head; past REVOCATION_MAX_STALENESS_SECONDS answers say "could not check"',
+  registers: [registry],
+  aggregator: 'max',
+  collect() {
+    this.reset();
+    const lag = chainGauges?.().indexLagSeconds;
+    if (lag !== null && lag !== undefined) this.set(lag);
+  },
+});

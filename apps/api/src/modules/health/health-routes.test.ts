@@ -42,21 +42,29 @@ describe('GET /api/health/ready', () => {
     expect(readinessResponse.parse(res.json())).toMatchObject({ status: 'ready', checks: { database: 'ok', chain: 'ok', jobs: 'ok' } });
   });
 
-  it('names the failing dependency with 503 and Retry-After', async () => {
+  it('says degraded (200, still serving) with the chain state when only the chain fails (ADR 0137)', async () => {
     chainAnswers = false;
     try {
       const res = await app.inject({ method: 'GET', url: '/api/health/ready' });
-      expect(res.statusCode).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toMatchObject({ status: 'not_ready', checks: { database: 'ok', chain: 'failing', jobs: 'ok' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['retry-after']).toBeUndefined();
+      expect(readinessResponse.parse(res.json())).toMatchObject({
+        status: 'degraded',
+        checks: { database: 'ok', chain: 'failing', jobs: 'ok' },
+        chain: { reachable: false, last_block: null },
+      });
     } finally {
       chainAnswers = true;
     }
+    const back = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(back.json()).toMatchObject({ status: 'ready', chain: { reachable: true, last_block: 1 } });
   });
 
-  it('counts a process without a chain or a started queue as not ready', async () => {
+  it('names the failing dependency with 503 and Retry-After: a process without a chain or a started queue is not ready', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json().status).toBe('not_ready');
     expect(res.json().checks).toEqual({ database: 'ok', chain: 'failing', jobs: 'failing' });
   });
 });

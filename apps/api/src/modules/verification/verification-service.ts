@@ -7,23 +7,27 @@ import {
   registryPort,
   revocationLog,
   verify,
-  withRevocationIndex,
   type CachedRegistry,
   type PdfParsePool,
+  type RegistryPort,
   type RevocationIndex,
   type RevocationIndexStatus,
   type VerificationCache,
   type VerificationContext,
   type VerificationResult,
 } from '@sceau/verifier';
+import { ChainError } from '@sceau/chain';
 import { DIPLOMA_ID_PATTERN, type GenerationStatus, isPublished } from '@sceau/contracts';
 import { publicCredential, type CredentialDocument } from '@sceau/credential';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas, generations } from '../../db/schema.ts';
+import { trackChain, untrackChain } from '../../prometheus/metrics.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+
+type Hex = `0x${string}`;
 
 export type VerificationInput = { pdf: Uint8Array } | { credential: unknown } | { qr: string } | { diplomaId: string };
 
@@ -58,6 +62,21 @@ export interface VerificationById {
   kind?: string | null;
 }
 
+/** This process's view of the chain, for readiness (ADR 0137). */
+export interface ChainView {
+  /** Whether the revocation watcher's last poll reached the chain (null: no poll ended yet, or not watching). */
+  reachable: boolean | null;
+  /** The chain's newest block the watcher saw, null before it saw one. */
+  lastBlock: number | null;
+  /** The last block whose revocations the index has read. */
+  indexedBlock: number | null;
+  /** Seconds since the index's last complete scan started (null before its first). */
+  indexLagSeconds: number | null;
+  /** Whether answers can no longer say "not revoked" from the index: behind by more than the bound, or never filled within it. */
+  stale: boolean;
+  maxStalenessSeconds: number;
+}
+
 /**
  * Verification for the public: the one engine (packages/verifier) with the platform's trusted
  * identity, its chain and its database as the source of full credentials. Answers are cached and
@@ -74,6 +93,15 @@ export class VerificationService {
   private readonly registry: CachedRegistry;
   private readonly revocations: RevocationIndex;
   private watchErrors: ((error: unknown) => void) | undefined;
+  /** When the watcher started (null: not watching). */
+  private watchingSince: number | null = null;
+  /**
+   * How old the view of the chain behind an answer's "not revoked" may be (ADR 0137): an answer past
+   * it is computed again, and while the chain does not answer it says "could not check".
+   */
+  private readonly maxStalenessMs: number;
+  /** When the chain was read for each answer's revocation status (the oldest of its reads). */
+  private readonly viewAt = new WeakMap<VerificationResult, number>();
   /** The credential given with an answer by id, kept as long as the answer itself. */
   private readonly credentials = new WeakMap<VerificationResult, { credential: CredentialDocument | null; kind: string | null }>();
   /**
@@ -90,14 +118,24 @@ export class VerificationService {
 
   constructor(db: Db, config: Config, keys: MinistryKeys, chain: OpenChain) {
     this.diplomaById = prepareDiplomaById(db);
-    // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not kept.
-    this.cache = createVerificationCache({ ttlMs: 10 * 60_000, max: 50_000, keep: (result) => result.verdict !== 'unpublished' });
-    this.registry = cachedRegistry(registryPort(chain.registry), { ttlMs: 10 * 60_000 });
+    this.maxStalenessMs = config.chain.revocationMaxStalenessSeconds * 1000;
+    // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not
+    // kept. An answer whose view of the revocations is too old is not served (ADR 0137).
+    this.cache = createVerificationCache({
+      ttlMs: 10 * 60_000,
+      max: 50_000,
+      keep: (result) => result.verdict !== 'unpublished',
+      fresh: (result) => this.isFresh(result),
+    });
+    // A revocation status read from the chain is kept no longer than an answer may rely on it.
+    this.registry = cachedRegistry(registryPort(chain.registry), { ttlMs: 10 * 60_000, revokedTtlMs: this.maxStalenessMs });
     // Filled from the registry's deployment on, kept by its Revoked events; until `watchRevocations`
     // starts it (server.ts), it answers nothing and every revocation status is read from the chain.
     this.revocations = createRevocationIndex(revocationLog(chain.registry), {
       fromBlock: chain.deploymentBlock ?? 0,
       pollingIntervalMs: chain.connection.pollingIntervalMs,
+      // Trusted no longer than an answer may rely on it (its default: 5 s or 5 polls).
+      maxLagMs: Math.min(Math.max(5_000, 5 * chain.connection.pollingIntervalMs), this.maxStalenessMs),
       onChange: (hash) => this.forget(hash),
       onReset: () => {
         this.registry.clear();
@@ -111,7 +149,7 @@ export class VerificationService {
       // The keys are read at start (a rotation takes a restart): their published set is made once,
       // not per verification (it encodes every certificate chain, ADR 0130).
       jwks: async () => (publishedKeys ??= keys.jwks()),
-      registry: withRevocationIndex(this.registry, this.revocations),
+      registry: this.registry,
       issuer: { id: config.issuer.id, name: config.issuer.name, jwksUrl: `${base}/.well-known/jwks.json`, registry: { chainId: chain.chainId, address: chain.address } },
       findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
       knownUnpublished: async (id) => {
@@ -136,7 +174,64 @@ export class VerificationService {
   }
 
   async verify(input: VerificationInput): Promise<VerificationResult> {
-    return this.cache.getOrVerify(input, () => verify(input, this.context));
+    return this.cache.getOrVerify(input, () => this.compute(input, this.context));
+  }
+
+  /** The engine, with the revocations read from the index or the chain and when that view was taken. */
+  private async compute(input: VerificationInput, context: VerificationContext): Promise<VerificationResult> {
+    const view = { at: Number.POSITIVE_INFINITY };
+    const result = await verify(input, { ...context, registry: this.registryFor(view) });
+    if (view.at !== Number.POSITIVE_INFINITY) this.viewAt.set(result, view.at);
+    return result;
+  }
+
+  /**
+   * The registry one verification reads: a revocation status from the index while it is current
+   * (ADR 0102), else from the chain (kept reads no older than the bound). While the watcher finds
+   * the chain unreachable, what the index cannot answer fails at once as unreachable (the check
+   * says "could not check") instead of each request waiting on a dead node.
+   */
+  private registryFor(view: { at: number }): RegistryPort {
+    const registry = this.registry;
+    const down = () => {
+      const status = this.revocations.status();
+      if (status.current || status.lastPollOk !== false || (status.lastError?.kind !== 'unreachable' && status.lastError?.kind !== 'pending')) return null;
+      const since = new Date(status.failingSince ?? Date.now()).toISOString();
+      return new ChainError('unreachable', `the chain has not answered since ${since}; revocations last read up to block ${status.scannedTo ?? 'none'}`);
+    };
+    return {
+      ...registry,
+      isRevoked: async (hash: Hex) => {
+        const known = this.revocations.lookup(hash);
+        if (known !== undefined) {
+          view.at = Math.min(view.at, this.revocations.status().syncedAt ?? 0);
+          return known;
+        }
+        const unreachable = down();
+        if (unreachable) throw unreachable;
+        const read = await registry.readRevoked(hash);
+        view.at = Math.min(view.at, read.at);
+        return read.revoked;
+      },
+      findIssuance: async (root: Hex) => {
+        const known = registry.knownIssuance(root);
+        if (known) return known;
+        const unreachable = down();
+        if (unreachable) throw unreachable;
+        return registry.findIssuance(root);
+      },
+    };
+  }
+
+  /**
+   * Whether an answer may still be served: one that says "not revoked" only while the view of the
+   * chain behind it is at most the bound old. That view is the newer of its own reads and the
+   * index's last complete scan (every revocation up to it would have dropped the answer).
+   */
+  private isFresh(result: VerificationResult): boolean {
+    if (!result.checks.some((c) => c.name === 'not_revoked' && c.status === 'passed')) return true;
+    const at = Math.max(this.viewAt.get(result) ?? 0, this.revocations.status().syncedAt ?? 0);
+    return Date.now() - at <= this.maxStalenessMs;
   }
 
   /**
@@ -155,7 +250,7 @@ export class VerificationService {
     const result =
       cached ??
       (await this.cache.getOrVerify(input, () =>
-        verify(input, {
+        this.compute(input, {
           ...this.context,
           findCredential: async (wanted) => (wanted === id ? ((await readOnce())?.credential ?? null) : this.context.findCredential!(wanted)),
           knownUnpublished: async (wanted) => {
@@ -190,13 +285,37 @@ export class VerificationService {
    */
   watchRevocations(options: { onError?: (error: unknown) => void } = {}): () => void {
     this.watchErrors = options.onError;
+    this.watchingSince ??= Date.now();
     this.revocations.start();
-    return () => this.revocations.stop();
+    const gauges = () => this.chainView();
+    trackChain(gauges);
+    return () => {
+      this.watchingSince = null;
+      this.revocations.stop();
+      untrackChain(gauges);
+    };
   }
 
   /** Whether the set of revoked hashes is current, how far it has read, how many it holds. */
   revocationStatus(): RevocationIndexStatus {
     return this.revocations.status();
+  }
+
+  /** The chain as this process sees it (readiness, metrics): no read, from the watcher's last poll. */
+  chainView(): ChainView {
+    const status = this.revocations.status();
+    const now = Date.now();
+    const lag = status.syncedAt === null ? null : Math.max(0, now - status.syncedAt);
+    // Never filled: stale once the watcher has been trying for longer than the bound.
+    const stale = lag !== null ? lag > this.maxStalenessMs : this.watchingSince !== null && now - this.watchingSince > this.maxStalenessMs;
+    return {
+      reachable: status.lastPollOk,
+      lastBlock: status.head,
+      indexedBlock: status.scannedTo,
+      indexLagSeconds: lag === null ? null : Math.round(lag / 100) / 10,
+      stale,
+      maxStalenessSeconds: this.maxStalenessMs / 1000,
+    };
   }
 
   /**
