@@ -10,6 +10,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import { findJwk, fromBase64url, type Jwks } from '@sceau/credential';
+import { LRUCache } from 'lru-cache';
 import { certificatesFromBase64 } from './timestamp-token.ts';
 
 export interface SigningTime {
@@ -78,11 +79,19 @@ export function tsaAnchorsOf(jwks: Jwks | null, extra: readonly (string | Uint8A
     if (Array.isArray(x5c)) for (const c of x5c.slice(1, 6)) if (typeof c === 'string') base64.push(c);
   }
   for (const c of extra) base64.push(typeof c === 'string' ? c : Buffer.from(c).toString('base64'));
+  // Every verification of a key set has the same anchors: parsed once.
+  const key = base64.join(',');
+  const known = anchorSets.get(key);
+  if (known) return known;
   const seen = new Set<string>();
-  return certificatesFromBase64(base64).filter((c) => {
+  const anchors = certificatesFromBase64(base64).filter((c) => {
     const id = c.fingerprint256;
     if (seen.has(id)) return false;
     seen.add(id);
     return true;
   });
+  anchorSets.set(key, anchors);
+  return anchors;
 }
+
+const anchorSets = new LRUCache<string, X509Certificate[]>({ max: 32 });

@@ -9,6 +9,7 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { verifyTimeStampToken, type TimeStampInfo } from '@sceau/pdf/tsp';
+import { LRUCache } from 'lru-cache';
 
 const MAX_CHAIN = 6;
 /** A token larger than this is not read (a real one is a few KB: one TSA certificate or chain). */
@@ -34,15 +35,27 @@ export function chainsToAnchor(leaf: X509Certificate, intermediates: readonly X5
   return false;
 }
 
-/** Whether a verified token's TSA is one the caller trusts. */
+const trustAnswers = new LRUCache<string, { trusted: boolean }>({ max: 256 });
+
+/**
+ * Whether a verified token's TSA is one the caller trusts. Remembered per TSA certificate, the
+ * certificates the token carries and the anchors: every token of a TSA carries the same ones.
+ */
 export function trustedTsa(info: TimeStampInfo, anchors: readonly X509Certificate[]): boolean {
+  const key =
+    [info.tsaCertificateDer, ...info.certificatesDer].map((der) => createHash('sha256').update(der).digest('base64')).join(',') + anchors.map((a) => a.fingerprint256).join(',');
+  const known = trustAnswers.get(key);
+  if (known) return known.trusted;
+  let trusted = false;
   try {
     const leaf = new X509Certificate(info.tsaCertificateDer);
     const others = info.certificatesDer.map((der) => new X509Certificate(der));
-    return chainsToAnchor(leaf, others, anchors);
+    trusted = chainsToAnchor(leaf, others, anchors);
   } catch {
-    return false;
+    trusted = false;
   }
+  trustAnswers.set(key, { trusted });
+  return trusted;
 }
 
 export interface TimestampCheck {
@@ -64,14 +77,24 @@ export function checkTimestampToken(token: Uint8Array, sha256: Uint8Array, ancho
   } catch (error) {
     return { ok: false, trusted: false, problem: (error as Error).message };
   }
-  let tsaSubject: string | undefined;
-  try {
-    tsaSubject = new X509Certificate(info.tsaCertificateDer).subject.replaceAll('\n', ', ');
-  } catch {
-    tsaSubject = undefined;
-  }
+  const tsaSubject = subjectOf(info.tsaCertificateDer);
   const trusted = trustedTsa(info, anchors);
   return { ok: true, trusted, genTime: info.genTime, ...(tsaSubject ? { tsaSubject } : {}), ...(trusted ? {} : { problem: 'the TSA is not trusted' }) };
+}
+
+const subjects = new LRUCache<string, { subject: string | undefined }>({ max: 256 });
+function subjectOf(der: Uint8Array): string | undefined {
+  const key = createHash('sha256').update(der).digest('base64');
+  let known = subjects.get(key);
+  if (!known) {
+    try {
+      known = { subject: new X509Certificate(der).subject.replaceAll('\n', ', ') };
+    } catch {
+      known = { subject: undefined };
+    }
+    subjects.set(key, known);
+  }
+  return known.subject;
 }
 
 /** SHA-256 of some byte ranges, in order. */
