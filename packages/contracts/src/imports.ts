@@ -21,24 +21,54 @@ export const IMPORT_LIMITS = {
 } as const;
 
 /**
- * The list's columns, in the example's order. Headers are matched without case, accents or
- * spaces; the aliases are other spellings met in real lists. Unknown columns are ignored.
+ * The list's columns, in the example's order. Headers are matched without case, accents,
+ * spaces, punctuation or a part in brackets (`Prénom(s)`, `Sexe (M/F)`; `%` reads `pourcent`);
+ * the aliases are other spellings met in real lists, French and English. Unknown columns are ignored.
  */
 export const IMPORT_COLUMNS = [
-  { key: 'code_candidat', required: true, aliases: ['code', 'matricule', 'candidate_code', 'code_du_candidat'] },
-  { key: 'nom', required: true, aliases: ['last_name', 'nom_de_famille'] },
-  { key: 'postnom', required: false, aliases: ['post_nom', 'middle_name'] },
-  { key: 'prenom', required: true, aliases: ['first_name', 'prenoms'] },
-  { key: 'date_naissance', required: true, aliases: ['date_de_naissance', 'birth_date', 'ne_le', 'naissance'] },
-  { key: 'lieu_naissance', required: true, aliases: ['lieu_de_naissance', 'birth_place', 'ne_a'] },
+  {
+    key: 'code_candidat',
+    required: true,
+    aliases: [
+      'code',
+      'matricule',
+      'candidate_code',
+      'code_du_candidat',
+      'n_candidat',
+      'n_du_candidat',
+      'no_candidat',
+      'num_candidat',
+      'numero_candidat',
+      'numero_du_candidat',
+      'code_eleve',
+      'code_de_l_eleve',
+      'matricule_candidat',
+      'candidate_number',
+      'candidate_id',
+      'student_code',
+    ],
+  },
+  { key: 'nom', required: true, aliases: ['last_name', 'nom_de_famille', 'surname', 'family_name', 'lastname'] },
+  { key: 'postnom', required: false, aliases: ['post_nom', 'middle_name', 'postnoms', 'post_noms', 'middle_names'] },
+  { key: 'prenom', required: true, aliases: ['first_name', 'prenoms', 'first_names', 'firstname', 'given_name', 'given_names'] },
+  {
+    key: 'date_naissance',
+    required: true,
+    aliases: ['date_de_naissance', 'birth_date', 'ne_le', 'nee_le', 'naissance', 'date_naiss', 'date_de_naiss', 'date_of_birth', 'birthdate', 'dob'],
+  },
+  { key: 'lieu_naissance', required: true, aliases: ['lieu_de_naissance', 'birth_place', 'ne_a', 'nee_a', 'lieu_de_naiss', 'place_of_birth', 'birthplace'] },
   { key: 'sexe', required: true, aliases: ['genre', 'gender', 'sex'] },
-  { key: 'option', required: true, aliases: ['code_option', 'filiere'] },
-  { key: 'ecole', required: true, aliases: ['code_ecole', 'etablissement', 'institution', 'school'] },
-  { key: 'centre', required: true, aliases: ['code_centre', 'center', 'centre_examen'] },
-  { key: 'pourcentage', required: true, aliases: ['percentage', 'pourcent', 'resultat', 'points'] },
-  { key: 'photo', required: false, aliases: ['fichier_photo', 'image'] },
-  { key: 'telephone', required: false, aliases: ['phone', 'tel', 'numero_telephone', 'numero_de_telephone', 'portable', 'gsm'] },
-  { key: 'email', required: false, aliases: ['e_mail', 'mail', 'courriel', 'adresse_email', 'adresse_e_mail'] },
+  { key: 'option', required: true, aliases: ['code_option', 'filiere', 'option_suivie'] },
+  { key: 'ecole', required: true, aliases: ['code_ecole', 'etablissement', 'institution', 'school', 'nom_ecole', 'nom_de_l_ecole', 'ecole_d_origine'] },
+  { key: 'centre', required: true, aliases: ['code_centre', 'center', 'centre_examen', 'centre_d_examen', 'exam_centre', 'exam_center'] },
+  {
+    key: 'pourcentage',
+    required: true,
+    aliases: ['percentage', 'pourcent', 'resultat', 'points', 'pourcentage_obtenu', 'pourcent_obtenu', 'resultat_en_pourcent', 'percent', 'score'],
+  },
+  { key: 'photo', required: false, aliases: ['fichier_photo', 'image', 'nom_photo', 'photo_file'] },
+  { key: 'telephone', required: false, aliases: ['phone', 'tel', 'numero_telephone', 'numero_de_telephone', 'portable', 'gsm', 'mobile', 'phone_number'] },
+  { key: 'email', required: false, aliases: ['e_mail', 'mail', 'courriel', 'adresse_email', 'adresse_e_mail', 'email_address', 'adresse_electronique'] },
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number]['key'];
 
@@ -49,6 +79,7 @@ export const IMPORT_ERROR_CODES = [
   'too_many_rows',
   'code_required',
   'code_format',
+  'code_scientific',
   'code_duplicate_in_file',
   'code_already_imported',
   'last_name_required',
@@ -133,7 +164,12 @@ export const importCheckResult = z.object({
   /** Every problem, up to IMPORT_LIMITS.maxErrorsListed; `error_count` says how many in all. */
   errors: z.array(importRowError),
   error_count: z.number().int(),
-  format: z.enum(['csv', 'xlsx']),
+  format: z.enum(['csv', 'xlsx', 'ods']),
+  /** The sheet read (null for a CSV), and every sheet of the workbook in order: another can be asked for with the form's `sheet`. */
+  sheet: z.string().nullable(),
+  sheets: z.array(z.string()),
+  /** Lines under the header left out as not being candidates (totals, signatures, notes, a repeated header), with their text (the first 100). */
+  ignored: z.array(z.object({ row: z.number().int(), text: z.string() })),
   photos: z.object({ files: z.number().int(), matched: z.number().int() }).nullable(),
 });
 export const importCheckResponse = envelope(importCheckResult);

@@ -30,9 +30,9 @@ export const importsEndpoints = {
     path: '/check-import-file',
     access: create,
     tags,
-    summary: 'Check a student list (CSV or XLSX, optional photos zip) and store it with a draft batch',
+    summary: 'Check a student list (CSV, XLSX or ODS, optional photos zip) and store it with a draft batch',
     description:
-      "Multipart: `file`, `template` (or `template_id`, `generate_id`), `session_id`, `province_id`, optional `generation_type`, `photos` (zip) and `generation_id` (re-upload: replaces that draft's list). Nothing is imported: every problem is listed by row and column.",
+      "Multipart: `file`, `template` (or `template_id`, `generate_id`), `session_id`, `province_id`, optional `generation_type`, `photos` (zip), `generation_id` (re-upload: replaces that draft's list) and `sheet` (the workbook's sheet to read; by default the first holding the required columns). Nothing is imported: every problem is listed by row and column.",
     multipart: true,
     responses: { 200: importCheckResponse },
   }),

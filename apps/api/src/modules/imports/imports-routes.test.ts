@@ -142,9 +142,11 @@ describe('checking a student list', () => {
       .toBuffer();
     const image = await check([csvFile(png, 'liste.csv')]);
     expect(image.statusCode).toBe(422);
-    expect(image.json().errors.file).toEqual(["Ce fichier n'est ni un CSV ni un classeur XLSX"]);
+    expect(image.json().errors.file).toEqual([
+      'Ce fichier est une image, pas une liste : déposez un classeur (XLSX, ODS) ou un CSV ; les photos vont dans le fichier zip des photos',
+    ]);
     const xls = await check([csvFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), 'liste.xls')], { ...admin, 'x-locale': 'en' });
-    expect(xls.json().errors.file).toEqual(['The old Excel format (.xls) is not supported: save the list as XLSX or CSV']);
+    expect(xls.json().errors.file).toEqual(['The old Excel format (.xls) is not supported: save the list as XLSX, ODS or CSV (File › Save As)']);
     expect((await check([])).json().errors.file).toEqual(['Un fichier est requis']);
     const body = multipart({ template_id: t.templateId, session_id: t.sessionId }, [csvFile(csv([row('20260000800002')]))]);
     const noProvince = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...admin, ...body.headers }, payload: body.payload });

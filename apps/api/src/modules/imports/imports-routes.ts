@@ -28,6 +28,9 @@ function present(request: FastifyRequest, result: CheckResult) {
     errors,
     error_count: result.problems.length,
     format: result.format,
+    sheet: result.sheet,
+    sheets: result.sheets,
+    ignored: result.ignored.slice(0, 100),
     photos: result.photos,
   };
 }

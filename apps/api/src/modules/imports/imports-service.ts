@@ -24,11 +24,16 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface UploadedFiles {
   list: Buffer | null;
   photos: Buffer | null;
+  /** The workbook's sheet to read (the form's `sheet`); by default the reader chooses. */
+  sheet?: string | null;
 }
 
 export interface CheckResult extends CheckOutcome {
   generationId: number;
   format: Table['format'];
+  sheet: Table['sheet'];
+  sheets: Table['sheets'];
+  ignored: Table['ignored'];
 }
 
 /**
@@ -72,7 +77,7 @@ export class ImportsService {
     const draft = input.generation_id ? await this.draft(actor, input.generation_id) : null;
     if (!files.list) throw fieldError('file', 'field.file_required');
 
-    const table = await readList(files.list);
+    const table = await readList(files.list, files.sheet);
     const zipBytes = files.photos ?? (draft?.sourcePhotosKey ? await this.storage.get(draft.sourcePhotosKey) : null);
     const zip = zipBytes ? await readZip(zipBytes) : null;
     let read: ReadList;
@@ -88,7 +93,7 @@ export class ImportsService {
     await this.storage.put(listKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : (draft?.sourcePhotosKey ?? null);
     if (files.photos) await this.storage.put(photosKey!, files.photos);
-    await storeReadList(this.storage, listKey, files.list, zipBytes, session.year, read);
+    await storeReadList(this.storage, listKey, files.list, zipBytes, session.year, read, table.sheet);
 
     const placement = this.placement(scope, outcome.candidates);
     const values = {
@@ -128,7 +133,7 @@ export class ImportsService {
       return { id: created!.id, replaced: [] as string[] };
     });
     for (const key of replaced) await this.storage.delete(key).catch(() => {});
-    return { ...outcome, generationId: id, format: table.format };
+    return { ...outcome, generationId: id, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored };
   }
 
   /** `start-import-process`: the stored list is checked again, then its import queued. */
@@ -172,7 +177,7 @@ export class ImportsService {
     const scope = actor.scope;
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (!files.list) throw fieldError('file', 'field.file_required');
-    const table = await readList(files.list);
+    const table = await readList(files.list, files.sheet);
     const zip = files.photos ? await readZip(files.photos) : null;
     const [session] = await this.db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
     let read: ReadList;
@@ -182,7 +187,7 @@ export class ImportsService {
       zip?.close();
     }
     const outcome = await checkRows(this.db, read, { sessionId: batch.sessionId, provinceId: batch.educProvinceId, scope });
-    const result = { ...outcome, generationId, format: table.format };
+    const result = { ...outcome, generationId, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored };
     if (outcome.problems.length || !outcome.candidates.length) return { ...result, importationId: null };
 
     const folder = `imports/${randomUUID()}`;
@@ -190,7 +195,7 @@ export class ImportsService {
     await this.storage.put(fileKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : null;
     if (files.photos) await this.storage.put(photosKey!, files.photos);
-    await storeReadList(this.storage, fileKey, files.list, files.photos, session!.year, read);
+    await storeReadList(this.storage, fileKey, files.list, files.photos, session!.year, read, table.sheet);
     const importationId = await this.db.transaction(async (tx) => {
       const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: actor.id });
       await recordAudit(

@@ -24,12 +24,15 @@ export class ImportRefused extends Error {
   }
 }
 
-/** An uploaded list as a table (an unreadable file is the `file` field's error). */
-export async function readList(bytes: Buffer): Promise<Table> {
+/** An uploaded list as a table, from `sheet` when one is asked for (an unreadable file is the `file` field's error, saying what the file is). */
+export async function readList(bytes: Buffer, sheet?: string | null): Promise<Table> {
   try {
-    return await readTable(bytes, HEADER_HINTS);
+    return await readTable(bytes, HEADER_HINTS, { sheet });
   } catch (error) {
-    if (error instanceof UnreadableTable) throw fieldError('file', `field.import_${error.reason}`);
+    if (error instanceof UnreadableTable) {
+      const key = `field.import_${error.reason}`;
+      throw fieldError('file', Object.keys(error.params).length ? { key, params: error.params } : key);
+    }
     throw error;
   }
 }
@@ -53,7 +56,7 @@ export function readListKey(listKey: string): string {
 }
 
 /** Changes whenever readRows changes what it reads: an older stored check is then ignored. */
-const READ_LIST_VERSION = 1;
+const READ_LIST_VERSION = 2;
 
 interface StoredReadList {
   version: number;
@@ -61,6 +64,8 @@ interface StoredReadList {
   list: string;
   photos: string | null;
   sessionYear: number;
+  /** The sheet the user chose (null: the reader's own choice), read again by a later check. */
+  sheet?: string | null;
   read: ReadList;
 }
 
@@ -69,21 +74,39 @@ function sha256(bytes: Buffer): string {
 }
 
 /** Beside the stored list: the file-only half of its check, with what it was made from. */
-export async function storeReadList(storage: FileStorage, listKey: string, list: Buffer, zip: Buffer | null, sessionYear: number, read: ReadList): Promise<void> {
-  const stored: StoredReadList = { version: READ_LIST_VERSION, list: sha256(list), photos: zip ? sha256(zip) : null, sessionYear, read };
+export async function storeReadList(
+  storage: FileStorage,
+  listKey: string,
+  list: Buffer,
+  zip: Buffer | null,
+  sessionYear: number,
+  read: ReadList,
+  sheet: string | null = null,
+): Promise<void> {
+  const stored: StoredReadList = { version: READ_LIST_VERSION, list: sha256(list), photos: zip ? sha256(zip) : null, sessionYear, sheet, read };
   await storage.put(readListKey(listKey), Buffer.from(JSON.stringify(stored)));
 }
 
-/** The stored file-only half of a list's check, if it was made from exactly these files (else null: checked again). */
-async function storedReadList(storage: FileStorage, listKey: string, list: Buffer, zip: Buffer | null, sessionYear: number): Promise<ReadList | null> {
+/**
+ * The stored file-only half of a list's check, if it was made from exactly these files (else
+ * `read` is null: checked again), and the sheet the user chose, kept even when the rest is stale.
+ */
+async function storedReadList(
+  storage: FileStorage,
+  listKey: string,
+  list: Buffer,
+  zip: Buffer | null,
+  sessionYear: number,
+): Promise<{ read: ReadList | null; sheet: string | null }> {
   const bytes = await storage.get(readListKey(listKey));
-  if (!bytes) return null;
+  if (!bytes) return { read: null, sheet: null };
   try {
     const stored = JSON.parse(bytes.toString('utf8')) as StoredReadList;
+    const sheet = typeof stored.sheet === 'string' ? stored.sheet : null;
     const same = stored.version === READ_LIST_VERSION && stored.sessionYear === sessionYear && stored.list === sha256(list) && stored.photos === (zip ? sha256(zip) : null);
-    return same ? stored.read : null;
+    return { read: same ? stored.read : null, sheet };
   } catch {
-    return null;
+    return { read: null, sheet: null };
   }
 }
 
@@ -110,11 +133,12 @@ export async function recheckStoredList(
   const [session] = await db.select().from(examSessions).where(eq(examSessions.id, batch.sessionId));
   let zip: ZipArchive | null = null;
   try {
-    let read = await storedReadList(storage, fileKey, list, zipBytes, session!.year);
+    const stored = await storedReadList(storage, fileKey, list, zipBytes, session!.year);
+    let read = stored.read;
     if (!read) {
       let table: Table;
       try {
-        table = await readTable(list, HEADER_HINTS);
+        table = await readTable(list, HEADER_HINTS, { sheet: stored.sheet });
       } catch (error) {
         if (error instanceof UnreadableTable) throw new ImportRefused(`field.import_${error.reason}`);
         throw error;

@@ -1,20 +1,23 @@
 import { IMPORT_LIMITS } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import type { UploadedFiles } from './imports-service.ts';
 import { checkZipLimits, PHOTOS_ZIP_LIMITS, XLSX_ZIP_LIMITS, ZipLimitExceeded, ZipUnreadable, type ZipLimits } from './zip-limits.ts';
 
 const LIMITS: Record<'file' | 'photos', number> = { file: IMPORT_LIMITS.listMaxBytes, photos: IMPORT_LIMITS.photosMaxBytes };
+/** A sheet's name: Excel allows 31 characters, LibreOffice more; past this it is no sheet of a list. */
+export const SHEET_NAME_MAX = 200;
 
 /**
  * Reads an import form: its text fields, the list (`file`) and the optional photos zip (`photos`),
  * each within its size limit. A file over its limit is read to the end (and dropped) so the answer
- * can be sent, then refused with 413 and the field's message.
+ * can be sent, then refused with 413 and the field's message. The optional text field `sheet`
+ * names the workbook's sheet to read.
  */
 export async function readImportForm(request: FastifyRequest): Promise<{ fields: Record<string, string>; files: UploadedFiles }> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type');
   const fields: Record<string, string> = {};
-  const files: UploadedFiles = { list: null, photos: null };
+  const files: UploadedFiles = { list: null, photos: null, sheet: null };
   const tooLarge: string[] = [];
   for await (const part of request.parts()) {
     if (part.type !== 'file') {
@@ -51,6 +54,9 @@ export async function readImportForm(request: FastifyRequest): Promise<{ fields:
       ),
     });
   }
+  const sheet = fields.sheet?.trim();
+  if (sheet && sheet.length > SHEET_NAME_MAX) throw fieldError('sheet', { key: 'field.too_big_string', params: { maximum: SHEET_NAME_MAX } });
+  if (sheet) files.sheet = sheet;
   await checkInflatedSizes(files);
   return { fields, files };
 }
@@ -62,7 +68,7 @@ const ZIP_MESSAGES = {
 };
 
 /**
- * An XLSX list and a photos zip are inflated once here, counted and dropped, before anything is
+ * A zipped list (XLSX, ODS) and a photos zip are inflated once here, counted and dropped, before anything is
  * read or stored (ADR 0114): past a cap the request is refused with 413, before a draft or a file
  * exists. A file that is no readable zip is left to the readers, which say so in their own words.
  */

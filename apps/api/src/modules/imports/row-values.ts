@@ -26,17 +26,64 @@ export function readName(value: string | undefined): Result<string | null, 'name
   return { value: text };
 }
 
-export function readCandidateCode(value: string | undefined): Result<string, 'code_required' | 'code_format'> {
-  const text = cleanText(value).replace(/[\s.-]/g, '');
+/**
+ * A code a spreadsheet turned into a number shown in scientific notation (`2,02680E+13`,
+ * `2.0268E+13`): its last digits are lost, only retyping it in a text column brings them back.
+ */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d*)?\s*e\s*[+-]?\d+$/i;
+
+export function readCandidateCode(value: string | undefined): Result<string, 'code_required' | 'code_format' | 'code_scientific'> {
+  const typed = cleanText(value);
+  if (SCIENTIFIC.test(typed)) return { error: 'code_scientific' };
+  const text = typed.replace(/[\s.-]/g, '');
   if (!text) return { error: 'code_required' };
   if (!/^\d{14}$/.test(text)) return { error: 'code_format' };
   return { value: text };
 }
 
-const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
-const YMD = /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?$/;
+const DMY = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})$/;
+const YMD = /^(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/** `14 mars 2007`, `14-Mar-07`, `14 march 2007`: the month's name (French or English, whole or cut to 3+ letters). */
+const D_MONTH_Y = /^(\d{1,2})[\s./-]*([a-z]{3,9})\.?[\s./-]*(\d{4}|\d{2})$/;
+const MONTHS: [number, string[]][] = [
+  [1, ['janvier', 'january']],
+  [2, ['fevrier', 'february']],
+  [3, ['mars', 'march']],
+  [4, ['avril', 'april']],
+  [5, ['mai', 'may']],
+  [6, ['juin', 'june']],
+  [7, ['juillet', 'july']],
+  [8, ['aout', 'august']],
+  [9, ['septembre', 'september']],
+  [10, ['octobre', 'october']],
+  [11, ['novembre', 'november']],
+  [12, ['decembre', 'december']],
+];
+function monthOf(name: string): number | null {
+  // "juin" and "juillet" share "jui": 4 letters tell them apart, 3 letters must not be ambiguous.
+  const found = MONTHS.filter(([, names]) => names.some((n) => n.startsWith(name)));
+  return found.length === 1 ? found[0]![0] : null;
+}
+/** Excel's and LibreOffice's day numbers (1900 system: day 1 is 1900-01-01, day 0 1899-12-30 past the phantom 29 February 1900). */
+const SERIAL = /^(\d{5})(?:[.,]0+)?$/;
+const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
 
-/** Accepts DD/MM/YYYY (also with `-` or `.`) and YYYY-MM-DD; answers YYYY-MM-DD. */
+/**
+ * A two-digit year (`14/03/07`, as French LibreOffice writes a CSV) is the latest year ending in
+ * those digits that makes the candidate at least BIRTH_AGE.min in the session's year: for the
+ * 2026 session, 00–12 are 2000–2012 and 13–99 are 1913–1999 (a year that then gives more than
+ * BIRTH_AGE.max is refused as implausible, never moved to another century).
+ */
+export function fullYear(twoDigits: number, sessionYear: number): number {
+  const latest = sessionYear - BIRTH_AGE.min;
+  return latest - ((((latest - twoDigits) % 100) + 100) % 100);
+}
+
+/**
+ * Accepts DD/MM/YYYY and DD/MM/YY (also with `-` or `.`), YYYY-MM-DD (with a time or not), a
+ * month's name (`14 mars 2007`) and a spreadsheet's day number (`39155`, a date cell whose format
+ * was lost); answers YYYY-MM-DD.
+ */
 export function readBirthDate(
   value: string | undefined,
   sessionYear: number,
@@ -46,9 +93,16 @@ export function readBirthDate(
   let y: number, m: number, d: number;
   const dmy = DMY.exec(text);
   const ymd = YMD.exec(text);
-  if (dmy) [d, m, y] = [Number(dmy[1]), Number(dmy[2]), Number(dmy[3])];
+  const named = D_MONTH_Y.exec(comparable(text));
+  const serial = SERIAL.exec(text);
+  const year = (digits: string) => (digits.length === 2 ? fullYear(Number(digits), sessionYear) : Number(digits));
+  if (dmy) [d, m, y] = [Number(dmy[1]), Number(dmy[2]), year(dmy[3]!)];
   else if (ymd) [y, m, d] = [Number(ymd[1]), Number(ymd[2]), Number(ymd[3])];
-  else return { error: 'birth_date_format' };
+  else if (named && monthOf(named[2]!)) [d, m, y] = [Number(named[1]), monthOf(named[2]!)!, year(named[3]!)];
+  else if (serial) {
+    const date = new Date(SERIAL_EPOCH + Number(serial[1]) * 86_400_000);
+    [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+  } else return { error: 'birth_date_format' };
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return { error: 'birth_date_invalid' };
   const age = sessionYear - y;

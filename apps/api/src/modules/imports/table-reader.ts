@@ -1,43 +1,92 @@
 import { Readable } from 'node:stream';
+import { IMPORT_COLUMNS, type ImportColumn } from '@sceau/contracts';
 import ExcelJS from 'exceljs';
+import { kindOfBytes, kindOfText, kindOfZip, type OtherKind } from './file-kind.ts';
+import { OdsUnreadable, readFodsSheets, readOdsSheets, SHEET_LIMITS, type RawSheet } from './ods-reader.ts';
+import { cleanText, comparable, readName } from './row-values.ts';
 import { checkZipLimits, XLSX_ZIP_LIMITS, ZipLimitExceeded } from './zip-limits.ts';
 
-/** A list read from a CSV or XLSX file: every cell as text, rows numbered as a spreadsheet shows them. */
+/** A list read from a CSV, XLSX or ODS file: every cell as text, rows numbered as a spreadsheet shows them. */
 export interface Table {
-  format: 'csv' | 'xlsx';
+  format: 'csv' | 'xlsx' | 'ods';
+  /** The sheet read (null for a CSV) and every sheet of the workbook, in order. */
+  sheet: string | null;
+  sheets: string[];
   header: { row: number; cells: string[] };
   rows: { row: number; cells: string[] }[];
+  /** Lines under the header that are no candidate (a total, a signature, a note, the header again): left out, and said. */
+  ignored: { row: number; text: string }[];
 }
 
-/** Why a file could not be read as a list (translated as `errors:field.import_<reason>`). */
+export type UnreadableReason = 'file_type' | 'file_unreadable' | 'empty_file' | 'file_too_large_uncompressed' | 'sheet_unknown' | `file_${Exclude<OtherKind, 'binary'>}`;
+
+/** Why a file could not be read as a list (translated as `errors:field.import_<reason>`, with `params`). */
 export class UnreadableTable extends Error {
-  constructor(readonly reason: 'file_type' | 'file_xls' | 'file_unreadable' | 'empty_file' | 'file_too_large_uncompressed') {
+  constructor(
+    readonly reason: UnreadableReason,
+    readonly params: Record<string, unknown> = {},
+  ) {
     super(reason);
   }
 }
 
-const startsWith = (buffer: Buffer, bytes: number[]) => bytes.every((b, i) => buffer[i] === b);
+export interface ReadTableOptions {
+  /** The sheet to read, by name; by default the first holding every required column. */
+  sheet?: string | null;
+}
+
+const otherKind = (kind: OtherKind): UnreadableTable => new UnreadableTable(kind === 'binary' ? 'file_type' : `file_${kind}`);
 
 /**
- * Reads a list by its content, never its name: a zip is an XLSX workbook (its first sheet), anything
- * else must be text (CSV in UTF-8, with or without a byte-order mark; a Windows-1252 export is
- * accepted too; `;`, `,` or tab separated). `headerHints` are normalised header names: the header
- * is the first row among the first ten holding at least two of them (lists often start with a title).
+ * Reads a list by its content, never its name: an XLSX workbook (exceljs), an OpenDocument
+ * spreadsheet (.ods, or a flat .fods), or text (CSV in UTF-8, with or without a byte-order mark; a
+ * Windows-1252 export is accepted too; `;`, `,` or tab separated). Any other file is refused with
+ * what it is (file-kind.ts). `headerHints` are normalised header names: a sheet's header is the
+ * first row among its first ten holding at least two of them (lists often start with a title).
+ * In a workbook, the sheet read is `options.sheet`, else the first holding every required column
+ * (an "Instructions" sheet before the list is passed over), else the one with most known columns.
+ * Lines under the header that hold no candidate are left out (`isCandidateLine`).
  */
-export async function readTable(buffer: Buffer, headerHints: ReadonlySet<string>): Promise<Table> {
+export async function readTable(buffer: Buffer, headerHints: ReadonlySet<string>, options: ReadTableOptions = {}): Promise<Table> {
   if (buffer.length === 0) throw new UnreadableTable('empty_file');
-  if (startsWith(buffer, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(buffer, headerHints);
-  if (startsWith(buffer, [0xd0, 0xcf, 0x11, 0xe0])) throw new UnreadableTable('file_xls');
+  const kind = kindOfBytes(buffer);
+  if (kind === 'zip-container') {
+    // Every zip is inflated once under caps before any reader opens it (ADR 0114). An upload was
+    // checked already (multipart-upload.ts): the same bytes are not inflated twice.
+    try {
+      await checkZipLimits(buffer, XLSX_ZIP_LIMITS);
+    } catch (error) {
+      throw new UnreadableTable(error instanceof ZipLimitExceeded ? 'file_too_large_uncompressed' : 'file_unreadable');
+    }
+    const zipKind = await kindOfZip(buffer);
+    if (zipKind === 'unreadable') throw new UnreadableTable('file_unreadable');
+    if (zipKind === 'xlsx') return chooseSheet('xlsx', await readXlsxSheets(buffer), headerHints, options);
+    if (zipKind === 'ods') return chooseSheet('ods', await readOds(buffer), headerHints, options);
+    throw otherKind(zipKind === 'csv' || zipKind === 'fods' ? 'binary' : zipKind);
+  }
+  if (kind !== 'text') throw otherKind(kind);
   const text = decodeText(buffer);
   if (text === null) throw new UnreadableTable('file_type');
-  return readCsv(text, headerHints);
+  const textKind = kindOfText(text);
+  if (textKind === 'fods') {
+    let sheets: RawSheet[];
+    try {
+      sheets = readFodsSheets(text);
+    } catch {
+      throw new UnreadableTable('file_unreadable');
+    }
+    return chooseSheet('ods', sheets, headerHints, options);
+  }
+  if (textKind !== 'csv') throw otherKind(textKind);
+  return chooseSheet('csv', [await readCsv(text)], headerHints, options);
 }
 
 /** The text of a CSV, or null when the bytes are not text (an image, a PDF, …). */
 function decodeText(buffer: Buffer): string | null {
-  if (startsWith(buffer, [0xef, 0xbb, 0xbf])) return new TextDecoder('utf-8').decode(buffer.subarray(3));
-  if (startsWith(buffer, [0xff, 0xfe])) return new TextDecoder('utf-16le').decode(buffer.subarray(2));
-  if (startsWith(buffer, [0xfe, 0xff])) return new TextDecoder('utf-16be').decode(buffer.subarray(2));
+  const startsWith = (bytes: number[]) => bytes.every((b, i) => buffer[i] === b);
+  if (startsWith([0xef, 0xbb, 0xbf])) return new TextDecoder('utf-8').decode(buffer.subarray(3));
+  if (startsWith([0xff, 0xfe])) return new TextDecoder('utf-16le').decode(buffer.subarray(2));
+  if (startsWith([0xfe, 0xff])) return new TextDecoder('utf-16be').decode(buffer.subarray(2));
   const head = buffer.subarray(0, 8192);
   // Control characters other than tab, line feed and carriage return: not a text file.
   if (head.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d)) return null;
@@ -56,7 +105,7 @@ function detectDelimiter(text: string): string {
   return counts[0]!.n > 0 ? counts[0]!.d : ',';
 }
 
-async function readCsv(text: string, headerHints: ReadonlySet<string>): Promise<Table> {
+async function readCsv(text: string): Promise<RawSheet> {
   const workbook = new ExcelJS.Workbook();
   let sheet: ExcelJS.Worksheet;
   try {
@@ -68,40 +117,43 @@ async function readCsv(text: string, headerHints: ReadonlySet<string>): Promise<
   } catch {
     throw new UnreadableTable('file_unreadable');
   }
-  const rows: Table['rows'] = [];
+  const rows: RawSheet['rows'] = [];
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const values = (row.values as unknown[]).slice(1).map((v) => (typeof v === 'string' ? v : v == null ? '' : String(v)));
+    if (rows.length >= SHEET_LIMITS.maxRows) return;
+    const values = (row.values as unknown[]).slice(1, SHEET_LIMITS.maxColumns + 1).map((v) => (typeof v === 'string' ? v : v == null ? '' : String(v)));
     rows.push({ row: rowNumber, cells: values });
   });
-  return splitHeader('csv', rows, headerHints);
+  return { name: null, hidden: false, rows };
 }
 
-async function readXlsx(buffer: Buffer, headerHints: ReadonlySet<string>): Promise<Table> {
-  // exceljs inflates the whole workbook (JSZip) with no hook to stop it: every entry is first
-  // inflated here, counted and dropped, under caps on the bytes really inflated (ADR 0114). An
-  // upload was checked already (multipart-upload.ts): the same bytes are not inflated twice.
-  try {
-    await checkZipLimits(buffer, XLSX_ZIP_LIMITS);
-  } catch (error) {
-    throw new UnreadableTable(error instanceof ZipLimitExceeded ? 'file_too_large_uncompressed' : 'file_unreadable');
-  }
+async function readXlsxSheets(buffer: Buffer): Promise<RawSheet[]> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
   } catch {
     throw new UnreadableTable('file_unreadable');
   }
-  const sheet = workbook.worksheets.find((s) => s.actualRowCount > 0) ?? workbook.worksheets[0];
-  if (!sheet) throw new UnreadableTable('empty_file');
-  const rows: Table['rows'] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, column) => {
-      cells[column - 1] = cellText(cell);
+  return workbook.worksheets.slice(0, SHEET_LIMITS.maxSheets).map((sheet) => {
+    const rows: RawSheet['rows'] = [];
+    sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+      if (rows.length >= SHEET_LIMITS.maxRows) return;
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        if (column <= SHEET_LIMITS.maxColumns) cells[column - 1] = cellText(cell);
+      });
+      rows.push({ row: rowNumber, cells: Array.from(cells, (c) => c ?? '') });
     });
-    rows.push({ row: rowNumber, cells: Array.from(cells, (c) => c ?? '') });
+    return { name: sheet.name, hidden: sheet.state === 'hidden' || sheet.state === 'veryHidden', rows };
   });
-  return splitHeader('xlsx', rows, headerHints);
+}
+
+async function readOds(buffer: Buffer): Promise<RawSheet[]> {
+  try {
+    return await readOdsSheets(buffer);
+  } catch (error) {
+    if (error instanceof OdsUnreadable) throw new UnreadableTable('file_unreadable');
+    throw error;
+  }
 }
 
 /** A cell as the person typed it: dates as YYYY-MM-DD, numbers without exponent, percentages as percents. */
@@ -115,7 +167,8 @@ function valueText(value: unknown, numFmt: string): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') {
     const n = numFmt.includes('%') ? Math.round(value * 100 * 1000) / 1000 : value;
-    return Number.isInteger(n) ? BigInt(n).toString() : String(n);
+    // A 14-digit code in a number cell that Excel shows as 2,03E+13 still holds every digit: read them.
+    return Number.isInteger(n) && Math.abs(n) < Number.MAX_SAFE_INTEGER ? BigInt(n).toString() : String(n);
   }
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return '';
@@ -130,20 +183,112 @@ function valueText(value: unknown, numFmt: string): string {
   return '';
 }
 
-function splitHeader(format: Table['format'], rows: Table['rows'], headerHints: ReadonlySet<string>): Table {
-  const filled = rows.filter((r) => r.cells.some((c) => c.trim() !== ''));
-  if (filled.length === 0) throw new UnreadableTable('empty_file');
-  const headerIndex = filled.slice(0, 10).findIndex((r) => r.cells.filter((c) => headerHints.has(normaliseHeader(c))).length >= 2);
-  const index = headerIndex === -1 ? 0 : headerIndex;
-  return { format, header: filled[index]!, rows: filled.slice(index + 1) };
+// ---------------------------------------------------------------- headers, sheets, footers
+
+/** Every spelling of the list's columns (IMPORT_COLUMNS' keys and aliases), normalised. */
+const COLUMN_OF = new Map<string, ImportColumn>(IMPORT_COLUMNS.flatMap((c) => [c.key, ...c.aliases].map((a) => [normaliseHeader(a), c.key] as const)));
+const REQUIRED = IMPORT_COLUMNS.filter((c) => c.required).map((c) => c.key as ImportColumn);
+
+interface SheetHeader {
+  index: number;
+  columns: Map<ImportColumn, number>;
 }
 
-/** `Date de naissance ` → `date_de_naissance`: case, accents, spaces and punctuation do not matter. */
+/** A sheet's header: the first row among its first ten with at least two known names (else its first row), and the columns it names. */
+function findHeader(rows: RawSheet['rows'], headerHints: ReadonlySet<string>): SheetHeader {
+  const found = rows.slice(0, 10).findIndex((r) => r.cells.filter((c) => headerHints.has(normaliseHeader(c))).length >= 2);
+  const index = found === -1 ? 0 : found;
+  const columns = new Map<ImportColumn, number>();
+  (rows[index]?.cells ?? []).forEach((cell, i) => {
+    const key = COLUMN_OF.get(normaliseHeader(cell));
+    if (key && !columns.has(key)) columns.set(key, i);
+  });
+  return { index, columns };
+}
+
+function chooseSheet(format: Table['format'], sheets: RawSheet[], headerHints: ReadonlySet<string>, options: ReadTableOptions): Table {
+  const names = sheets.map((s) => s.name).filter((n): n is string => n !== null);
+  const withRows = sheets.map((sheet) => ({ sheet, header: sheet.rows.length ? findHeader(sheet.rows, headerHints) : null }));
+  let chosen: (typeof withRows)[number] | undefined;
+  const asked = options.sheet?.trim();
+  if (asked && format !== 'csv') {
+    chosen = withRows.find((s) => s.sheet.name === asked) ?? withRows.find((s) => comparable(s.sheet.name ?? '') === comparable(asked));
+    if (!chosen) throw new UnreadableTable('sheet_unknown', { sheet: asked, sheets: names.join(', ') });
+  } else {
+    const filled = withRows.filter((s) => s.header !== null);
+    // Visible sheets first: a hidden one holds lookups more often than the list.
+    const ordered = [...filled.filter((s) => !s.sheet.hidden), ...filled.filter((s) => s.sheet.hidden)];
+    chosen = ordered.find((s) => REQUIRED.every((k) => s.header!.columns.has(k)));
+    chosen ??= ordered.reduce<(typeof ordered)[number] | undefined>((best, s) => (!best || s.header!.columns.size > best.header!.columns.size ? s : best), undefined);
+  }
+  if (!chosen?.header) throw new UnreadableTable('empty_file', chosen ? { sheet: chosen.sheet.name } : {});
+  const { sheet, header } = chosen;
+  const rows: Table['rows'] = [];
+  const ignored: Table['ignored'] = [];
+  for (const line of sheet.rows.slice(header.index + 1)) {
+    if (line.cells.every((c) => c.trim() === '')) continue;
+    if (isCandidateLine(line.cells, header.columns, headerHints)) rows.push(line);
+    else ignored.push({ row: line.row, text: lineText(line.cells) });
+  }
+  return { format, sheet: sheet.name, sheets: names, header: sheet.rows[header.index]!, rows, ignored };
+}
+
+/** Words that open a line under a list that is no candidate: totals, counts, signatures, notes (compared without case or accents). */
+const NOT_A_NAME =
+  /^(total|totaux|sous[ -]?total|subtotal|grand total|effectifs?|nombre|nbre|nb|moyenne|average|count|signature|signe|fait a|visa|cachet|sceau|certifie|arrete|page|le chef|la cheffe|le prefet|le directeur|la directrice|le proviseur|l inspecteur|source|note|remarque)\b/;
+
+/**
+ * Whether a line under the header may be a candidate. It is one when it has any of:
+ * - a candidate code: the code cell holds 6 digits or more and no letter but an exponent's `E`
+ *   (so `2026 0001 0001`, `20260000100001` and `2,0268E+13` are codes, `TOTAL : 123` is not);
+ * - name-like data: a name cell (last, middle or first name) that reads as a name and does not
+ *   open with a total's or a signature's word (`Total`, `Fait à`, `Le Préfet`…);
+ * - three cells or more filled in the list's other columns (a candidate whose code and names were forgotten).
+ * A line with none of these (`Total ; ; ; 123`, `TOTAL : 123`, `Fait à Kinshasa, le 12/06/2026`,
+ * a signature, the header repeated on each printed page) is left out and listed as ignored, with
+ * its text: nothing is dropped without being said. Without a code or name column, every line is kept.
+ */
+export function isCandidateLine(cells: string[], columns: Map<ImportColumn, number>, headerHints: ReadonlySet<string>): boolean {
+  const nameColumns = (['nom', 'postnom', 'prenom'] as const).filter((k) => columns.has(k));
+  if (!columns.has('code_candidat') && nameColumns.length === 0) return true;
+  const cell = (key: ImportColumn) => {
+    const i = columns.get(key);
+    return i === undefined ? '' : cleanText(cells[i]);
+  };
+  const code = cell('code_candidat').replace(/[\s.,/+-]/g, '');
+  if (/^\d+(?:e\d+)?$/i.test(code) && (code.match(/\d/g)?.length ?? 0) >= 6) return true;
+  if (cells.filter((c) => headerHints.has(normaliseHeader(c))).length >= 2) return false;
+  for (const key of nameColumns) {
+    const text = cell(key);
+    const name = readName(text);
+    if (text && 'value' in name && !NOT_A_NAME.test(comparable(text).replace(/['’]/g, ' '))) return true;
+  }
+  const others = [...columns].filter(([key]) => key !== 'code_candidat' && !(nameColumns as string[]).includes(key));
+  return others.filter(([, i]) => cleanText(cells[i]) !== '').length >= 3;
+}
+
+function lineText(cells: string[]): string {
+  const text = cells
+    .map((c) => cleanText(c))
+    .filter(Boolean)
+    .join(' · ');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/**
+ * `Date de naissance (jj/mm/aaaa)` → `date_de_naissance`: case, accents, spaces, punctuation and a
+ * part in brackets do not matter (`Prénom(s)` → `prenom`, `Né(e) le` → `ne_le`, `Sexe (M/F)` →
+ * `sexe`); `%` reads as the word `pourcent` (`%` → `pourcent`, `% obtenu` → `pourcent_obtenu`).
+ */
 export function normaliseHeader(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  const words = (text: string) =>
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/%/g, ' pourcent ')
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '');
+  const outside = words(value.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '));
+  return outside || words(value);
 }
