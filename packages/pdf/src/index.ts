@@ -4,6 +4,7 @@ export {
   type DiplomaRenderer,
   type DiplomaRendererOptions,
   type QrContents,
+  type RenderOptions,
   type SignatureImages,
   type RenderStats,
 } from './renderer.ts';

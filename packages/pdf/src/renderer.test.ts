@@ -124,6 +124,27 @@ describe('signed diploma', () => {
     expect(text).toContain("Vu les résultats de l'Examen d'État, le Ministre atteste que");
   });
 
+  it('draws a watermark across a specimen, over everything, and leaves it unsigned', async () => {
+    const pdf = await renderer.render(testFields({ diplomaNumber: 'SPÉCIMEN' }), photo, qr, new TextEncoder().encode('{}'), { watermark: 'SPÉCIMEN' });
+    const file = save('specimen.pdf', pdf);
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('SPÉCIMEN');
+    expect(text).toContain('Ngalula Kabamba Élodie');
+    expect(Buffer.from(pdf).toString('latin1')).toMatch(/\/ExtGState << \/GSW << \/ca 0\.35 >> >>/);
+    expect(run('pdfsig', file)).toMatch(/does not contain any signatures/);
+    // Rendered, the page is visibly redder than the plain diploma (the mark is drawn, not hidden under the design).
+    const redness = async (bytes: Uint8Array, name: string) => {
+      const root = join(dir, name.replace(/\.pdf$/, ''));
+      execFileSync('pdftoppm', ['-png', '-r', '30', '-singlefile', save(name, bytes), root]);
+      const { data, info } = await sharp(`${root}.png`).raw().toBuffer({ resolveWithObject: true });
+      let sum = 0;
+      for (let i = 0; i < data.length; i += info.channels) sum += data[i]! - data[i + 1]!;
+      return sum / (data.length / info.channels);
+    };
+    const plain = await renderer.render(testFields(), photo, qr, credential);
+    expect(await redness(pdf, 'specimen-page.pdf')).toBeGreaterThan((await redness(plain, 'plain-page.pdf')) + 1);
+  });
+
   it('names the ministry signatory in the attestation as its signature is titled', async () => {
     const design = structuredClone(diplomeEtatTemplate);
     for (const box of design.signatures) if (box.role === 'ministry') box.title = 'La Ministre';

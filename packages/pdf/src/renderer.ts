@@ -35,6 +35,9 @@ import {
 
 export const CREDENTIAL_ATTACHMENT_NAME = 'credential.json';
 
+const WATERMARK_OPACITY = 0.35;
+const WATERMARK_STYLE = (maxWidthMm: number): TextStyle => ({ font: 'bold', size: 120, color: '#b3261e', align: 'center', letterSpacing: 6, maxWidth: maxWidthMm });
+
 export type SignatureImages = Partial<Record<SignatureRole, Uint8Array>>;
 
 export interface DiplomaRendererOptions {
@@ -51,6 +54,15 @@ export interface QrContents {
   verifyUrl: string;
   /** The signed offline payload (base45 text). */
   offlinePayload: string;
+}
+
+/** How one document is drawn. */
+export interface RenderOptions {
+  /**
+   * A word drawn across the whole page, over everything, half transparent ("SPÉCIMEN"): a preview
+   * that nobody can take for a diploma.
+   */
+  watermark?: string;
 }
 
 export interface RenderStats {
@@ -72,7 +84,7 @@ export interface DiplomaRenderer {
   hashedPrefix(): HashedPrefix;
   readonly stats: RenderStats;
   /** The diploma as an unsigned PDF. */
-  render(fields: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array): Promise<Uint8Array>;
+  render(fields: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array, options?: RenderOptions): Promise<Uint8Array>;
   /** The diploma signed with the ministry's key (PAdES-B-B). */
   renderSigned(fields: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array, signer: Signer, options?: SignOptions): Promise<Uint8Array>;
 }
@@ -299,13 +311,22 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
   const pageFontEntries = fontResources(allShared);
   const stats: RenderStats = { documents: 0, photosResized: 0, supplementFonts: 0 };
 
-  async function render(fieldsInput: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array): Promise<Uint8Array> {
+  async function render(fieldsInput: DiplomaFields, photoJpeg: Uint8Array, qr: QrContents, credentialJson: Uint8Array, options: RenderOptions = {}): Promise<Uint8Array> {
     const fields = diplomaFieldsSchema.parse(fieldsInput);
     const texts = template.fields.map((field) => ({ field, text: fillPlaceholders(field.text, fields) }));
+    // The watermark runs corner to corner, in the bold face, scaled to 80 % of the diagonal.
+    const diagonal = Math.hypot(template.page.width, template.page.height);
+    const watermark = options.watermark?.trim()
+      ? {
+          field: { text: options.watermark.trim(), x: template.page.width / 2, y: template.page.height / 2, style: WATERMARK_STYLE(diagonal * 0.8) },
+          text: options.watermark.trim(),
+          angle: (Math.atan2(template.page.height, template.page.width) * 180) / Math.PI,
+        }
+      : null;
 
     // Characters outside the shared subsets (rare): a small supplement font for this document.
     const missing = new Map<string, { face: FontFace; source: number; codePoints: Set<number> }>();
-    for (const { field, text } of texts) {
+    for (const { field, text } of watermark ? [...texts, watermark] : texts) {
       const face = faceFor(field.style.font, fontFiles);
       for (const ch of normalizeText(text)) {
         const drawn = drawnCodePoint(face, ch.codePointAt(0)!);
@@ -373,6 +394,19 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     const offline = template.qr.offline;
     page.raw(qrContent(createQrMatrix(qr.verifyUrl, verifyQrOptions), X(verify.x), Y(verify.y + verify.size), X(verify.size)));
     page.raw(qrContent(createQrMatrix(qr.offlinePayload, offlineQrOptions), X(offline.x), Y(offline.y + offline.size), X(offline.size)));
+    if (watermark) {
+      const shaped = shapeText(
+        faceFor(watermark.field.style.font, fontFiles),
+        watermark.text,
+        (face, codePoint) => sharedSubset(face, codePoint) ?? supplements.get(`${face.role}/${face.sourceFor(codePoint)}`)!,
+      );
+      // Centred on the page's centre: the baseline is lowered by a third of the size to centre the capitals.
+      const drop = watermark.field.style.size / 3;
+      const rad = (watermark.angle * Math.PI) / 180;
+      page.save().raw('/GSW gs');
+      drawShaped(page, shaped, X(watermark.field.x) + drop * Math.sin(rad), Y(watermark.field.y) - drop * Math.cos(rad), watermark.field.style, watermark.angle);
+      page.restore();
+    }
 
     const contentRef = doc.allocate();
     // Level 1: 0.08 ms instead of 0.8 ms for the QR-heavy stream, for about 1.4 KB more.
@@ -394,7 +428,7 @@ export async function createDiplomaRenderer(options: DiplomaRendererOptions): Pr
     const infoRef = doc.allocate();
     doc.writeObject(
       pageRef,
-      `<< /Type /Page /Parent ${ref(pagesRef)} /MediaBox [0 0 ${n(pageW)} ${n(pageH)}] /Resources << /Font << ${pageFontEntries}${supplementEntries.length ? ` ${supplementEntries.join(' ')}` : ''} >> /XObject << /Tpl ${ref(templateRef)} /Ph ${ref(photoRef)} >> >> /Contents ${ref(contentRef)} >>`,
+      `<< /Type /Page /Parent ${ref(pagesRef)} /MediaBox [0 0 ${n(pageW)} ${n(pageH)}] /Resources << /Font << ${pageFontEntries}${supplementEntries.length ? ` ${supplementEntries.join(' ')}` : ''} >> /XObject << /Tpl ${ref(templateRef)} /Ph ${ref(photoRef)} >>${watermark ? ` /ExtGState << /GSW << /ca ${WATERMARK_OPACITY} >> >>` : ''} >> /Contents ${ref(contentRef)} >>`,
     );
     doc.writeObject(pagesRef, `<< /Type /Pages /Kids [${ref(pageRef)}] /Count 1 >>`);
     doc.writeObject(
