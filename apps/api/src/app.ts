@@ -33,6 +33,7 @@ import { distributionRoutes } from './modules/distribution/distribution-routes.t
 import { holderRoutes } from './modules/holder/holder-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
+import { timestampingRoutes } from './modules/timestamping/timestamping-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/reference-data-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
@@ -142,6 +143,8 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   );
 
   if (identity) await app.register(wellKnownRoutes, { config, ...identity });
+  // The TSA, the CRL and the certificates of PAdES B-LTA (ADR 0135), at the root like /.well-known.
+  await app.register(timestampingRoutes, { db: context.db, timestamping: context.services.timestamping ?? null });
   await app.register(webPlugin, { config, pages: context.services.verification ? serverVerdict(config, context.services.verification) : null });
   return app;
 }

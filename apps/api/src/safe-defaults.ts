@@ -19,6 +19,11 @@ export function productionProblems(config: Config): string[] {
       "MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are not both set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set both to the ministry's signing key and its certificate chain (PEM).",
     );
   }
+  if (!config.timestamping.tsaUrl) {
+    problems.push(
+      'TSA_URL is not set, so diplomas would be time-stamped by a development time-stamping authority whose key and certificate are generated under DATA_DIR/keys/tsa: set it to the URL of an RFC 3161 time-stamping authority (ADR 0135).',
+    );
+  }
   if (!config.mail.smtpUrl) {
     problems.push(
       'SMTP_URL is not set, so e-mails (codes, sign-in links) would only be written to the development outbox: set it to the mail relay (smtp://user:password@host:587).',

@@ -24,6 +24,8 @@ import { DistributionService } from './modules/distribution/distribution-service
 import { HolderService } from './modules/holder/holder-service.ts';
 import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
+import { TimestampingService } from './modules/timestamping/timestamping-service.ts';
+import { Retimestamper } from './modules/timestamping/retimestamp-job.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -43,12 +45,16 @@ export function createServices(
   const queue = overrides.queue ?? null;
   const storage = overrides.storage ?? createFileStorage(config, overrides.log);
   const identity = overrides.identity ?? null;
+  // PAdES B-LTA's TSA and CRL (ADR 0135): issuing time-stamps with them, /tsa and /pki/* serve them.
+  const timestamping = identity ? new TimestampingService(config, identity.keys, overrides.log) : null;
   const issuing = identity
     ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} }, {
         // The store comes from the configuration: the render threads build the same one (ADR 0110).
         workerFiles: overrides.storage ? undefined : { filesDir: config.filesDir, fileStorage: config.fileStorage },
+        timestamping: timestamping!,
       })
     : null;
+  const retimestamper = timestamping ? new Retimestamper(db, storage, timestamping, config.timestamping, overrides.log ?? { info: () => {}, warn: () => {} }) : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
   const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
@@ -66,7 +72,9 @@ export function createServices(
     signatures: new SignaturesService(db, storage),
     identity,
     issuing,
-    jobs: issuing ? issuingJobs(issuing) : null,
+    jobs: issuing ? { ...issuingJobs(issuing), ...(retimestamper ? { retimestamp: retimestamper.job } : {}) } : null,
+    timestamping,
+    retimestamper,
     verification,
     invalidation,
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash), queue) : null,

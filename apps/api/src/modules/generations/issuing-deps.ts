@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import type { TimestampingService } from '../timestamping/timestamping-service.ts';
 import type { WorkerFiles } from './render-pool.ts';
 
 /** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
@@ -29,4 +30,6 @@ export interface IssuingDeps {
    * otherwise, e.g. by a test) the main thread does the file work.
    */
   workerFiles?: WorkerFiles | undefined;
+  /** PAdES B-LTA's TSA and validation data (ADR 0135). */
+  timestamping: TimestampingService;
 }

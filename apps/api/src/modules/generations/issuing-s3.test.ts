@@ -3,7 +3,7 @@
 // process on 127.0.0.1). Every file lands in the bucket under S3_PREFIX and none on the local disk;
 // the zip export streams from the bucket; the diplomas verify by id and by their PDF; a cancelled
 // batch's PDFs are removed from the bucket.
-import { verifyPdfSignature } from '@sceau/pdf';
+import { verifyDocumentTimestamps, verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
@@ -151,7 +151,9 @@ describe('issuing with FILE_STORAGE=s3', () => {
     for (const r of rows) {
       const pdf = await objectBytes(r.pdfKey!);
       expect(sha(pdf)).toBe(r.pdfSha256);
-      expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+      // PAdES B-LTA (ADR 0135): the signature, then the DSS and a document time-stamp over the whole file.
+      expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: false });
+      expect(verifyDocumentTimestamps(pdf)).toMatchObject([{ ok: true, coveredLength: pdf.length }]);
     }
     // DATA_DIR holds the keys, the chain and the outbox, but no stored file.
     expect(await readdir(ctx.config.filesDir).catch(() => [])).toEqual([]);

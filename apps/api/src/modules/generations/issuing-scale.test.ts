@@ -1,7 +1,7 @@
 // Scale-out (ADR 0105): two job consumers, each with its own database connections, share one batch's
 // PDFs through chunk jobs; every diploma is stored and counted once and verifies.
 import { verifyDocument } from '@sceau/credential';
-import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
+import { extractAttachment, verifyDocumentTimestamps, verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -135,7 +135,9 @@ async function expectIssuedOnce(batchId: number, count: number) {
   for (const row of rows) {
     const pdf = (await storage.get(row.pdfKey!))!;
     expect(createHash('sha256').update(pdf).digest('hex')).toBe(row.pdfSha256);
-    expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+    // PAdES B-LTA (ADR 0135): the signature, then the DSS and a document time-stamp over the whole file.
+    expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: false });
+    expect(verifyDocumentTimestamps(pdf)).toMatchObject([{ ok: true, coveredLength: pdf.length }]);
     const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
     expect(attached.signature.targetHash).toBe(row.targetHash);
     expect(verifyDocument(attached).integrity).toBe('ok');

@@ -12,6 +12,7 @@ import { writeCredentials } from './issuing-credentials.ts';
 import { BatchDataError, type IssuingDeps, type ItemRange } from './issuing-deps.ts';
 import { renderPending } from './issuing-render.ts';
 import type { WorkerFiles } from './render-pool.ts';
+import { TimestampingService } from '../timestamping/timestamping-service.ts';
 
 export { BatchDataError, type ItemRange } from './issuing-deps.ts';
 
@@ -36,10 +37,11 @@ export class IssuingService {
     storage: FileStorage,
     chain: OpenChain,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
-    /** `workerFiles`: see IssuingDeps. */
-    options: { workerFiles?: WorkerFiles } = {},
+    /** `workerFiles`, `timestamping`: see IssuingDeps (by default the configuration's TSA and CRL). */
+    options: { workerFiles?: WorkerFiles | undefined; timestamping?: TimestampingService } = {},
   ) {
-    this.deps = { db, config, keys, storage, chain, log, workerFiles: options.workerFiles };
+    const timestamping = options.timestamping ?? new TimestampingService(config, keys, log);
+    this.deps = { db, config, keys, storage, chain, log, workerFiles: options.workerFiles, timestamping };
   }
 
   /**

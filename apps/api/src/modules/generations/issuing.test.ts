@@ -1,6 +1,7 @@
 import { connectChain, createRegistry } from '@sceau/chain';
 import { verifyDocument, verifyQrPayload } from '@sceau/credential';
-import { extractAttachment, verifyPdfSignature } from '@sceau/pdf';
+import { extractAttachment, latestTimestamp, verifyDocumentTimestamps, verifyPdfSignature } from '@sceau/pdf';
+import { X509Certificate } from 'node:crypto';
 import { DIPLOMA_ID_PATTERN } from '@sceau/contracts';
 import { execFileSync } from 'node:child_process';
 import { readdir, rm, writeFile } from 'node:fs/promises';
@@ -55,13 +56,21 @@ describe('issuing a batch', () => {
     expect(check.integrity).toBe('ok');
     const pdf = (await services.storage.get(first!.pdfKey!))!;
     expect(pdf.length).toBeLessThan(150 * 1024);
-    expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+    // PAdES B-LTA (ADR 0135): the signature with its time-stamp, then the DSS and a document
+    // time-stamp covering the whole file; the row knows when that time-stamp's TSA certificate ends.
+    const signature = verifyPdfSignature(pdf);
+    expect(signature).toMatchObject({ intact: true, coversWholeFile: false });
+    expect(signature.signatureTimestamp?.genTime).toBeInstanceOf(Date);
+    expect(verifyDocumentTimestamps(pdf)).toMatchObject([{ ok: true, coveredLength: pdf.length }]);
+    expect(first!.timestampExpiresAt!.getTime()).toBe(new Date(new X509Certificate(latestTimestamp(pdf)!.tsaCertificateDer).validTo).getTime());
     const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
     expect(attached.signature.targetHash).toBe(first!.targetHash);
     // An independent tool agrees.
     const file = path.join(ctx.dataDir, 'check.pdf');
     await writeFile(file, pdf);
-    expect(execFileSync('pdfsig', [file], { encoding: 'utf8' })).toContain('Signature is Valid.');
+    const pdfsig = execFileSync('pdfsig', [file], { encoding: 'utf8' });
+    expect(pdfsig).toContain('Signature is Valid.');
+    expect(pdfsig).toMatch(/Signature #2:[\s\S]*DocTimeStamp1[\s\S]*Total document signed/);
   });
 
   it('prints on each diploma an offline QR payload that the published keys verify', async () => {

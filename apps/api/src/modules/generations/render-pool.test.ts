@@ -1,4 +1,13 @@
-import { createDevelopmentPki, diplomeEtatTemplate, extractAttachment, preparePhoto, verifyPdfSignature } from '@sceau/pdf';
+import {
+  createCertificateRevocationList,
+  createDevelopmentPki,
+  createDevelopmentTsa,
+  diplomeEtatTemplate,
+  extractAttachment,
+  preparePhoto,
+  verifyDocumentTimestamps,
+  verifyPdfSignature,
+} from '@sceau/pdf';
 import { pdfTextString } from '@sceau/pdf/pdf-syntax';
 import { createTestPhoto, createTestSignatureImages, testCredentialJson, testFields, testOfflinePayload } from '@sceau/pdf/test-fixtures';
 import { createHash } from 'node:crypto';
@@ -31,11 +40,20 @@ function job(i: number): RenderJob {
 
 beforeAll(async () => {
   const pki = await createDevelopmentPki();
+  // PAdES B-LTA with a local TSA issued by the same development CA (ADR 0135).
+  const ca = { certificatePem: pki.caCertificatePem, privateKeyPem: pki.caPrivateKeyPem };
+  const tsa = await createDevelopmentTsa({ ca });
+  const crl = await createCertificateRevocationList({ ca, revoked: [], thisUpdate: new Date(), nextUpdate: new Date(Date.now() + 86400e3), crlNumber: 1 });
   setup = {
     key: 'test-1',
     template: diplomeEtatTemplate,
     signatureImages: await createTestSignatureImages(),
     signer: { privateKeyPem: pki.signingPrivateKeyPem, certificateChainDer: pki.certificateChainDer },
+    longTerm: {
+      id: 'test-tsa',
+      tsa: { kind: 'local', privateKeyPem: tsa.privateKeyPem, certificateChainDer: tsa.certificateChainDer },
+      validation: { certificates: [...pki.certificateChainDer, tsa.certificateDer], crls: [crl] },
+    },
   };
   photo = await preparePhoto(await createTestPhoto(1), diplomeEtatTemplate.photo);
 });
@@ -54,7 +72,10 @@ describe('the render pool', () => {
       expect(pdf.byteLength).toBe(pdf.buffer.byteLength); // transferred, not a view on a shared buffer
       expect(sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
       if (i % 8 === 0) {
-        expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: true });
+        // Signed, then the DSS and the document time-stamp after it (PAdES B-LTA).
+        expect(verifyPdfSignature(pdf)).toMatchObject({ intact: true, coversWholeFile: false });
+        expect(verifyPdfSignature(pdf).signatureTimestamp).toBeTruthy();
+        expect(verifyDocumentTimestamps(pdf)).toMatchObject([{ ok: true, coveredLength: pdf.length }]);
         const attached = JSON.parse(new TextDecoder().decode((await extractAttachment(pdf, 'credential.json'))!));
         expect(attached).toBeTruthy();
       }
