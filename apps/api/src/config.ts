@@ -112,20 +112,23 @@ const envSchema = z.object({
   /** Certificates (PEM files, comma-separated) of earlier ministry keys, still published. */
   MINISTRY_RETIRED_CERTIFICATE_FILES: z.string().optional(),
   /**
-   * PAdES B-LTA (ADR 0135): the RFC 3161 time-stamping authority's URL; unset, the platform's own
-   * (a development TSA certificate under DATA_DIR/keys/tsa, also served at /tsa), refused in production.
+   * The ministry's key in a hardware module (ADR 0136): the token's PKCS#11 library; the token by
+   * label or slot id; the user PIN (or a file holding it); the key by label and/or id (hex). The
+   * certificate chain comes from MINISTRY_CERTIFICATE_FILE, or from the token when that is unset.
    */
-  TSA_URL: z.union([z.literal(''), z.string().url()]).optional(),
-  /** The Authorization header the TSA wants, if any (e.g. `Basic …`). */
-  TSA_AUTHORIZATION: z.string().min(1).optional(),
-  TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Room reserved in each PDF for one token of TSA_URL's TSA, in bytes. */
-  TSA_MAX_TOKEN_BYTES: z.coerce.number().int().min(1024).max(65_536).default(12_288),
-  /** With configured ministry keys: their CA's current CRL (DER or PEM file), published at /pki/ca.crl and put in each PDF's DSS. */
-  MINISTRY_CRL_FILE: z.string().optional(),
-  /** Re-time-stamp a diploma this many days before its last time-stamp's TSA certificate expires; at most RETIMESTAMP_PER_RUN a run. */
-  RETIMESTAMP_MARGIN_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
-  RETIMESTAMP_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(500),
+  KEYS_PKCS11_MODULE: z.string().min(1).optional(),
+  KEYS_PKCS11_TOKEN_LABEL: z.string().min(1).max(32).optional(),
+  KEYS_PKCS11_SLOT: z.coerce.number().int().min(0).optional(),
+  KEYS_PKCS11_PIN: z.string().min(1).max(256).optional(),
+  KEYS_PKCS11_PIN_FILE: z.string().min(1).optional(),
+  KEYS_PKCS11_KEY_LABEL: z.string().min(1).max(256).optional(),
+  KEYS_PKCS11_KEY_ID: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{2}){1,64}$/, 'the key id in hexadecimal, e.g. 01')
+    .optional(),
+  KEYS_PKCS11_SESSIONS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Production signs with a file key (MINISTRY_KEY_FILE) only when this says so: the key should be in a token. */
+  KEYS_ALLOW_FILE_KEY: flag.default(false),
   /** Whether this process also runs background jobs (generation, anchoring). Off for API-only processes. */
   WORKERS: flag.default(true),
   /**
@@ -230,6 +233,20 @@ function s3Settings(e: z.infer<typeof envSchema>) {
   };
 }
 
+/** The PKCS#11 settings, checked together (ADR 0136): a token, a key, a PIN, and no key file beside them. */
+function pkcs11Problems(e: z.infer<typeof envSchema>): string[] {
+  const set = [e.KEYS_PKCS11_TOKEN_LABEL, e.KEYS_PKCS11_SLOT, e.KEYS_PKCS11_PIN, e.KEYS_PKCS11_PIN_FILE, e.KEYS_PKCS11_KEY_LABEL, e.KEYS_PKCS11_KEY_ID].some(
+    (v) => v !== undefined,
+  );
+  if (!e.KEYS_PKCS11_MODULE) return set ? ["  KEYS_PKCS11_MODULE: required with the other KEYS_PKCS11_* settings (the path of the token's PKCS#11 library)"] : [];
+  const problems: string[] = [];
+  if (e.MINISTRY_KEY_FILE) problems.push('  MINISTRY_KEY_FILE: not with KEYS_PKCS11_MODULE (the key is in the token; keep MINISTRY_CERTIFICATE_FILE for its chain)');
+  if (e.KEYS_PKCS11_TOKEN_LABEL === undefined && e.KEYS_PKCS11_SLOT === undefined) problems.push('  KEYS_PKCS11_TOKEN_LABEL or KEYS_PKCS11_SLOT: name the token');
+  if (!e.KEYS_PKCS11_PIN === !e.KEYS_PKCS11_PIN_FILE) problems.push('  KEYS_PKCS11_PIN or KEYS_PKCS11_PIN_FILE: one of the two');
+  if (!e.KEYS_PKCS11_KEY_LABEL && !e.KEYS_PKCS11_KEY_ID) problems.push('  KEYS_PKCS11_KEY_LABEL or KEYS_PKCS11_KEY_ID: name the key');
+  return problems;
+}
+
 export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -240,7 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const storage = s3Settings(e);
-  if (storage.problems.length) throw new Error(`Invalid configuration:\n${storage.problems.join('\n')}`);
+  const problems = [...storage.problems, ...pkcs11Problems(e)];
+  if (problems.length) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -313,16 +331,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .map((f) => f.trim())
         .filter(Boolean),
       organization: e.ISSUER_NAME,
-    },
-    /** PAdES B-LTA (ADR 0135): the TSA (null: the platform's own), the CA's CRL, re-time-stamping. */
-    timestamping: {
-      tsaUrl: e.TSA_URL || null,
-      authorization: e.TSA_AUTHORIZATION ?? null,
-      timeoutMs: e.TSA_TIMEOUT_MS,
-      maxTokenBytes: e.TSA_MAX_TOKEN_BYTES,
-      crlFile: e.MINISTRY_CRL_FILE ?? null,
-      retimestampMarginDays: e.RETIMESTAMP_MARGIN_DAYS,
-      retimestampPerRun: e.RETIMESTAMP_PER_RUN,
+      pkcs11: e.KEYS_PKCS11_MODULE
+        ? {
+            module: e.KEYS_PKCS11_MODULE,
+            tokenLabel: e.KEYS_PKCS11_TOKEN_LABEL ?? null,
+            slot: e.KEYS_PKCS11_SLOT ?? null,
+            pin: e.KEYS_PKCS11_PIN ?? null,
+            pinFile: e.KEYS_PKCS11_PIN_FILE ?? null,
+            keyLabel: e.KEYS_PKCS11_KEY_LABEL ?? null,
+            keyId: e.KEYS_PKCS11_KEY_ID ?? null,
+            sessions: e.KEYS_PKCS11_SESSIONS,
+          }
+        : null,
+      allowFileKey: e.KEYS_ALLOW_FILE_KEY,
     },
     outboxDir: path.join(dataDir, 'outbox'),
     filesDir: path.join(dataDir, 'files'),

@@ -14,14 +14,14 @@ export function productionProblems(config: Config): string[] {
   if (config.oauth.clientSecret === DEFAULT_OAUTH_CLIENT_SECRET) {
     problems.push('OAUTH_CLIENT_SECRET is the default development secret, which anyone can read in the README: set it to a long random value (e.g. `openssl rand -base64 32`).');
   }
-  if (!config.keys.keyFile || !config.keys.certificateFile) {
+  if (!config.keys.pkcs11 && (!config.keys.keyFile || !config.keys.certificateFile)) {
     problems.push(
-      "MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are not both set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set both to the ministry's signing key and its certificate chain (PEM).",
+      "Neither KEYS_PKCS11_MODULE nor MINISTRY_KEY_FILE and MINISTRY_CERTIFICATE_FILE are set, so diplomas would be signed by a development CA and key generated under DATA_DIR/keys: set KEYS_PKCS11_* to the ministry's key in its hardware module (docs/deployment.md, section 11).",
     );
-  }
-  if (!config.timestamping.tsaUrl) {
+  } else if (!config.keys.pkcs11 && !config.keys.allowFileKey) {
+    // ADR 0136: in production the private key is in a token, never in a file, unless the ministry says otherwise.
     problems.push(
-      'TSA_URL is not set, so diplomas would be time-stamped by a development time-stamping authority whose key and certificate are generated under DATA_DIR/keys/tsa: set it to the URL of an RFC 3161 time-stamping authority (ADR 0135).',
+      'MINISTRY_KEY_FILE holds the private key in a file, which anyone who copies the server can use: move the key into a hardware module (KEYS_PKCS11_*, docs/deployment.md section 11), or accept the risk explicitly with KEYS_ALLOW_FILE_KEY=true.',
     );
   }
   if (!config.mail.smtpUrl) {

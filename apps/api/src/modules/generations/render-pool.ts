@@ -2,7 +2,6 @@
 // holding one DiplomaRenderer per template set-up and the ministry's PDF signer. See ADR 0050.
 import type { DiplomaFields, DiplomaTemplateInput, QrContents, SignatureImages } from '@sceau/pdf';
 import type { Config } from '../../config.ts';
-import type { LongTermSetup } from '../timestamping/timestamping-service.ts';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -14,13 +13,12 @@ export interface RenderSetup {
   key: string;
   template: DiplomaTemplateInput;
   signatureImages: SignatureImages;
-  /** The ministry's PDF signing key (PKCS#8 PEM) and its certificate chain (DER, leaf first). */
-  signer: { privateKeyPem: string; certificateChainDer: Uint8Array[] };
   /**
-   * PAdES B-LTA (ADR 0135): the TSA (the signature's time-stamp and the document time-stamp) and
-   * the DSS's validation data (TimestampingService.setup()).
+   * The ministry's PDF signer: its private key (PKCS#8 PEM), used in the worker; or, for a key the
+   * process cannot export (a PKCS#11 token, ADR 0136), `sign`, which the worker calls through this
+   * thread (its signed attributes in, the DER signature out). Certificate chain DER, leaf first.
    */
-  longTerm: LongTermSetup;
+  signer: { privateKeyPem: string; certificateChainDer: Uint8Array[] } | { sign(data: Uint8Array): Promise<Uint8Array>; certificateChainDer: Uint8Array[] };
 }
 
 /**
@@ -61,8 +59,6 @@ export interface StoredRenderJob extends Omit<CredentialRenderJob, 'photo'> {
 export interface HeldPdf {
   sha256: string;
   bytes: number;
-  /** When the TSA certificate of the PDF's last time-stamp expires (ISO 8601). */
-  timestampExpiresAt: string;
   /** Writes the PDF to the file store under `key` (whole or not at all), then forgets it. */
   store(key: string): Promise<void>;
   /** Forgets the PDF without writing it (idempotent; nothing after `store`). */
@@ -73,8 +69,6 @@ export interface RenderedPdf {
   /** The signed PDF; its ArrayBuffer came from the worker by transfer and is this view's alone. */
   pdf: Uint8Array;
   sha256: string;
-  /** When the TSA certificate of the PDF's last time-stamp expires (ISO 8601). */
-  timestampExpiresAt: string;
 }
 
 export interface RenderPoolOptions {
@@ -100,9 +94,15 @@ export interface RenderPoolStats {
   dbMs: number;
 }
 
+/** A set-up as the worker receives it: a signer that signs in the pool's thread is `remote`. */
+export type PostedSetup = Omit<RenderSetup, 'signer'> & {
+  signer: { privateKeyPem: string; certificateChainDer: Uint8Array[] } | { remote: true; certificateChainDer: Uint8Array[] };
+};
+
 // Messages between the pool and its workers.
 export type WorkerRequest =
-  | { type: 'setup'; setup: RenderSetup }
+  | { type: 'setup'; setup: PostedSetup }
+  | { type: 'signature'; signId: number; signature: Uint8Array | null; error?: string }
   | { type: 'drop'; key: string }
   | {
       type: 'render';
@@ -123,9 +123,10 @@ export type WorkerRequest =
   | { type: 'crash' };
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; timestampExpiresAt: string; renderMs: number; signMs: number }
-  | { type: 'held'; id: number; bytes: number; sha256: string; timestampExpiresAt: string; renderMs: number; signMs: number }
+  | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; renderMs: number; signMs: number }
+  | { type: 'held'; id: number; bytes: number; sha256: string; renderMs: number; signMs: number }
   | { type: 'stored'; id: number }
+  | { type: 'sign'; signId: number; key: string; data: Uint8Array }
   | { type: 'failed'; id: number; message: string; stack: string; code?: RenderErrorCode };
 
 /** Why a render failed, when the caller may act on it: the photo is not in the file store. */
@@ -192,6 +193,8 @@ export class RenderPool {
   private queueHead = 0;
   private nextId = 1;
   private closed = false;
+  /** The signers of set-ups whose key signs in this thread (PKCS#11), by set-up key. */
+  private readonly remoteSigners = new Map<string, (data: Uint8Array) => Promise<Uint8Array>>();
 
   constructor(options: RenderPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
@@ -313,7 +316,13 @@ export class RenderPool {
     if (at >= 0) {
       slot.loaded.splice(at, 1);
     } else {
-      slot.worker.postMessage({ type: 'setup', setup } satisfies WorkerRequest);
+      const { signer } = setup;
+      let posted = setup as PostedSetup;
+      if ('sign' in signer) {
+        this.remoteSigners.set(setup.key, signer.sign);
+        posted = { ...setup, signer: { remote: true, certificateChainDer: signer.certificateChainDer } };
+      }
+      slot.worker.postMessage({ type: 'setup', setup: posted } satisfies WorkerRequest);
       if (slot.loaded.length >= this.setupsPerWorker) slot.worker.postMessage({ type: 'drop', key: slot.loaded.shift()! } satisfies WorkerRequest);
     }
     slot.loaded.push(setup.key);
@@ -337,6 +346,10 @@ export class RenderPool {
   }
 
   private onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
+    if (reply.type === 'sign') {
+      this.signFor(slot, reply);
+      return;
+    }
     const store = slot.storing.get(reply.id);
     if (store && (reply.type === 'stored' || reply.type === 'failed')) {
       slot.storing.delete(reply.id);
@@ -359,11 +372,7 @@ export class RenderPool {
       this.stats.documents++;
       this.stats.renderMs += reply.renderMs;
       this.stats.signMs += reply.signMs;
-      queued.resolve(
-        reply.type === 'done'
-          ? { pdf: reply.pdf, sha256: reply.sha256, timestampExpiresAt: reply.timestampExpiresAt }
-          : this.heldPdf(slot, reply.id, reply.sha256, reply.bytes, reply.timestampExpiresAt),
-      );
+      queued.resolve(reply.type === 'done' ? { pdf: reply.pdf, sha256: reply.sha256 } : this.heldPdf(slot, reply.id, reply.sha256, reply.bytes));
     } else if (reply.type === 'failed') {
       this.stats.failed++;
       const error = new RenderError(reply.message, reply.code);
@@ -373,16 +382,31 @@ export class RenderPool {
     this.pump();
   }
 
+  /** A worker's request to sign with a key that stays in this thread (a PKCS#11 token, ADR 0136). */
+  private signFor(slot: Slot, request: Extract<WorkerReply, { type: 'sign' }>): void {
+    const answer = (signature: Uint8Array | null, error?: string) => {
+      if (slot.alive) slot.worker.postMessage({ type: 'signature', signId: request.signId, signature, ...(error ? { error } : {}) } satisfies WorkerRequest);
+    };
+    const sign = this.remoteSigners.get(request.key);
+    if (!sign) {
+      answer(null, `render pool: no signer for set-up ${request.key}`);
+      return;
+    }
+    sign(request.data).then(
+      (signature) => answer(signature),
+      (error: unknown) => answer(null, error instanceof Error ? error.message : String(error)),
+    );
+  }
+
   /** An idle worker never keeps the process alive: a forgotten close() cannot hang a shutdown. */
   private unrefIfIdle(slot: Slot): void {
     if (slot.inFlight.size === 0 && slot.storing.size === 0) slot.worker.unref();
   }
 
-  private heldPdf(slot: Slot, id: number, sha256: string, bytes: number, timestampExpiresAt: string): HeldPdf {
+  private heldPdf(slot: Slot, id: number, sha256: string, bytes: number): HeldPdf {
     return {
       sha256,
       bytes,
-      timestampExpiresAt,
       store: (key) => {
         if (!slot.held.delete(id))
           return Promise.reject(new RenderError(slot.alive ? 'this PDF was already stored or released' : 'render worker stopped: the PDF it held is lost'));

@@ -12,7 +12,17 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateRequest, issueDevelopmentCertificate } from './certificates.ts';
-import { destroyPkcs11PrivateKey, generatePkcs11Key, openPkcs11Key, p1363ToDer, Pkcs11ConfigError, storePkcs11Certificate, type Pkcs11Config } from './pkcs11.ts';
+import { loadMinistryKeys } from './ministry-keys.ts';
+import {
+  destroyPkcs11PrivateKey,
+  generatePkcs11Key,
+  openPkcs11Key,
+  p1363ToDer,
+  Pkcs11ConfigError,
+  signOnceWithPkcs11Key,
+  storePkcs11Certificate,
+  type Pkcs11Config,
+} from './pkcs11.ts';
 import { createTestToken, softHsmAvailable, type TestToken } from './softhsm-token.ts';
 
 const available = softHsmAvailable();
@@ -104,17 +114,17 @@ describe.skipIf(!available)('PKCS#11 signer (SoftHSM2)', () => {
     }
   });
 
-  it('makes a certificate request signed by the token key, for the CA', async () => {
-    const key = await openPkcs11Key(keyConfig, { certificateFile: chainFile });
-    try {
-      const pem = await createCertificateRequest({ publicKey: key.publicKey, subject: 'CN=Sceau 2027, O=Ministère de test, C=CD', signRaw: key.signRaw });
+  it('makes a certificate request for a key just generated in the token, signed there, for the CA', async () => {
+    const next = { ...keyConfig, keyLabel: 'ministry-2027', keyId: 'c3' };
+    const { publicKey } = await generatePkcs11Key(next);
+    {
+      const pem = await createCertificateRequest({ publicKey, subject: 'CN=Sceau 2027, O=Ministère de test, C=CD', signRaw: (data) => signOnceWithPkcs11Key(next, data) });
       const request = new x509.Pkcs10CertificateRequest(pem);
       expect(request.subject).toBe('CN=Sceau 2027, O=Ministère de test, C=CD');
       expect(await request.verify()).toBe(true);
       const out = spawnSync('openssl', ['req', '-verify', '-noout'], { input: pem, encoding: 'utf8' });
       if (!out.error) expect(`${out.stdout}${out.stderr}`).toMatch(/verify OK/i);
-    } finally {
-      key.close();
+      expect(Buffer.from(new x509.Pkcs10CertificateRequest(pem).publicKey.rawData).equals(publicKey.export({ format: 'der', type: 'spki' }))).toBe(true);
     }
   });
 
@@ -137,6 +147,36 @@ describe.skipIf(!available)('PKCS#11 signer (SoftHSM2)', () => {
     await writeFile(pinFile, `${token.config.pin}\n`, { mode: 0o600 });
     const key = await openPkcs11Key({ ...keyConfig, pin: null, pinFile }, { certificateFile: chainFile });
     key.close();
+  });
+
+  it('is the ministry key of the platform: mode pkcs11, no private key in the process, published and signing', async () => {
+    const keysConfig = {
+      dir: path.join(token.dir, 'keys'),
+      keyFile: null,
+      certificateFile: chainFile,
+      retiredCertificateFiles: [],
+      organization: 'Ministère de test',
+      pkcs11: keyConfig,
+    };
+    const logged: unknown[] = [];
+    const keys = await loadMinistryKeys(keysConfig, { info: (o: unknown) => logged.push(o), warn: () => {} });
+    try {
+      expect(keys.mode).toBe('pkcs11');
+      expect(keys.active.privateKey).toBeNull();
+      const published = keys.jwks().keys;
+      expect(published).toHaveLength(1);
+      expect(published[0]).toMatchObject({ kid: keys.active.kid, status: 'active' });
+      const data = new TextEncoder().encode('racine du lot');
+      expect(verifyEs256(published[0]!, data, await keys.active.es256.sign(data))).toBe(true);
+      const der = await keys.active.pdfSigner.sign(data);
+      expect(verify('sha256', data, { key: new X509Certificate(keys.active.certificateChainDer[0]!).publicKey, dsaEncoding: 'der' }, der)).toBe(true);
+      expect(JSON.stringify(logged)).not.toContain(token.config.pin!);
+      // The key folder holds certificates and the keyring, never a private key.
+      const files = await readdir(keysConfig.dir);
+      expect(files.sort()).toEqual([`ministry-${keys.active.kid}.chain.pem`, 'ministry-keyring.json'].sort());
+    } finally {
+      keys.close();
+    }
   });
 
   it('destroys a retired private key in the token; the certificate stays', async () => {

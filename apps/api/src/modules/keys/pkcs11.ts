@@ -445,3 +445,16 @@ export async function destroyPkcs11PrivateKey(config: Pkcs11Config): Promise<num
     return found.length;
   });
 }
+
+/**
+ * One ECDSA P-256 signature (r‖s) over SHA-256(data) with the named private key, without its
+ * certificate: for the certificate request of a key just generated.
+ */
+export async function signOnceWithPkcs11Key(config: Pkcs11Config, data: Uint8Array): Promise<Uint8Array> {
+  return withSession(config, async (lib, p11, session) => {
+    const found = findAll(p11, session, keyTemplate(lib, lib.CKO_PRIVATE_KEY, config));
+    if (found.length !== 1) throw new Pkcs11ConfigError(`${found.length} private keys match the label and id given: exactly one must`);
+    p11.C_SignInit(session, { mechanism: lib.CKM_ECDSA }, found[0]!);
+    return new Uint8Array(await p11.C_SignAsync(session, createHash('sha256').update(data).digest(), Buffer.alloc(132)));
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Declares a retired ministry key compromised from a given time (ADR 0136, docs/security.md "Key
+ * compromise"): its retirement time is set back to that time, so every verifier refuses what it
+ * signed from then on; its certificate is recorded as revoked (keyCompromise) for the CA's CRL; and
+ * the diplomas the platform signed with it since then are listed, to be issued again.
+ *   npm run keys:compromise -- --kid <key id> --since 2026-11-20T08:00:00Z [--out affected.json]
+ * The active key cannot be declared compromised: rotate first. Restart every process afterwards.
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/open-database.ts';
+import { diplomasSignedSince } from '../modules/keys/compromise.ts';
+import { markKeyCompromised } from '../modules/keys/ministry-keys.ts';
+
+const { values } = parseArgs({ options: { kid: { type: 'string' }, since: { type: 'string' }, out: { type: 'string' } } });
+if (!values.kid || !values.since || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(values.since)) {
+  console.error('Usage: npm run keys:compromise -- --kid <key id> --since <ISO 8601 time with its zone, e.g. 2026-11-20T08:00:00Z> [--out affected.json]');
+  process.exit(2);
+}
+const config = loadConfig();
+try {
+  const since = new Date(values.since);
+  const marked = await markKeyCompromised(config.keys, values.kid, since);
+  console.log(`Key ${marked.kid} declared compromised: retired from ${marked.retiredAt}; certificate serial ${marked.serialNumber} recorded as revoked (keyCompromise).`);
+  console.log('Restart every process: the published key set then carries the new retirement time and the CRL the revocation.');
+  const database = await openDatabase(config, pino({ level: 'warn' }));
+  try {
+    const affected = await diplomasSignedSince(database.db, marked.kid, new Date(marked.retiredAt));
+    console.log(`${affected.length} diploma(s) signed with this key since ${marked.retiredAt}, refused from now on: issue them again.`);
+    for (const d of affected.slice(0, 50)) console.log(`  ${d.id}  batch ${d.generationId}  candidate ${d.candidateCode}  issued ${d.issuedAt}${d.revoked ? '  (revoked)' : ''}`);
+    if (affected.length > 50) console.log(`  … and ${affected.length - 50} more${values.out ? '' : ' (write them all with --out <file>)'}`);
+    if (values.out) {
+      await writeFile(values.out, `${JSON.stringify({ kid: marked.kid, since: marked.retiredAt, diplomas: affected }, null, 2)}\n`);
+      console.log(`All of them written to ${values.out}.`);
+    }
+  } finally {
+    await database.close();
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
