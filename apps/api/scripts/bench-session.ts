@@ -307,7 +307,13 @@ try {
     for (let i = 0; i < M; i++) await one(i, true);
     const perDoc = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v / M])) as typeof times;
     // Render + sign + hash on every core at once: the render pool's threads, fed from memory.
-    const setup: RenderSetup = { key: 'baseline', template: design, signatureImages, signer: { privateKeyPem, certificateChainDer: keys.active.certificateChainDer } };
+    const setup: RenderSetup = {
+      key: 'baseline',
+      template: design,
+      signatureImages,
+      signer: { privateKeyPem, certificateChainDer: keys.active.certificateChainDer },
+      longTerm: await services.timestamping!.setup(),
+    };
     const copy = (j: RenderJob): RenderJob => ({ ...j, photo: j.photo.slice(), credentialJson: j.credentialJson.slice() });
     await Promise.all(jobs.slice(0, 20).map((j) => pool.render(setup, copy(j.job)))); // set-up sent, workers warm
     const tp = performance.now();

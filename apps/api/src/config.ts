@@ -129,6 +129,21 @@ const envSchema = z.object({
   KEYS_PKCS11_SESSIONS: z.coerce.number().int().min(1).max(16).default(2),
   /** Production signs with a file key (MINISTRY_KEY_FILE) only when this says so: the key should be in a token. */
   KEYS_ALLOW_FILE_KEY: flag.default(false),
+  /**
+   * PAdES B-LTA (ADR 0135): the RFC 3161 time-stamping authority's URL; unset, the platform's own
+   * (a development TSA certificate under DATA_DIR/keys/tsa, also served at /tsa), refused in production.
+   */
+  TSA_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  /** The Authorization header the TSA wants, if any (e.g. `Basic …`). */
+  TSA_AUTHORIZATION: z.string().min(1).optional(),
+  TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Room reserved in each PDF for one token of TSA_URL's TSA, in bytes. */
+  TSA_MAX_TOKEN_BYTES: z.coerce.number().int().min(1024).max(65_536).default(12_288),
+  /** With configured ministry keys: their CA's current CRL (DER or PEM file), published at /pki/ca.crl and put in each PDF's DSS. */
+  MINISTRY_CRL_FILE: z.string().optional(),
+  /** Re-time-stamp a diploma this many days before its last time-stamp's TSA certificate expires; at most RETIMESTAMP_PER_RUN a run. */
+  RETIMESTAMP_MARGIN_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+  RETIMESTAMP_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(500),
   /** Whether this process also runs background jobs (generation, anchoring). Off for API-only processes. */
   WORKERS: flag.default(true),
   /**
@@ -344,6 +359,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           }
         : null,
       allowFileKey: e.KEYS_ALLOW_FILE_KEY,
+    },
+    /** PAdES B-LTA (ADR 0135): the TSA (null: the platform's own), the CA's CRL, re-time-stamping. */
+    timestamping: {
+      tsaUrl: e.TSA_URL || null,
+      authorization: e.TSA_AUTHORIZATION ?? null,
+      timeoutMs: e.TSA_TIMEOUT_MS,
+      maxTokenBytes: e.TSA_MAX_TOKEN_BYTES,
+      crlFile: e.MINISTRY_CRL_FILE ?? null,
+      retimestampMarginDays: e.RETIMESTAMP_MARGIN_DAYS,
+      retimestampPerRun: e.RETIMESTAMP_PER_RUN,
     },
     outboxDir: path.join(dataDir, 'outbox'),
     filesDir: path.join(dataDir, 'files'),

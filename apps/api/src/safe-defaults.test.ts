@@ -17,6 +17,7 @@ const safe = {
   KEYS_ALLOW_FILE_KEY: 'true',
   SMTP_URL: 'smtp://relay.ministry.example:587',
   SMS_GATEWAY_URL: 'https://sms.ministry.example/send',
+  TSA_URL: 'https://tsa.trust-provider.example/tsr',
 };
 
 describe('production refuses development settings', () => {
@@ -26,6 +27,8 @@ describe('production refuses development settings', () => {
     expect(productionProblems(loadConfig(two)).map((p) => p.split(' ')[0])).toEqual(['OAUTH_CLIENT_SECRET', 'SMS_GATEWAY_URL']);
     expect(productionProblems(loadConfig({ ...safe, MINISTRY_CERTIFICATE_FILE: '' }))).toHaveLength(1);
     expect(productionProblems(loadConfig({ ...safe, DEMO_DATA: 'true' })).map((p) => p.split(' ')[0])).toEqual(['DEMO_DATA']);
+    // The platform's own development TSA is refused as its development signing key is (ADR 0135).
+    expect(productionProblems(loadConfig({ ...safe, TSA_URL: '' })).map((p) => p.split(' ')[0])).toEqual(['TSA_URL']);
     // Development keeps its conveniences.
     expect(productionProblems(loadConfig({}))).toEqual([]);
   });
@@ -66,7 +69,7 @@ describe('production refuses development settings', () => {
       });
       expect(run.status).toBe(78);
       expect(run.stderr).toContain('refuses to start in production');
-      for (const name of ['OAUTH_CLIENT_SECRET', 'MINISTRY_KEY_FILE', 'MINISTRY_CERTIFICATE_FILE', 'SMTP_URL', 'SMS_GATEWAY_URL']) expect(run.stderr).toContain(name);
+      for (const name of ['OAUTH_CLIENT_SECRET', 'MINISTRY_KEY_FILE', 'MINISTRY_CERTIFICATE_FILE', 'TSA_URL', 'SMTP_URL', 'SMS_GATEWAY_URL']) expect(run.stderr).toContain(name);
       expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
       expect(existsSync(path.join(dataDir, 'keys'))).toBe(false);
     } finally {

@@ -24,6 +24,11 @@ export function productionProblems(config: Config): string[] {
       'MINISTRY_KEY_FILE holds the private key in a file, which anyone who copies the server can use: move the key into a hardware module (KEYS_PKCS11_*, docs/deployment.md section 11), or accept the risk explicitly with KEYS_ALLOW_FILE_KEY=true.',
     );
   }
+  if (!config.timestamping.tsaUrl) {
+    problems.push(
+      'TSA_URL is not set, so diplomas would be time-stamped by a development time-stamping authority whose key and certificate are generated under DATA_DIR/keys/tsa: set it to the URL of an RFC 3161 time-stamping authority (ADR 0135).',
+    );
+  }
   if (!config.mail.smtpUrl) {
     problems.push(
       'SMTP_URL is not set, so e-mails (codes, sign-in links) would only be written to the development outbox: set it to the mail relay (smtp://user:password@host:587).',

@@ -57,14 +57,17 @@ export async function renderPending(deps: IssuingDeps, generationId: number, ran
     const signer = signatures.find((s) => s.kind === kind);
     if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
   }
+  // PAdES B-LTA (ADR 0135): the TSA and the DSS's data; a new CRL or TSA certificate is a new set-up.
+  const longTerm = await deps.timestamping.setup();
   const setup: RenderSetup = {
-    key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${chosen ? 'chosen' : 'all'}:${keys.active.kid}`,
+    key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${chosen ? 'chosen' : 'all'}:${keys.active.kid}:${longTerm.id}`,
     template: design,
     signatureImages,
     // A file key signs in the render threads; a token's key (PKCS#11) signs in this thread, asked by them (ADR 0136).
     signer: keys.active.privateKey
       ? { privateKeyPem: keys.active.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, certificateChainDer: keys.active.certificateChainDer }
       : keys.active.pdfSigner,
+    longTerm,
   };
 
   const base = config.publicUrl.replace(/\/$/, '');
@@ -91,8 +94,14 @@ export async function renderPending(deps: IssuingDeps, generationId: number, ran
       results = await Promise.allSettled(
         rows.map(async (row, i): Promise<HeldPdf> => {
           if (!photos[i]) throw new RenderError(`photo ${row.photo_key} is not in the file store`, 'photo_missing');
-          const { pdf, sha256 } = await pool.renderFromCredential(setup, { photo: photos[i], qr: qr(row), credentialJson: encoder.encode(row.credential) });
-          return { sha256, bytes: pdf.byteLength, store: (key) => storage.put(key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)), release: () => {} };
+          const { pdf, sha256, timestampExpiresAt } = await pool.renderFromCredential(setup, { photo: photos[i], qr: qr(row), credentialJson: encoder.encode(row.credential) });
+          return {
+            sha256,
+            bytes: pdf.byteLength,
+            timestampExpiresAt,
+            store: (key) => storage.put(key, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)),
+            release: () => {},
+          };
         }),
       );
     }
@@ -115,21 +124,21 @@ export async function renderPending(deps: IssuingDeps, generationId: number, ran
           .for('update', { skipLocked: true });
         if (mine.length === 0) return;
         const keep = new Set(mine.map((m) => m.id));
-        const updates: { id: string; pdf_key: string; pdf_sha256: string; pdf_bytes: number }[] = [];
+        const updates: { id: string; pdf_key: string; pdf_sha256: string; pdf_bytes: number; timestamp_expires_at: string }[] = [];
         const s = performance.now();
         await Promise.all(
           rows.map(({ id }, i) => {
             if (!keep.has(id)) return undefined;
             const pdf = rendered[i]!;
             const key = `diplomas/${generationId}/${id}.pdf`;
-            updates.push({ id, pdf_key: key, pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes });
+            updates.push({ id, pdf_key: key, pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, timestamp_expires_at: pdf.timestampExpiresAt });
             return pdf.store(key);
           }),
         );
         pool.stats.storageMs += performance.now() - s;
         await tx.execute(sql`
-          update ${diplomas} set pdf_key = v.pdf_key, pdf_sha256 = v.pdf_sha256, pdf_bytes = v.pdf_bytes
-          from json_to_recordset(${JSON.stringify(updates)}::json) as v(id text, pdf_key text, pdf_sha256 text, pdf_bytes integer)
+          update ${diplomas} set pdf_key = v.pdf_key, pdf_sha256 = v.pdf_sha256, pdf_bytes = v.pdf_bytes, timestamp_expires_at = v.timestamp_expires_at
+          from json_to_recordset(${JSON.stringify(updates)}::json) as v(id text, pdf_key text, pdf_sha256 text, pdf_bytes integer, timestamp_expires_at timestamptz)
           where ${diplomas.id} = v.id`);
         await tx
           .update(generations)

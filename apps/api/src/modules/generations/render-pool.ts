@@ -2,6 +2,7 @@
 // holding one DiplomaRenderer per template set-up and the ministry's PDF signer. See ADR 0050.
 import type { DiplomaFields, DiplomaTemplateInput, QrContents, SignatureImages } from '@sceau/pdf';
 import type { Config } from '../../config.ts';
+import type { LongTermSetup } from '../timestamping/timestamping-service.ts';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,11 @@ export interface RenderSetup {
    * thread (its signed attributes in, the DER signature out). Certificate chain DER, leaf first.
    */
   signer: { privateKeyPem: string; certificateChainDer: Uint8Array[] } | { sign(data: Uint8Array): Promise<Uint8Array>; certificateChainDer: Uint8Array[] };
+  /**
+   * PAdES B-LTA (ADR 0135): the TSA (the signature's time-stamp and the document time-stamp) and
+   * the DSS's validation data (TimestampingService.setup()).
+   */
+  longTerm: LongTermSetup;
 }
 
 /**
@@ -59,6 +65,8 @@ export interface StoredRenderJob extends Omit<CredentialRenderJob, 'photo'> {
 export interface HeldPdf {
   sha256: string;
   bytes: number;
+  /** When the TSA certificate of the PDF's last time-stamp expires (ISO 8601). */
+  timestampExpiresAt: string;
   /** Writes the PDF to the file store under `key` (whole or not at all), then forgets it. */
   store(key: string): Promise<void>;
   /** Forgets the PDF without writing it (idempotent; nothing after `store`). */
@@ -69,6 +77,8 @@ export interface RenderedPdf {
   /** The signed PDF; its ArrayBuffer came from the worker by transfer and is this view's alone. */
   pdf: Uint8Array;
   sha256: string;
+  /** When the TSA certificate of the PDF's last time-stamp expires (ISO 8601). */
+  timestampExpiresAt: string;
 }
 
 export interface RenderPoolOptions {
@@ -123,8 +133,8 @@ export type WorkerRequest =
   | { type: 'crash' };
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; renderMs: number; signMs: number }
-  | { type: 'held'; id: number; bytes: number; sha256: string; renderMs: number; signMs: number }
+  | { type: 'done'; id: number; pdf: Uint8Array; sha256: string; timestampExpiresAt: string; renderMs: number; signMs: number }
+  | { type: 'held'; id: number; bytes: number; sha256: string; timestampExpiresAt: string; renderMs: number; signMs: number }
   | { type: 'stored'; id: number }
   | { type: 'sign'; signId: number; key: string; data: Uint8Array }
   | { type: 'failed'; id: number; message: string; stack: string; code?: RenderErrorCode };
@@ -372,7 +382,11 @@ export class RenderPool {
       this.stats.documents++;
       this.stats.renderMs += reply.renderMs;
       this.stats.signMs += reply.signMs;
-      queued.resolve(reply.type === 'done' ? { pdf: reply.pdf, sha256: reply.sha256 } : this.heldPdf(slot, reply.id, reply.sha256, reply.bytes));
+      queued.resolve(
+        reply.type === 'done'
+          ? { pdf: reply.pdf, sha256: reply.sha256, timestampExpiresAt: reply.timestampExpiresAt }
+          : this.heldPdf(slot, reply.id, reply.sha256, reply.bytes, reply.timestampExpiresAt),
+      );
     } else if (reply.type === 'failed') {
       this.stats.failed++;
       const error = new RenderError(reply.message, reply.code);
@@ -403,10 +417,11 @@ export class RenderPool {
     if (slot.inFlight.size === 0 && slot.storing.size === 0) slot.worker.unref();
   }
 
-  private heldPdf(slot: Slot, id: number, sha256: string, bytes: number): HeldPdf {
+  private heldPdf(slot: Slot, id: number, sha256: string, bytes: number, timestampExpiresAt: string): HeldPdf {
     return {
       sha256,
       bytes,
+      timestampExpiresAt,
       store: (key) => {
         if (!slot.held.delete(id))
           return Promise.reject(new RenderError(slot.alive ? 'this PDF was already stored or released' : 'render worker stopped: the PDF it held is lost'));

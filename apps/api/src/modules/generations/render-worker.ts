@@ -1,7 +1,18 @@
 // A render pool worker (see render-pool.ts): holds one DiplomaRenderer per template set-up and the
 // ministry's PDF signer (node:crypto), renders and PAdES-signs the diplomas it is sent, and sends
 // the signed bytes back by transfer (no copy).
-import { createDiplomaRenderer, createKeySigner, signPdf, type DiplomaRenderer, type Signer } from '@sceau/pdf';
+import {
+  createDiplomaRenderer,
+  createKeySigner,
+  extendToLongTerm,
+  latestTimestamp,
+  signPdf,
+  type DiplomaRenderer,
+  type Signer,
+  type TimeStamper,
+  type ValidationData,
+} from '@sceau/pdf';
+import { X509Certificate } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +21,7 @@ import { parentPort } from 'node:worker_threads';
 import { printedFields } from './printed-fields.ts';
 import { assertStorageKey, type FileStorage } from '../../lib/storage.ts';
 import type { PostedSetup, WorkerFiles, WorkerReply, WorkerRequest } from './render-pool.ts';
+import { timestamperFor } from '../timestamping/timestamping-service.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -20,6 +32,10 @@ const port = parentPort;
 interface Loaded {
   renderer: Promise<DiplomaRenderer>;
   signer: Signer;
+  /** PAdES B-LTA (ADR 0135): the TSA, the DSS's data, and the local TSA certificate's end (null: read from each token). */
+  timestamper: TimeStamper;
+  validation: ValidationData;
+  tsaNotAfter: string | null;
 }
 const loaded = new Map<string, Loaded>();
 
@@ -58,7 +74,14 @@ port.on('message', (message: WorkerRequest) => {
       const renderer = createDiplomaRenderer({ template: setup.template, signatureImages: setup.signatureImages });
       // A failed set-up is reported with the first job that needs it.
       renderer.catch(() => {});
-      loaded.set(setup.key, { renderer, signer: signerFor(setup) });
+      const { tsa, validation } = setup.longTerm;
+      loaded.set(setup.key, {
+        renderer,
+        signer: signerFor(setup),
+        timestamper: timestamperFor(tsa),
+        validation,
+        tsaNotAfter: tsa.kind === 'local' ? new Date(new X509Certificate(tsa.certificateChainDer[0]!).validTo).toISOString() : null,
+      });
       return;
     }
     case 'signature': {
@@ -190,25 +213,35 @@ async function render(job: Extract<WorkerRequest, { type: 'render' }>) {
     }
     const unsigned = await renderer.render(fields, photo, job.qr, credentialJson);
     const b = performance.now();
-    // What renderSigned does, in two steps so that each is timed. The shared prefix (fonts,
-    // template: most of the file) is hashed once per renderer, for the signature and for the file's hash.
-    const signed = await signPdf(unsigned, set.signer, { hashedPrefix: renderer.hashedPrefix() });
+    // Signed (with the signature's time-stamp: B-T), then the DSS (B-LT) and the document
+    // time-stamp (B-LTA), ADR 0135. The shared prefix (fonts, template: most of the file) is
+    // hashed once per renderer, for the signature, the document time-stamp and the file's hash.
+    const bt = await signPdf(unsigned, set.signer, { hashedPrefix: renderer.hashedPrefix(), timestamper: set.timestamper });
+    const signed = await extendToLongTerm(bt, set.validation, set.timestamper, { hashedPrefix: renderer.hashedPrefix() });
     const c = performance.now();
+    const timestampExpiresAt = set.tsaNotAfter ?? tsaNotAfterOf(signed);
     const prefix = renderer.hashedPrefix();
     const sha256 = prefix.hash.update(signed.subarray(prefix.length)).digest('hex');
     if (job.hold) {
       held.set(job.id, signed);
       heldFiles.set(job.id, job.files!);
-      reply({ type: 'held', id: job.id, bytes: signed.byteLength, sha256, renderMs: b - a, signMs: c - b });
+      reply({ type: 'held', id: job.id, bytes: signed.byteLength, sha256, timestampExpiresAt, renderMs: b - a, signMs: c - b });
       return;
     }
     // The renderer's output owns its buffer; a view on a larger one is copied so only it travels.
     const pdf = signed.byteOffset === 0 && signed.byteLength === signed.buffer.byteLength ? signed : signed.slice();
-    reply({ type: 'done', id: job.id, pdf, sha256, renderMs: b - a, signMs: c - b }, [pdf.buffer as ArrayBuffer]);
+    reply({ type: 'done', id: job.id, pdf, sha256, timestampExpiresAt, renderMs: b - a, signMs: c - b }, [pdf.buffer as ArrayBuffer]);
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     reply({ type: 'failed', id: job.id, message: e.message, stack: e.stack ?? '', ...(e instanceof PhotoMissing ? { code: 'photo_missing' as const } : {}) });
   }
+}
+
+/** The end of the TSA certificate of a PDF's last time-stamp (a remote TSA's, read from its token). */
+function tsaNotAfterOf(pdf: Uint8Array): string {
+  const last = latestTimestamp(pdf);
+  if (!last) throw new Error('the PDF has no time-stamp that verifies');
+  return new Date(new X509Certificate(last.tsaCertificateDer).validTo).toISOString();
 }
 
 reply({ type: 'ready' });
