@@ -9,7 +9,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const LIST_LABEL = 'Liste des candidats (CSV ou XLSX)';
+const LIST_LABEL = 'Liste des candidats (CSV, XLSX ou ODS)';
 
 function csv(name = 'liste.csv') {
   return new File(['code_candidat;nom\n20260000100001;Kabongo\n'], name, { type: 'text/csv' });
@@ -63,7 +63,7 @@ describe('/check-file/{id} (step 2)', () => {
     // The columns are documented on the page.
     const help = screen.getByTestId('columns-help');
     expect(within(help).getByRole('rowheader', { name: /code_candidat/ })).toBeInTheDocument();
-    expect(within(help).getByText(/JJ\/MM\/AAAA/)).toBeInTheDocument();
+    expect(within(help).getAllByText(/JJ\/MM\/AAAA/).length).toBeGreaterThan(0);
     expect(screen.getByText(/20 Mo au plus/)).toBeInTheDocument();
 
     // Required fields first.
@@ -120,7 +120,8 @@ describe('/check-file/{id} (step 2)', () => {
     expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 55, title: 'abc — Kinshasa-Est' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/show/55'), { timeout: 4000 });
     expect(await screen.findByText('Liste importée : 3 candidats ajoutés au lot.')).toBeInTheDocument();
-  });
+    // A long journey (two checks, an import followed to the batch): more than the default 5 s on a loaded machine.
+  }, 20_000);
 
   it("shows the server's field errors next to their fields, and a failed import's translated error", async () => {
     let checked = 0;

@@ -10,7 +10,8 @@ import { Pagination } from '@/components/pagination';
 import { ImportProgress } from '@/features/generations/import-progress';
 import { useMyImportations } from '@/features/generations/importations-api';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
-import { checkImportFile, downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
+import { checkUpload, type UploadProgress } from '@/features/generations/check-upload';
+import { downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
 import { TemplatePreview } from '@/features/generations/template-preview';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatBytes } from '@/lib/format-bytes';
@@ -19,7 +20,7 @@ import { useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const ERRORS_PER_PAGE = 25;
-const LIST_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const LIST_ACCEPT = '.csv,.xlsx,.ods,.fods,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet';
 const PHOTOS_ACCEPT = '.zip,application/zip,application/x-zip-compressed';
 
 type Errors = Partial<Record<'session' | 'province' | 'file' | 'photos' | 'title', string>>;
@@ -41,6 +42,9 @@ export function CheckFilePage() {
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  // A large upload's progress, and the way to cancel it.
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const upload = useRef<AbortController | null>(null);
   const [result, setResult] = useState<ImportCheckResult | null>(null);
   // The form changed since the last check: the import waits for a new one.
   const [stale, setStale] = useState(false);
@@ -89,6 +93,11 @@ export function CheckFilePage() {
 
   async function onCheck(event: FormEvent) {
     event.preventDefault();
+    await runCheck(null);
+  }
+
+  /** Sends the form to be checked; `sheet` names the workbook's sheet to read (null: the server's choice). */
+  async function runCheck(sheet: string | null) {
     setFormError(null);
     const next: Errors = {};
     if (!sessionValue) next.session = t('issuing.sessionRequired');
@@ -101,8 +110,11 @@ export function CheckFilePage() {
       return;
     }
     setChecking(true);
+    setProgress(null);
+    const controller = new AbortController();
+    upload.current = controller;
     try {
-      const answer = await checkImportFile({
+      const answer = await checkUpload({
         templateId,
         sessionId: Number(sessionValue),
         provinceId: Number(province),
@@ -110,19 +122,25 @@ export function CheckFilePage() {
         file,
         photos,
         generationId,
+        sheet,
+        signal: controller.signal,
+        onProgress: setProgress,
       });
       setGenerationId(answer.generation_id);
       setResult(answer);
       setStale(false);
     } catch (error) {
-      if (isApiError(error)) {
+      if (error instanceof DOMException && error.name === 'AbortError') setFormError(t('checkFile.uploadCancelled'));
+      else if (isApiError(error)) {
         const f = error.fieldErrors;
         setErrors({ session: f.session_id?.[0], province: f.province_id?.[0], file: f.file?.[0], photos: f.photos?.[0] });
         setFormError(f.template?.[0] ?? f.generation_id?.[0] ?? error.message);
         window.setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
       } else setFormError(t('errors.generic'));
     } finally {
+      upload.current = null;
       setChecking(false);
+      setProgress(null);
     }
   }
 
@@ -228,12 +246,15 @@ export function CheckFilePage() {
             <button type="submit" className="button" disabled={checking} aria-busy={checking}>
               {checking ? t('checkFile.checking') : generationId !== null ? t('checkFile.checkAgain') : t('checkFile.check')}
             </button>
+            {checking && progress ? <UploadBar progress={progress} onCancel={() => upload.current?.abort()} /> : null}
           </form>
 
           {result ? (
             <CheckResult
               result={result}
               stale={stale}
+              checking={checking}
+              onSheet={(sheet) => void runCheck(sheet)}
               headingRef={resultHeading}
               onImport={async (title) => {
                 const id = await startImport(result.generation_id, title);
@@ -249,14 +270,92 @@ export function CheckFilePage() {
   );
 }
 
+/** A large upload on its way: how much is sent (percent and size), and a way to stop it. */
+function UploadBar({ progress, onCancel }: { progress: UploadProgress; onCancel: () => void }) {
+  const { t, i18n } = useTranslation();
+  const percent = progress.total > 0 ? Math.min(100, Math.floor((progress.loaded / progress.total) * 100)) : 0;
+  const sent = progress.loaded >= progress.total;
+  return (
+    <div className="stack" data-testid="upload-progress">
+      <label htmlFor="upload-bar" className="field__label">
+        {sent ? t('checkFile.serverChecking') : t('checkFile.uploading')}
+      </label>
+      <progress
+        id="upload-bar"
+        max={100}
+        value={percent}
+        aria-valuetext={t('checkFile.uploadProgress', { percent, sent: formatBytes(progress.loaded, i18n.language), total: formatBytes(progress.total, i18n.language) })}
+      />
+      <p className="muted" aria-live="polite">
+        {t('checkFile.uploadProgress', { percent, sent: formatBytes(progress.loaded, i18n.language), total: formatBytes(progress.total, i18n.language) })}
+      </p>
+      <p>
+        <button type="button" className="button button--secondary" onClick={onCancel} data-testid="upload-cancel">
+          {t('checkFile.uploadCancel')}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/** The sheet the check read, the others to choose from, and the lines left out under the list. */
+function SheetAndIgnored({ result, checking, onSheet }: { result: ImportCheckResult; checking: boolean; onSheet: (sheet: string) => void }) {
+  const { t } = useTranslation();
+  const ignored = result.ignored ?? [];
+  const sheets = result.sheets ?? [];
+  return (
+    <>
+      {result.sheet ? (
+        sheets.length > 1 ? (
+          <FormField id="check-sheet" label={t('checkFile.sheet')} hint={t('checkFile.sheetHint', { count: sheets.length })} error={null}>
+            <select
+              id="check-sheet"
+              value={result.sheet}
+              disabled={checking}
+              aria-describedby={describedBy('check-sheet', { hint: true })}
+              onChange={(event) => onSheet(event.target.value)}
+              data-testid="check-sheet"
+            >
+              {sheets.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </FormField>
+        ) : (
+          <p className="muted" data-testid="check-sheet-read">
+            {t('checkFile.sheetRead', { sheet: result.sheet })}
+          </p>
+        )
+      ) : null}
+      {ignored.length > 0 ? (
+        <details data-testid="check-ignored">
+          <summary>{t('checkFile.ignoredTitle', { count: ignored.length })}</summary>
+          <p className="muted">{t('checkFile.ignoredHint')}</p>
+          <ul>
+            {ignored.map((line) => (
+              <li key={line.row}>{t('checkFile.ignoredLine', { row: line.row, text: line.text })}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
 function CheckResult({
   result,
   stale,
+  checking,
+  onSheet,
   headingRef,
   onImport,
 }: {
   result: ImportCheckResult;
   stale: boolean;
+  checking: boolean;
+  onSheet: (sheet: string) => void;
   headingRef: RefObject<HTMLHeadingElement | null>;
   onImport: (title: string) => Promise<void>;
 }) {
@@ -308,6 +407,7 @@ function CheckResult({
       <p role="status" className={clean ? 'alert alert--success' : 'alert alert--error'} data-testid="check-verdict">
         {clean ? t('checkFile.clean', { count: result.valid_rows }) : result.error_count > 0 ? t('checkFile.hasErrors', { count: result.error_count }) : t('checkFile.noRows')}
       </p>
+      <SheetAndIgnored result={result} checking={checking} onSheet={onSheet} />
 
       {result.errors.length > 0 ? (
         <>
