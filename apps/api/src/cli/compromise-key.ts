@@ -12,7 +12,8 @@ import { pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { diplomasSignedSince } from '../modules/keys/compromise.ts';
-import { markKeyCompromised } from '../modules/keys/ministry-keys.ts';
+import { loadMinistryKeys, markKeyCompromised } from '../modules/keys/ministry-keys.ts';
+import { TimestampingService } from '../modules/timestamping/timestamping-service.ts';
 
 const { values } = parseArgs({ options: { kid: { type: 'string' }, since: { type: 'string' }, out: { type: 'string' } } });
 if (!values.kid || !values.since || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(values.since)) {
@@ -24,7 +25,17 @@ try {
   const since = new Date(values.since);
   const marked = await markKeyCompromised(config.keys, values.kid, since);
   console.log(`Key ${marked.kid} declared compromised: retired from ${marked.retiredAt}; certificate serial ${marked.serialNumber} recorded as revoked (keyCompromise).`);
-  console.log('Restart every process: the published key set then carries the new retirement time and the CRL the revocation.');
+  if (!config.keys.pkcs11 && !config.keys.keyFile && !config.keys.certificateFile) {
+    // Development: the platform's CA is the development CA, whose CRL the platform issues (ADR 0135).
+    const keys = await loadMinistryKeys(config.keys, { info: () => {}, warn: () => {} });
+    await new TimestampingService(config, keys).revoke(marked.serialNumber, 'keyCompromise', new Date(marked.retiredAt));
+    console.log("The development CA's CRL (/pki/ca.crl) was issued again with it.");
+  } else {
+    console.log(
+      `Ask the ministry's CA to revoke certificate ${marked.serialNumber} (reason keyCompromise, invalidity date ${marked.retiredAt}), then set MINISTRY_CRL_FILE to the CRL it publishes.`,
+    );
+  }
+  console.log('Restart every process: the published key set then carries the new retirement time.');
   const database = await openDatabase(config, pino({ level: 'warn' }));
   try {
     const affected = await diplomasSignedSince(database.db, marked.kid, new Date(marked.retiredAt));
