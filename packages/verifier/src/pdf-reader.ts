@@ -62,7 +62,20 @@ const isRegular = (c: number) => !isWhite(c) && !isDelimiter(c);
  */
 export class PdfLexer {
   pos = 0;
+  /**
+   * Optional: what parsing may still cost, shared by the lexers of one check (values parsed,
+   * bytes of strings). The check of later revisions (attacker's bytes, on the caller's thread)
+   * sets it; the targeted reader (the ministry's own bytes) does not.
+   */
+  budget?: { values: number; stringBytes: number };
   constructor(readonly text: string) {}
+
+  private spend(values: number, stringBytes = 0): void {
+    if (!this.budget) return;
+    this.budget.values -= values;
+    this.budget.stringBytes -= stringBytes;
+    if (this.budget.values < 0 || this.budget.stringBytes < 0) fail('too complex to check');
+  }
 
   skipWhite(): void {
     const t = this.text;
@@ -82,6 +95,7 @@ export class PdfLexer {
 
   parseValue(depth: number): Value {
     if (depth > MAX_DEPTH) fail('nested too deeply');
+    this.spend(1);
     this.skipWhite();
     const t = this.text;
     const c = t.charCodeAt(this.pos);
@@ -107,6 +121,7 @@ export class PdfLexer {
     if (c === 0x3c) {
       const end = t.indexOf('>', this.pos);
       if (end < 0) fail('unterminated hex string');
+      this.spend(0, (end - this.pos) >> 1);
       const hex = t.slice(this.pos + 1, end).replace(/\s+/g, '');
       if (!/^[0-9a-fA-F]*$/.test(hex)) fail('bad hex string');
       this.pos = end + 1;
@@ -152,6 +167,7 @@ export class PdfLexer {
     this.pos++; // (
     for (;;) {
       if (this.pos >= t.length) fail('unterminated string');
+      if ((out.length & 0xfff) === 0xfff) this.spend(0, 0x1000);
       const c = t.charCodeAt(this.pos++);
       if (c === 0x5c) {
         const e = t.charCodeAt(this.pos++);

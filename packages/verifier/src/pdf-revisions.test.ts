@@ -250,6 +250,38 @@ describe('later revisions that change anything else are refused', () => {
     await refused(new Uint8Array(pdf), /revision 4: document timestamp: time-stamp token: imprint is not the one requested/);
   });
 
+  it(`more than ${REVISION_LIMITS.laterRevisions} later revisions: refused`, async () => {
+    let pdf = addValidationData(signed, validation);
+    for (let i = 0; i < REVISION_LIMITS.laterRevisions + 2; i++) pdf = updated(pdf, (o) => o.update.setObject(o.root, o.catalog));
+    expect(analyse(pdf).coversWholeFile).toBe(false);
+    // At the limit, the same unchanged-catalog updates are accepted: the refusal is the count's.
+    let within = addValidationData(signed, validation);
+    for (let i = 0; i < REVISION_LIMITS.laterRevisions - 1; i++) within = updated(within, (o) => o.update.setObject(o.root, o.catalog));
+    expect(analyse(within)).toMatchObject({ coversWholeFile: true, later: { count: REVISION_LIMITS.laterRevisions } });
+  });
+
+  it('what parsing an update may cost is bounded (values, string bytes, nesting, cross-reference entries), on the caller thread', async () => {
+    const hostile = [
+      updated(signed, (o) => o.update.setObject(o.update.allocate(), `[${'0 '.repeat(2_000_000)}]`)),
+      updated(signed, (o) => o.update.setObject(o.update.allocate(), `(${'a'.repeat(4_000_000)})`)),
+      updated(signed, (o) => o.update.setObject(o.update.allocate(), `<${'a'.repeat(4_000_000)}>`)),
+      updated(signed, (o) => o.update.setObject(o.root, o.catalog.replace(/>>\s*$/, ` /DSS ${'<< /VRI '.repeat(40)}${'>> '.repeat(40)}>>`))),
+      rawUpdate(
+        signed,
+        [],
+        Array.from({ length: 30_000 }, (_, i): [number, string] => [1_000 + i, '0000000000 00000 f']),
+      ),
+    ];
+    for (const pdf of hostile) {
+      const started = performance.now();
+      const analysis = analyse(pdf);
+      expect(analysis.coversWholeFile).toBe(false);
+      expect(analysis.later).toBeUndefined();
+      // Under 4 MB: the budget stops the parse (~50 ms here on a loaded machine, against seconds unbounded).
+      expect(performance.now() - started).toBeLessThan(1_500);
+    }
+  });
+
   it(`more than ${REVISION_LIMITS.objectsPerRevision} objects in one update: refused before reading them`, async () => {
     const pdf = updated(signed, (o) => {
       for (let i = 0; i <= REVISION_LIMITS.objectsPerRevision; i++) o.update.setObject(o.update.allocate(), 'null');

@@ -30,6 +30,12 @@ import { checkTimestampToken, sha256Of, type TimestampCheck } from './timestamp-
 export const REVISION_LIMITS = {
   /** Revisions after the signed one (each B-LTA renewal adds two). */
   laterRevisions: 32,
+  /** Cross-reference entries of all sections together (the renderer writes < 200 objects). */
+  entries: 20_000,
+  /** Values parsed in the later revisions' objects (a DSS of 2,000 streams is ~8,000). */
+  values: 20_000,
+  /** Bytes of strings in them (a document time-stamp's /Contents is ~10 KB). */
+  stringBytes: 1024 * 1024,
   /** Objects one later revision may define (a DSS with a long chain and many CRLs is well below). */
   objectsPerRevision: 2_000,
   /** Entries in one DSS or VRI array or dictionary. */
@@ -83,14 +89,18 @@ export function readRevisions(pdf: Uint8Array, text = textOf(pdf)): Revision[] |
     if (!match) return null;
     const found: Omit<Revision, 'start'>[] = [];
     const seen = new Set<number>();
+    let entryCount = 0;
+    const trailerBudget = { values: 10_000, stringBytes: 64 * 1024 };
     for (let at: number | null = Number(match[1]); at !== null; ) {
       if (seen.has(at) || seen.size > REVISION_LIMITS.laterRevisions + 1) return null;
       seen.add(at);
       if (!text.startsWith('xref', at)) return null;
       const trailerAt = text.indexOf('trailer', at);
       if (trailerAt < 0) return null;
-      const entries = readSection(text, at + 4, trailerAt);
+      const entries = readSection(text, at + 4, trailerAt, REVISION_LIMITS.entries - entryCount);
+      entryCount += entries.size;
       const lexer = new PdfLexer(text);
+      lexer.budget = trailerBudget;
       lexer.pos = trailerAt + 'trailer'.length;
       const trailer = lexer.parseValue(0);
       if (!isDict(trailer) || trailer.entries.has('XRefStm')) return null;
@@ -116,7 +126,9 @@ export function readRevisions(pdf: Uint8Array, text = textOf(pdf)): Revision[] |
   }
 }
 
-function readSection(text: string, from: number, to: number): Map<number, Entry> {
+function readSection(text: string, from: number, to: number, most: number): Map<number, Entry> {
+  // Bounded before splitting: an entry line is 20 bytes.
+  if (to - from > (most + 1) * 40 + 4096) fail('too many cross-reference entries');
   const entries = new Map<number, Entry>();
   let num = -1;
   let left = 0;
@@ -133,7 +145,7 @@ function readSection(text: string, from: number, to: number): Map<number, Entry>
     if (!entry || left === 0) fail('malformed cross-reference entry');
     if (entries.has(num)) fail('object listed twice in one section');
     entries.set(num, { offset: Number(entry![1]), gen: Number(entry![2]), free: entry![3] === 'f' });
-    if (entries.size > 200_000) fail('too many entries');
+    if (entries.size > most) fail('too many cross-reference entries');
     num++;
     left--;
   }
@@ -150,10 +162,11 @@ interface Parsed {
   stream?: { start: number; end: number };
 }
 
-function parseObjectAt(text: string, offset: number, num: number, gen: number): Parsed {
+function parseObjectAt(text: string, offset: number, num: number, gen: number, budget: PdfLexer['budget']): Parsed {
   const header = /^(\d+)\s+(\d+)\s+obj(?![^\s/<>[\]()%{}])/.exec(text.slice(offset, offset + 32));
   if (!header || Number(header[1]) !== num || Number(header[2]) !== gen) fail(`object ${num} is not where its section says`);
   const lexer = new PdfLexer(text);
+  lexer.budget = budget;
   lexer.pos = offset + header![0].length;
   const value = lexer.parseValue(0);
   lexer.skipWhite();
@@ -206,8 +219,10 @@ const refuse = (why: string): never => {
  * The whole file's revisions and the objects each defines, read lazily: a later revision's objects
  * are parsed when checked; an earlier revision's only when a later one redefines or names them.
  */
-class History {
+export class History {
   private readonly parsed = new Map<string, Parsed>();
+  /** What parsing the later revisions may cost in all (REVISION_LIMITS). */
+  readonly budget = { values: REVISION_LIMITS.values, stringBytes: REVISION_LIMITS.stringBytes };
 
   constructor(
     readonly pdf: Uint8Array,
@@ -228,7 +243,7 @@ class History {
     let parsed = this.parsed.get(key);
     if (!parsed) {
       const entry = this.revisions[r]!.entries.get(num)!;
-      parsed = parseObjectAt(this.text, entry.offset, num, entry.gen);
+      parsed = parseObjectAt(this.text, entry.offset, num, entry.gen, this.budget);
       this.parsed.set(key, parsed);
     }
     return parsed;
@@ -245,7 +260,7 @@ class History {
  * one that defines a signature dictionary other than a document timestamp. null when no later
  * revision follows it (the whole file is the signed revision) or the structure is not handled.
  */
-export function findSignedRevision(pdf: Uint8Array, text = textOf(pdf)): { revisions: Revision[]; signed: number } | null {
+export function findSignedRevision(pdf: Uint8Array, text = textOf(pdf)): { revisions: Revision[]; signed: number; history: History } | null {
   const revisions = readRevisions(pdf, text);
   if (!revisions || revisions.length < 2) return null;
   if (revisions.length - 1 > REVISION_LIMITS.laterRevisions + 1) return null;
@@ -263,7 +278,7 @@ export function findSignedRevision(pdf: Uint8Array, text = textOf(pdf)): { revis
         return null;
       }
       if (isDict(value) && value.entries.has('ByteRange') && !nameIs(value.entries.get('SubFilter'), 'ETSI.RFC3161') && !nameIs(value.entries.get('Type'), 'DocTimeStamp')) {
-        return r === revisions.length - 1 ? null : { revisions, signed: r };
+        return r === revisions.length - 1 ? null : { revisions, signed: r, history };
       }
     }
   }
@@ -280,8 +295,8 @@ export function checkLaterRevisions(
   signed: number,
   tsaAnchors: readonly X509Certificate[],
   text = textOf(pdf),
+  history = new History(pdf, text, revisions),
 ): { later: LaterRevisions } | { problem: string; revision: number } {
-  const history = new History(pdf, text, revisions);
   const later: LaterRevisions = { count: revisions.length - 1 - signed, dss: false, documentTimestamps: [] };
   /** Objects an accepted later revision added as validation material. */
   const ltvObjects = new Set<number>();
@@ -331,6 +346,7 @@ function checkRevision(history: History, r: number, ltvObjects: ReadonlySet<numb
     byOffset.set(entry.offset, num);
   }
   const lexer = new PdfLexer(text);
+  lexer.budget = history.budget;
   lexer.pos = revision.start;
   for (;;) {
     lexer.skipWhite();
@@ -596,7 +612,7 @@ export function analysePdfSignature(pdf: Uint8Array, tsaAnchors: readonly X509Ce
   const prefix = pdf.subarray(0, found.revisions[found.signed]!.end);
   const signature = verifyPdfSignature(prefix);
   if (!signature.intact || !signature.coversWholeFile) return { ...signature, coversWholeFile: false, signedBytes: pdf };
-  const checked = checkLaterRevisions(pdf, found.revisions, found.signed, tsaAnchors, text);
+  const checked = checkLaterRevisions(pdf, found.revisions, found.signed, tsaAnchors, text, found.history);
   if ('problem' in checked) return { ...signature, coversWholeFile: false, problem: checked.problem, signedBytes: pdf };
   return { ...signature, coversWholeFile: true, later: checked.later, signedBytes: prefix };
 }
