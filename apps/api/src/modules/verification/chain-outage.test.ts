@@ -1,5 +1,5 @@
 // Chain down means "could not check" (ADR 0137): the API's chain goes through a TCP proxy the test
-// cuts and restores, with a staleness bound of 5 s. Once the process's view of the revocations is
+// hangs and restores, with a staleness bound of 5 s. Once the process's view of the revocations is
 // older than the bound, no path answers "authentic" (by id, the server-rendered page, an upload,
 // a QR) and readiness says degraded with the chain's state; once the chain is back, everything is
 // authentic again without a restart. Then the QR path and a batch revoked whole (item 3).
@@ -107,7 +107,8 @@ describe('chain down means "could not check" (ADR 0137)', () => {
     expect(healthy.chain.last_block).toBeGreaterThan(0);
     expect(healthy.chain.index_lag_seconds).toBeLessThan(BOUND_SECONDS);
 
-    proxy.cut();
+    // A hung node (connections open, nothing answers): each read would wait for its 2 s timeout.
+    proxy.hang();
     await vi.waitFor(() => expect(services.verification!.chainView().stale).toBe(true), { timeout: 20_000, interval: 100 });
 
     // Cached by id (answer and its serialised text), a diploma never asked, the page, an upload, a QR: none authentic.
@@ -126,10 +127,10 @@ describe('chain down means "could not check" (ADR 0137)', () => {
     const scanned = await upload({ url: rows[3]!.qrPayload });
     expect(scanned.verdict).toBe('incomplete');
     expect(check(scanned, 'not_revoked').status).toBe('not-checked');
-    // The watcher knows the chain is down: the answer does not wait on it.
+    // The watcher knows the chain is down: a diploma never asked is answered without waiting on the node.
     const started = performance.now();
-    await byId(rows[5]!.id);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((await byId(rows[5]!.id)).verdict).toBe('incomplete');
+    expect(performance.now() - started).toBeLessThan(1_500);
 
     // Readiness: degraded (still serving), the chain's state; liveness unchanged.
     const degraded = await ready();
