@@ -296,6 +296,19 @@ describe('the CSV French LibreOffice writes', () => {
   });
 });
 
+describe('a CSV’s separator', () => {
+  it('is found on the headers’ line when a title line above holds none, or taken from Excel’s `sep=` line', async () => {
+    const body = [HEADERS.join(';'), candidate('20260000100001').join(';')].join('\r\n');
+    const titled = await table(Buffer.from(`Liste des candidats 2026\r\n${body}\r\n`));
+    expect(titled.header.row).toBe(2);
+    expect(titled.rows[0]!.cells).toHaveLength(HEADERS.length);
+    expect(titled.rows[0]!.cells[10]).toBe('72,5');
+    const stated = await table(Buffer.from(`sep=;\r\n${HEADERS.join(';')}\r\n${candidate('20260000100001').join(';')}\r\n`));
+    expect(stated.header).toEqual({ row: 2, cells: HEADERS });
+    expect(stated.rows[0]!.cells[10]).toBe('72,5');
+  });
+});
+
 describe('headers as people type them', () => {
   it.each([
     ['Prénom(s)', 'prenom'],

@@ -98,21 +98,34 @@ function decodeText(buffer: Buffer): string | null {
   }
 }
 
-function detectDelimiter(text: string): string {
-  const firstLine = text.split(/\r?\n/, 20).find((line) => line.trim() !== '') ?? '';
-  const counts = [';', ',', '\t'].map((d) => ({ d, n: firstLine.split(d).length - 1 }));
+/**
+ * The separator: the one a first `sep=;` line states (Excel writes and reads it), else the one
+ * found most often on a line among the first ten that are not empty (a title line above the
+ * headers may hold none).
+ */
+function detectDelimiter(text: string): { delimiter: string; skipFirstLine: boolean } {
+  const stated = /^sep=([;,\t|])\r?\n/.exec(text);
+  if (stated) return { delimiter: stated[1]!, skipFirstLine: true };
+  const lines = text
+    .split(/\r?\n/, 50)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 10);
+  const counts = [';', ',', '\t'].map((d) => ({ d, n: Math.max(0, ...lines.map((line) => line.split(d).length - 1)) }));
   counts.sort((a, b) => b.n - a.n);
-  return counts[0]!.n > 0 ? counts[0]!.d : ',';
+  return { delimiter: counts[0]!.n > 0 ? counts[0]!.d : ',', skipFirstLine: false };
 }
 
 async function readCsv(text: string): Promise<RawSheet> {
   const workbook = new ExcelJS.Workbook();
   let sheet: ExcelJS.Worksheet;
+  const { delimiter, skipFirstLine } = detectDelimiter(text);
+  // The `sep=` line is no row of the list (a spreadsheet does not show it); its removal leaves it blank, so line numbers stay the file's.
+  const body = skipFirstLine ? text.replace(/^sep=.\r?\n/, '\n') : text;
   try {
-    sheet = await workbook.csv.read(Readable.from([text]), {
+    sheet = await workbook.csv.read(Readable.from([body]), {
       // Every value stays the text it was: no guessing of numbers or dates (a code is not a number).
       map: (value: unknown) => (typeof value === 'string' ? value : String(value ?? '')),
-      parserOptions: { delimiter: detectDelimiter(text), ignoreEmpty: false, trim: false },
+      parserOptions: { delimiter, ignoreEmpty: false, trim: false },
     });
   } catch {
     throw new UnreadableTable('file_unreadable');
