@@ -24,6 +24,8 @@ export const PERMISSIONS = [
   'broadcast.send',
   // Beyond the spec's list (ADR 0120): revoking a published diploma or batch writes to the registry for ever.
   'diplomas.revoke',
+  // Beyond the spec's list (ADR 0139): adding, renaming and importing schools and centres (national accounts only).
+  'reference.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -50,6 +52,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleName, readonly Permission[]> =
     'signatures.create',
     'signatures.edit',
     'diplomas.revoke',
+    'reference.manage',
   ],
   validateur: ['validation.photo', 'validation.data', 'generation.view'],
   controleur: ['validation.data', 'generation.view'],

@@ -34,7 +34,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { auditLog, shareLinks } from '../db/schema.ts';
+import { auditLog, centres, institutions, shareLinks } from '../db/schema.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
@@ -60,6 +60,7 @@ import { holderPolicy, type HolderAccount } from './holder-policy.ts';
 import { generationPolicy, type BatchFacts } from './generation-policy.ts';
 import { importationPolicy } from './importation-policy.ts';
 import { firstDenial, type Decision } from './policy.ts';
+import { referenceDataPolicy } from './reference-data-policy.ts';
 import { resultsPolicy } from './results-policy.ts';
 import { NATIONAL, type Scope } from './scope.ts';
 import { signaturePolicy } from './signature-policy.ts';
@@ -182,6 +183,34 @@ const newBatchPlace = (actor: Actor, c: Cell): Scope => ({
 const publicCase = (url: string, payload?: unknown): Case => ({ on: 'public', places: NOWHERE, request: () => ({ url, payload }) });
 const noObject = (url: string, extra: Partial<Case> = {}): Case => ({ on: 'none', places: NOWHERE, request: () => ({ url }), ...extra });
 
+/** A code no school or centre has (reference data cases). */
+const freshPlaceCode = () => `MTX-${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/** A fresh centre, or school of school A's centre, to be renamed by one cell. */
+async function insertPlace(c: Cell, kind: 'centre' | 'school'): Promise<number> {
+  const a = c.m.schools.A;
+  if (kind === 'centre') {
+    const [row] = await c.m.ctx.db
+      .insert(centres)
+      .values({ code: freshPlaceCode(), name: 'Centre à renommer', city: 'Kinshasa', educProvinceId: a.scope.educProvinceId! })
+      .returning({ id: centres.id });
+    return row!.id;
+  }
+  const [school] = await c.m.ctx.db.select({ countryId: institutions.countryId }).from(institutions).where(eq(institutions.id, a.id));
+  const [row] = await c.m.ctx.db
+    .insert(institutions)
+    .values({
+      code: freshPlaceCode(),
+      name: 'École à renommer',
+      city: 'Kinshasa',
+      countryId: school!.countryId,
+      centreId: a.scope.centreId!,
+      educProvinceId: a.scope.educProvinceId!,
+    })
+    .returning({ id: institutions.id });
+  return row!.id;
+}
+
 /** The caller as the holder rules read it; its contacts match no candidate of the matrix. */
 const holderOf = (actor: Actor): HolderAccount => ({ id: actor.id, email: null, phone: null, verified: true, archived: false });
 
@@ -209,6 +238,57 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/centres/:id': publicCase('/api/centres/1'),
   'GET /api/institutions/:id': publicCase('/api/institutions/1'),
   'GET /api/institutions/country/:id': publicCase('/api/institutions/country/1'),
+  // ---------------------------------------------------------------- reference data kept by national staff (ADR 0139)
+  'GET /api/reference-data/places': {
+    on: 'none',
+    why: "a province's list: the rows outside the scope are left out, the call itself is the permission's",
+    places: NOWHERE,
+    request: (_, c) => ({ url: `/api/reference-data/places?province=${c.m.schools.A.scope.educProvinceId}` }),
+    policy: (actor) => referenceDataPolicy.browse(actor),
+  },
+  'POST /api/reference-data/centres': {
+    on: 'none',
+    places: NOWHERE,
+    request: (_, c) => ({
+      url: '/api/reference-data/centres',
+      payload: { code: freshPlaceCode(), name: 'Centre de la matrice', city: 'Kinshasa', educ_province_id: c.m.schools.A.scope.educProvinceId },
+    }),
+    policy: (actor) => referenceDataPolicy.manage(actor),
+  },
+  'PATCH /api/reference-data/centres/:id': {
+    on: 'none',
+    places: NOWHERE,
+    make: (c) => insertPlace(c, 'centre'),
+    request: (id: number) => ({ url: `/api/reference-data/centres/${id}`, payload: { name: 'Centre renommé' } }),
+    policy: (actor) => referenceDataPolicy.manage(actor),
+  },
+  'POST /api/reference-data/institutions': {
+    on: 'none',
+    places: NOWHERE,
+    request: (_, c) => ({
+      url: '/api/reference-data/institutions',
+      payload: { code: freshPlaceCode(), name: 'École de la matrice', city: 'Kinshasa', centre_id: c.m.schools.A.scope.centreId },
+    }),
+    policy: (actor) => referenceDataPolicy.manage(actor),
+  },
+  'PATCH /api/reference-data/institutions/:id': {
+    on: 'none',
+    places: NOWHERE,
+    make: (c) => insertPlace(c, 'school'),
+    request: (id: number) => ({ url: `/api/reference-data/institutions/${id}`, payload: { name: 'École renommée' } }),
+    policy: (actor) => referenceDataPolicy.manage(actor),
+  },
+  // No file is sent: an allowed call is refused on `file`.
+  'POST /api/reference-data/import': {
+    on: 'none',
+    places: NOWHERE,
+    request: () => {
+      const form = multipart({ note: 'rien' });
+      return { url: '/api/reference-data/import', payload: form.payload, headers: form.headers };
+    },
+    policy: (actor) => referenceDataPolicy.manage(actor),
+    alsoOk: [{ status: 422, field: 'file' }],
+  },
   'GET /api/metrics': publicCase('/api/metrics'),
   'GET /api/archive-downloads/:token': publicCase('/api/archive-downloads/no-such-link'),
   'POST /api/direct-auth': publicCase('/api/direct-auth', {}),

@@ -72,5 +72,58 @@ export function issuingRoutes() {
           { id: 6, code: 'KIN-FUN', name: 'Kinshasa-Funa', province: 'Kinshasa' },
         ],
       }),
+    // What a list of the province may name (ADR 0139), as a school-scoped account sees it.
+    'GET /api/reference-data/places': (url: URL) => jsonResponse({ data: provincePlaces(Number(url.searchParams.get('province'))) }),
+  };
+}
+
+/** A province's list as /reference-data/places answers it: two centres, three schools, two options. */
+export function provincePlaces(provinceId = 6, manage = false) {
+  return {
+    province: { id: provinceId, code: 'KIN-FUN', name: 'Kinshasa-Funa', province: 'Kinshasa' },
+    centres: [
+      { id: 11, code: 'KIN-FUN-C1', name: 'Centre Institut Saint-Joseph', city: 'Kinshasa', educ_province_id: provinceId },
+      { id: 12, code: 'KIN-FUN-C2', name: 'Centre Lycée Bosangani', city: 'Kinshasa', educ_province_id: provinceId },
+    ],
+    schools: [
+      {
+        id: 21,
+        code: 'KIN-FUN-C1-E1',
+        name: 'Institut Saint-Joseph',
+        city: 'Kinshasa',
+        country_id: 1,
+        centre_id: 11,
+        educ_province_id: provinceId,
+        centre_code: 'KIN-FUN-C1',
+        option_codes: ['BC', 'LIT'],
+      },
+      {
+        id: 22,
+        code: 'KIN-FUN-C1-E2',
+        name: 'Lycée Élikya',
+        city: 'Kinshasa',
+        country_id: 1,
+        centre_id: 11,
+        educ_province_id: provinceId,
+        centre_code: 'KIN-FUN-C1',
+        option_codes: ['LIT'],
+      },
+      {
+        id: 23,
+        code: 'KIN-FUN-C2-E1',
+        name: "Complexe scolaire N'Sele",
+        city: 'Maluku',
+        country_id: 1,
+        centre_id: 12,
+        educ_province_id: provinceId,
+        centre_code: 'KIN-FUN-C2',
+        option_codes: [],
+      },
+    ],
+    options: [
+      { id: 1, code: 'BC', name: 'Biologie-Chimie', section: 'Scientifique' },
+      { id: 2, code: 'LIT', name: 'Littéraire', section: 'Littéraire' },
+    ],
+    abilities: { manage },
   };
 }

@@ -10,6 +10,7 @@ import { Pagination } from '@/components/pagination';
 import { ImportProgress } from '@/features/generations/import-progress';
 import { useMyImportations } from '@/features/generations/importations-api';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
+import { ProvincePlaces } from '@/features/generations/province-places';
 import { checkUpload, type UploadProgress } from '@/features/generations/check-upload';
 import { downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
 import { TemplatePreview } from '@/features/generations/template-preview';
@@ -263,6 +264,7 @@ export function CheckFilePage() {
             />
           ) : null}
 
+          <ProvincePlaces provinceId={province ? Number(province) : null} />
           <ColumnsHelp />
         </>
       )}
