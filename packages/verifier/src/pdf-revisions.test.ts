@@ -2,7 +2,10 @@
 // (@sceau/pdf addValidationData, addDocumentTimestamp, extendToLongTerm) are accepted; updates
 // that change content, built here with @sceau/pdf's IncrementalUpdate, are refused.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialDocument, IssuerInfo } from '@sceau/credential';
 import {
   addDocumentTimestamp,
@@ -15,8 +18,10 @@ import {
   IncrementalUpdate,
   type LocalTimeStampAuthority,
 } from '@sceau/pdf';
+import { runCli } from './cli-run.ts';
 import { analysePdfSignature, readRevisions, REVISION_LIMITS } from './pdf-revisions.ts';
-import { apiContext, createMinistryKeys, createPdfFactory, issueBatch, issuerFor, type Batch, type MinistryKeys } from './test-support.ts';
+import { apiContext, createMinistryKeys, createPdfFactory, issueBatch, issuerFor, trustListFor, type Batch, type MinistryKeys } from './test-support.ts';
+import { formatTrustList } from './trust-list.ts';
 import type { RegistryPort, VerificationContext } from './types.ts';
 import { verify } from './verify.ts';
 
@@ -54,8 +59,6 @@ beforeAll(async () => {
   anchors = [new X509Certificate(material.certificateChainDer[1]!)];
   context = apiContext(issuer, ministry.jwks, port, new Map<string, CredentialDocument>(batch.documents.map((d) => [d.record.diploma_id!, d])));
 }, 60_000);
-
-afterAll(() => {});
 
 const text = (pdf: Uint8Array) => Buffer.from(pdf).toString('latin1');
 
@@ -139,6 +142,44 @@ describe('later revisions that only add validation data are accepted', () => {
     expect(analysis.later!.documentTimestamps.map((t) => t.revision)).toEqual([3, 5]);
     const result = await verify({ pdf: twice }, context);
     expect(result.verdict).toBe('authentic');
+  });
+});
+
+describe('the independent verifier reports the later revisions', () => {
+  it('names the layers of an accepted B-LTA diploma, and the revision and reason of a refused one', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sceau-revisions-'));
+    try {
+      const list = path.join(dir, 'trust-list.json');
+      await fs.writeFile(list, formatTrustList(trustListFor(issuer, ministry.jwks)));
+      const lta = path.join(dir, 'lta.pdf');
+      await fs.writeFile(lta, await extendToLongTerm(signed, validation, tsa));
+      const changed = path.join(dir, 'changed.pdf');
+      await fs.writeFile(
+        changed,
+        updated(signed, (o) => o.update.setStream(o.contents, '', Buffer.from('BT ET'))),
+      );
+      const run = async (file: string) => {
+        let stdout = '';
+        const code = await runCli({
+          argv: [file, '--trust-list', list, '--rpc', 'http://127.0.0.1:9'],
+          env: {},
+          stdout: (t) => (stdout += t),
+          stderr: () => {},
+          connectRegistry: () => port,
+        });
+        return { code, stdout };
+      };
+      const accepted = await run(lta);
+      expect(accepted.stdout).toContain('[pdf_signature_valid_ltv]');
+      expect(accepted.stdout).toMatch(/revisions added after signing: 2 · validation data \(DSS\) · document timestamp \d{4}-[\d-]+T[\d:.]+Z \(CN=Sceau Time-Stamping Authority/);
+      expect(accepted.code).toBe(0);
+      const refused = await run(changed);
+      expect(refused.stdout).toContain('PDF signature: FAILED');
+      expect(refused.stdout).toMatch(/\(revision 3: redefines object \d+ of an earlier revision\)/);
+      expect(refused.code).toBe(1);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
