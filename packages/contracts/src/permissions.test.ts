@@ -19,10 +19,11 @@ import { APP_ROUTES, type AppRoute } from './routes.ts';
 const grantsOf = (role: keyof typeof DEFAULT_ROLE_PERMISSIONS): Grants => ({ roles: [role], permissions: DEFAULT_ROLE_PERMISSIONS[role] });
 
 describe('the catalogue of spec section 6', () => {
-  it('has the 18 permissions of the spec, and diplomas.revoke (ADR 0120)', () => {
-    expect(PERMISSIONS).toHaveLength(19);
-    expect(new Set(PERMISSIONS).size).toBe(19);
+  it('has the 18 permissions of the spec, diplomas.revoke (ADR 0120) and reference.manage (ADR 0139)', () => {
+    expect(PERMISSIONS).toHaveLength(20);
+    expect(new Set(PERMISSIONS).size).toBe(20);
     expect(PERMISSIONS).toContain('diplomas.revoke');
+    expect(PERMISSIONS).toContain('reference.manage');
   });
 
   it('gives root everything and admin exactly its list', () => {
@@ -39,9 +40,10 @@ describe('the catalogue of spec section 6', () => {
     ] as const) {
       expect(hasPermission(admin, p)).toBe(false);
     }
-    // The spec's eleven, and revocation (ADR 0120).
-    expect(DEFAULT_ROLE_PERMISSIONS.admin).toHaveLength(12);
+    // The spec's eleven, revocation (ADR 0120) and keeping schools and centres (ADR 0139; a national account only, by policy).
+    expect(DEFAULT_ROLE_PERMISSIONS.admin).toHaveLength(13);
     expect(hasPermission(admin, 'diplomas.revoke')).toBe(true);
+    expect(hasPermission(admin, 'reference.manage')).toBe(true);
     expect([...DEFAULT_ROLE_PERMISSIONS.validateur].sort()).toEqual(['generation.view', 'validation.data', 'validation.photo']);
     expect([...DEFAULT_ROLE_PERMISSIONS.controleur].sort()).toEqual(['generation.view', 'validation.data']);
   });
