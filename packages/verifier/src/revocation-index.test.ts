@@ -121,6 +121,8 @@ describe('revocation index', () => {
     expect(chainReads).toEqual([]);
 
     expect(index.status()).toMatchObject({ head: 5, lastPollOk: true, failingSince: null, lastError: null });
+    expect(index.syncedAt()).toBe(index.status().syncedAt);
+    expect(index.syncedAt()).not.toBeNull();
     chain.state.failing = true;
     chainDown = true;
     const failedAt = time.now();

@@ -204,7 +204,7 @@ export class VerificationService {
       isRevoked: async (hash: Hex) => {
         const known = this.revocations.lookup(hash);
         if (known !== undefined) {
-          view.at = Math.min(view.at, this.revocations.status().syncedAt ?? 0);
+          view.at = Math.min(view.at, this.revocations.syncedAt() ?? 0);
           return known;
         }
         const unreachable = down();
@@ -230,7 +230,7 @@ export class VerificationService {
    */
   private isFresh(result: VerificationResult): boolean {
     if (!result.checks.some((c) => c.name === 'not_revoked' && c.status === 'passed')) return true;
-    const at = Math.max(this.viewAt.get(result) ?? 0, this.revocations.status().syncedAt ?? 0);
+    const at = Math.max(this.viewAt.get(result) ?? 0, this.revocations.syncedAt() ?? 0);
     return Date.now() - at <= this.maxStalenessMs;
   }
 
