@@ -346,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .map((f) => f.trim())
         .filter(Boolean),
       organization: e.ISSUER_NAME,
+      /** The development CA's CRL address (ADR 0135), for the CRL distribution point of the certificates it issues. */
+      crlUrl: `${(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')}/pki/ca.crl`,
       pkcs11: e.KEYS_PKCS11_MODULE
         ? {
             module: e.KEYS_PKCS11_MODULE,

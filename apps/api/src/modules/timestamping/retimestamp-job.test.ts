@@ -100,7 +100,7 @@ describe('re-time-stamping', () => {
     await services.storage.put((await row(crashed)).pdfKey!, Buffer.from(half));
     // A file changed by someone else.
     const other = Buffer.from(await stored(tampered));
-    other[other.length - 40] ^= 1;
+    other[other.length - 40]! ^= 1;
     await services.storage.put((await row(tampered)).pdfKey!, other);
     await ctx.db
       .update(diplomas)

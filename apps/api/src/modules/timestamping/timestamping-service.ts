@@ -10,8 +10,9 @@ import {
   type RevokedCertificate,
   type TimeStamper,
   type ValidationData,
+  verifyTimeStampToken,
 } from '@sceau/pdf';
-import { X509Certificate, createHash } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -179,8 +180,15 @@ export class TimestampingService {
     let tsa: LocalTimeStampAuthority | null = null;
     let tsaChain: Uint8Array[] = [];
     if (this.config.timestamping.tsaUrl) {
+      // One time-stamp asked at once: the TSA answers (or issuing waits for it), its tokens' size
+      // sets the room reserved in each PDF (not TSA_MAX_TOKEN_BYTES of zeros twice per diploma),
+      // and the certificates its tokens carry go into the DSS.
       const t = this.config.timestamping;
-      tsaSetup = { kind: 'http', url: t.tsaUrl!, timeoutMs: t.timeoutMs, maxTokenBytes: t.maxTokenBytes, authorization: t.authorization };
+      const configured: TsaSetup = { kind: 'http', url: t.tsaUrl!, timeoutMs: t.timeoutMs, maxTokenBytes: t.maxTokenBytes, authorization: t.authorization };
+      const probe = await remoteTimestamper(configured).timestamp(randomBytes(32));
+      const info = verifyTimeStampToken(probe);
+      tsaSetup = { ...configured, maxTokenBytes: Math.min(t.maxTokenBytes, Math.ceil(probe.length * 1.25) + 512) };
+      tsaChain = info.certificatesDer;
     } else {
       const local = await this.localTsa(ca, crls);
       tsaSetup = { kind: 'local', privateKeyPem: local.privateKeyPem, certificateChainDer: local.chain };
