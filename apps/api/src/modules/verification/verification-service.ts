@@ -85,7 +85,9 @@ export interface ChainView {
  * same terms (ADR 0100): a batch's root is read once for all its diplomas. A verification by id
  * reads its diploma once (credential and batch status in one query) and not at all when answered
  * from the cache. Revocations are answered from the set of revoked hashes the contract's events
- * fill (ADR 0102) while it is current, and read from the chain when it is not.
+ * fill (ADR 0102) while it is current, and read from the chain when it is not. An answer saying
+ * "not revoked" is served only while the chain view behind it is within
+ * `REVOCATION_MAX_STALENESS_SECONDS`; while the chain does not answer, "could not check" (ADR 0137).
  */
 export class VerificationService {
   private readonly cache: VerificationCache;
