@@ -1,7 +1,7 @@
 // Later revisions of a signed diploma (ADR 0138): the platform's own long-term-validation layers
 // (@sceau/pdf addValidationData, addDocumentTimestamp, extendToLongTerm) are accepted; updates
 // that change content, built here with @sceau/pdf's IncrementalUpdate, are refused.
-import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,10 +17,12 @@ import {
   extendToLongTerm,
   IncrementalUpdate,
   type LocalTimeStampAuthority,
+  type Signer,
 } from '@sceau/pdf';
+import { createCms } from '@sceau/pdf/cms';
 import { runCli } from './cli-run.ts';
 import { analysePdfSignature, readRevisions, REVISION_LIMITS } from './pdf-revisions.ts';
-import { apiContext, createMinistryKeys, createPdfFactory, issueBatch, issuerFor, trustListFor, type Batch, type MinistryKeys } from './test-support.ts';
+import { apiContext, createMinistryKeys, createPdfFactory, issueBatch, issuerFor, trustListFor, type Batch, type MinistryKeys, type PdfFactory } from './test-support.ts';
 import { formatTrustList } from './trust-list.ts';
 import type { RegistryPort, VerificationContext } from './types.ts';
 import { verify } from './verify.ts';
@@ -29,6 +31,7 @@ let ministry: MinistryKeys;
 let issuer: IssuerInfo;
 let batch: Batch;
 let signed: Uint8Array;
+let pdfs: PdfFactory;
 let tsa: LocalTimeStampAuthority;
 let validation: { certificates: Uint8Array[]; crls: Uint8Array[] };
 let anchors: X509Certificate[];
@@ -49,7 +52,7 @@ beforeAll(async () => {
   ministry = await createMinistryKeys();
   issuer = issuerFor(registry);
   batch = await issueBatch(issuer, ministry.es256, 1);
-  const pdfs = await createPdfFactory(ministry.pdfSigner);
+  pdfs = await createPdfFactory(ministry.pdfSigner);
   signed = await pdfs.render(batch.documents[0]!, batch.qr[0]!);
   // The platform's own TSA: certified by the ministry's CA, as in development.
   const material = await createDevelopmentTsa({ ca: ministry.ca });
@@ -84,6 +87,29 @@ function updated(pdf: Uint8Array, edit: (o: ReturnType<typeof objects>) => void)
 }
 
 const analyse = (pdf: Uint8Array) => analysePdfSignature(pdf, anchors);
+
+/** A PAdES signature appended by hand (a forger's tool): a field in the form and its dictionary, over the whole file. */
+async function resign(pdf: Uint8Array, signer: Signer): Promise<Uint8Array> {
+  const update = new IncrementalUpdate(pdf);
+  const catalog = update.dictionary(update.xref.root);
+  const [field, signature] = [update.allocate(), update.allocate()];
+  const form = /\/Fields\s*\[([^\]]*)\]/.test(catalog)
+    ? catalog.replace(/\/Fields\s*\[([^\]]*)\]/, `/Fields [$1 ${field} 0 R]`)
+    : catalog.replace(/>>\s*$/, ` /AcroForm << /Fields [${field} 0 R] /SigFlags 3 >> >>`);
+  update.setObject(update.xref.root, form);
+  update.setObject(field, `<< /FT /Sig /T (Again) /Rect [0 0 0 0] /V ${signature} 0 R >>`);
+  const head = '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ';
+  const room = 8_000;
+  update.setObject(signature, `${head}${' '.repeat(36)} /Contents <${'0'.repeat(room * 2)}> >>`);
+  const { pdf: out, objects } = update.finish();
+  const at = objects.get(signature)!.bodyOffset + head.length;
+  const gapStart = at + 36 + ' /Contents '.length;
+  const gapEnd = gapStart + 2 + room * 2;
+  out.set(Buffer.from(`[0 ${gapStart} ${gapEnd} ${out.length - gapEnd}]`.padEnd(36, ' '), 'latin1'), at);
+  const cms = await createCms(signer, createHash('sha256').update(out.subarray(0, gapStart)).update(out.subarray(gapEnd)).digest());
+  out.set(Buffer.from(Buffer.from(cms).toString('hex').toUpperCase(), 'latin1'), gapStart + 1);
+  return out;
+}
 
 /**
  * An update written by hand: `parts` one after the other, only those with a `num` listed in its
@@ -289,6 +315,20 @@ describe('later revisions that change anything else are refused', () => {
     const crlAt = text(pdf).indexOf('stream\n', revisions[2]!.start) + 'stream\n'.length + 40;
     pdf[crlAt] = pdf[crlAt]! ^ 0x01;
     await refused(new Uint8Array(pdf), /revision 4: document timestamp: time-stamp token: imprint is not the one requested/);
+  });
+
+  it("an update changing the page, then a new signature by the ministry's own key over it: refused (the first signature is the document's)", async () => {
+    const changed = updated(signed, (o) => o.update.setStream(o.contents, '', Buffer.from('BT ET')));
+    const resigned = await resign(changed, ministry.pdfSigner);
+    await refused(resigned, /revision 3: redefines object/);
+  });
+
+  it('a signature over a document updated before it was signed (no earlier signature left): refused', async () => {
+    const unsigned = await pdfs.unsigned(batch.documents[0]!, batch.qr[0]!);
+    const changed = updated(unsigned, (o) => o.update.setStream(o.contents, '', Buffer.from('BT ET')));
+    await refused(await resign(changed, ministry.pdfSigner), /the signature \(revision 3\) covers updates made to the document before it/);
+    // The same signature on the rendered document alone is the ministry's own: accepted.
+    expect(analyse(await resign(unsigned, ministry.pdfSigner))).toMatchObject({ intact: true, coversWholeFile: true });
   });
 
   it(`more than ${REVISION_LIMITS.laterRevisions} later revisions: refused`, async () => {

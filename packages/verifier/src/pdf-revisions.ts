@@ -256,9 +256,11 @@ export class History {
 }
 
 /**
- * The revision holding the signature that ends where the file's later revisions begin: the last
- * one that defines a signature dictionary other than a document timestamp. null when no later
- * revision follows it (the whole file is the signed revision) or the structure is not handled.
+ * The revision holding the document signature: the first update that defines a signature
+ * dictionary other than a document timestamp (the ministry signs the rendered document once;
+ * anything after it, a second signature included, must be validation data). null when nothing
+ * follows it (the whole file is the signed revision: checked as before), when no update signs,
+ * or when the structure is not handled.
  */
 export function findSignedRevision(pdf: Uint8Array, text = textOf(pdf)): { revisions: Revision[]; signed: number; history: History } | null {
   const revisions = readRevisions(pdf, text);
@@ -266,7 +268,7 @@ export function findSignedRevision(pdf: Uint8Array, text = textOf(pdf)): { revis
   if (revisions.length - 1 > REVISION_LIMITS.laterRevisions + 1) return null;
   const history = new History(pdf, text, revisions);
   // Revision 0 (the rendered document) is never searched: a signature is an update.
-  for (let r = revisions.length - 1; r >= 1; r--) {
+  for (let r = 1; r < revisions.length; r++) {
     const entries = revisions[r]!.entries;
     if (entries.size > REVISION_LIMITS.objectsPerRevision) return null;
     for (const [num, entry] of entries) {
@@ -608,7 +610,16 @@ export interface PdfSignatureAnalysis extends PdfSignatureCheck {
 export function analysePdfSignature(pdf: Uint8Array, tsaAnchors: readonly X509Certificate[]): PdfSignatureAnalysis {
   const text = textOf(pdf);
   const found = findSignedRevision(pdf, text);
-  if (!found) return { ...verifyPdfSignature(pdf), signedBytes: pdf };
+  if (!found) {
+    const whole = verifyPdfSignature(pdf);
+    // The ministry signs the rendered document (one revision) with one update: a signature in a
+    // later update signs changes made to the document before it, which the ministry never makes.
+    const revisions = whole.intact && whole.coversWholeFile ? readRevisions(pdf, text) : null;
+    if (revisions && revisions.length > 2) {
+      return { ...whole, coversWholeFile: false, problem: `the signature (revision ${revisions.length}) covers updates made to the document before it`, signedBytes: pdf };
+    }
+    return { ...whole, signedBytes: pdf };
+  }
   const prefix = pdf.subarray(0, found.revisions[found.signed]!.end);
   const signature = verifyPdfSignature(prefix);
   if (!signature.intact || !signature.coversWholeFile) return { ...signature, coversWholeFile: false, signedBytes: pdf };

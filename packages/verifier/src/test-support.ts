@@ -114,32 +114,41 @@ export async function issueBatch(issuer: IssuerInfo, es256: Es256Signer, count =
 export interface PdfFactory {
   /** The diploma of `doc` (its QR codes and printed fields), with `attached` embedded, signed by `signer`. */
   render(doc: CredentialDocument, qr: string, options?: { attached?: CredentialDocument; signer?: Signer; signOptions?: SignOptions }): Promise<Uint8Array>;
+  /** The same document, not signed (the renderer's output). */
+  unsigned(doc: CredentialDocument, qr: string): Promise<Uint8Array>;
 }
 
 export async function createPdfFactory(defaultSigner: Signer): Promise<PdfFactory> {
   const renderer: DiplomaRenderer = await createDiplomaRenderer({ template: diplomeEtatTemplate, signatureImages: await createTestSignatureImages() });
   const photo = await createTestPhoto();
+  const parts = (doc: CredentialDocument, qr: string, attached?: CredentialDocument) => {
+    const r = doc.record;
+    const fields = {
+      name: [r.last_name, r.middle_name, r.first_name].filter(Boolean).join(' '),
+      birthPlace: r.birth_place ?? '',
+      birthDate: r.birth_date ?? '',
+      option: r.option ?? '',
+      school: r.school ?? '',
+      centre: r.centre ?? '',
+      province: r.educ_province ?? '',
+      session: r.session ?? '',
+      percentage: String(r.percentage).replace('.', ','),
+      issuePlace: 'Kinshasa',
+      issueDate: r.issue_date ?? '',
+      diplomaNumber: r.diploma_id!,
+      candidateCode: r.candidate_code ?? '',
+    };
+    const credential = new TextEncoder().encode(JSON.stringify(attached ?? doc));
+    return { fields, qr: { verifyUrl: `https://${doc.issuer.id}/verify/${r.diploma_id}`, offlinePayload: qr }, credential };
+  };
   return {
+    unsigned(doc, qr) {
+      const p = parts(doc, qr);
+      return renderer.render(p.fields, photo, p.qr, p.credential);
+    },
     render(doc, qr, options = {}) {
-      const r = doc.record;
-      const fields = {
-        name: [r.last_name, r.middle_name, r.first_name].filter(Boolean).join(' '),
-        birthPlace: r.birth_place ?? '',
-        birthDate: r.birth_date ?? '',
-        option: r.option ?? '',
-        school: r.school ?? '',
-        centre: r.centre ?? '',
-        province: r.educ_province ?? '',
-        session: r.session ?? '',
-        percentage: String(r.percentage).replace('.', ','),
-        issuePlace: 'Kinshasa',
-        issueDate: r.issue_date ?? '',
-        diplomaNumber: r.diploma_id!,
-        candidateCode: r.candidate_code ?? '',
-      };
-      const credential = new TextEncoder().encode(JSON.stringify(options.attached ?? doc));
-      const verifyUrl = `https://${doc.issuer.id}/verify/${r.diploma_id}`;
-      return renderer.renderSigned(fields, photo, { verifyUrl, offlinePayload: qr }, credential, options.signer ?? defaultSigner, options.signOptions);
+      const p = parts(doc, qr, options.attached);
+      return renderer.renderSigned(p.fields, photo, p.qr, p.credential, options.signer ?? defaultSigner, options.signOptions);
     },
   };
 }
