@@ -142,20 +142,6 @@ describe('issuing a batch', () => {
     expect(res.json().data.data.downloads).toBeGreaterThan(0);
   });
 
-  it('keeps diplomas signed before a key rotation verifiable', async () => {
-    const [old] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
-    const before = services.identity!.keys.active.kid;
-    await rotateDevelopmentKey(ctx.config.keys);
-    const keys = await loadMinistryKeys(ctx.config.keys, pino({ level: 'silent' }));
-    expect(keys.active.kid).not.toBe(before);
-    services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
-    const byId = await services.verification!.verify({ diplomaId: old!.id });
-    expect(byId.verdict).toBe('authentic');
-    const pdf = (await services.storage.get(old!.pdfKey!))!;
-    const byPdf = await services.verification!.verify({ pdf: new Uint8Array(pdf) });
-    expect(byPdf.verdict).toBe('authentic');
-  });
-
   it('anchors again, at start, a batch the local chain lost', async () => {
     const [batch] = await ctx.db.select().from(generations).where(eq(generations.id, batchId));
     // The local chain's state is lost (its key and deployment record remain): the registry is deployed
@@ -179,6 +165,21 @@ describe('issuing a batch', () => {
     // Its diplomas verify again.
     const [one] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
     expect((await services.verification!.verify({ diplomaId: one!.id })).verdict).toBe('authentic');
+  });
+
+  // After the re-anchoring test: a batch anchored again after its key retired is refused (ADR 0136, 0138).
+  it('keeps diplomas signed before a key rotation verifiable', async () => {
+    const [old] = await ctx.db.select().from(diplomas).where(eq(diplomas.generationId, batchId)).limit(1);
+    const before = services.identity!.keys.active.kid;
+    await rotateDevelopmentKey(ctx.config.keys);
+    const keys = await loadMinistryKeys(ctx.config.keys, pino({ level: 'silent' }));
+    expect(keys.active.kid).not.toBe(before);
+    services = createServices(ctx.db, ctx.config, { identity: { keys, chain } });
+    const byId = await services.verification!.verify({ diplomaId: old!.id });
+    expect(byId.verdict).toBe('authentic');
+    const pdf = (await services.storage.get(old!.pdfKey!))!;
+    const byPdf = await services.verification!.verify({ pdf: new Uint8Array(pdf) });
+    expect(byPdf.verdict).toBe('authentic');
   });
 
   it('never finishes a signature without a mined transaction: a chain that is down leaves it in progress', async () => {
