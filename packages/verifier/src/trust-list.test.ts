@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli-run.ts';
-import { parseTrustList, TRUST_LIST_FORMAT, TRUST_LIST_MAX_BYTES, TrustListError } from './trust-list.ts';
+import { parseTrustList, pinnedIssuers, TRUST_LIST_FORMAT, TRUST_LIST_MAX_BYTES, TrustListError } from './trust-list.ts';
 
 const key = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'k1' };
 const entry = { id: 'minepst.gouv.cd', name: 'Ministère', jwks: { keys: [key] }, registry: { chain_id: 31337, address: `0x${'ab'.repeat(20)}` } };
@@ -14,6 +14,19 @@ describe('a trust list read from a file or a platform (a stranger may have writt
     expect(() => parseTrustList('{nope')).toThrow(TrustListError);
     expect(() => parseTrustList({ format: 'other/1', issuers: [] })).toThrow(TrustListError);
     expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: Array.from({ length: 101 }, () => entry) })).toThrow(TrustListError);
+  });
+
+  it("keeps a key's retired_at (ISO 8601) and the issuer's time-stamping authorities, within bounds (ADR 0138)", () => {
+    const retiredAt = '2026-11-27T09:00:00.000Z';
+    const tsa = Buffer.from('not parsed here, only bounded').toString('base64');
+    const list = parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, jwks: { keys: [{ ...key, retired_at: retiredAt }] }, timestamp_authorities: [tsa] }] });
+    expect(list.issuers[0]!.jwks.keys[0]!.retired_at).toBe(retiredAt);
+    expect(pinnedIssuers(list)[0]!.timestampAuthorities).toEqual([tsa]);
+    expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, jwks: { keys: [{ ...key, retired_at: 'last week' }] } }] })).toThrow(/retired_at/);
+    expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, timestamp_authorities: Array.from({ length: 11 }, () => tsa) }] })).toThrow(
+      /timestamp_authorities/,
+    );
+    expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, timestamp_authorities: ['a'.repeat(20_001)] }] })).toThrow(/timestamp_authorities/);
   });
 
   it('keeps public keys only: a private member given with a key is dropped', () => {
