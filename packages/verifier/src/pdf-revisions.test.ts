@@ -88,6 +88,35 @@ function updated(pdf: Uint8Array, edit: (o: ReturnType<typeof objects>) => void)
 
 const analyse = (pdf: Uint8Array) => analysePdfSignature(pdf, anchors);
 
+/**
+ * A document time-stamp appended by hand, so that its parts can be wrong: the widget's /Rect, and a
+ * /ByteRange that stops `shortBy` bytes before the revision's end.
+ */
+async function docStamp(pdf: Uint8Array, options: { rect?: string; shortBy?: number } = {}): Promise<Uint8Array> {
+  const update = new IncrementalUpdate(pdf);
+  const catalog = update.dictionary(update.xref.root);
+  const [field, stamp] = [update.allocate(), update.allocate()];
+  update.setObject(update.xref.root, catalog.replace(/\/Fields\s*\[([^\]]*)\]/, `/Fields [$1 ${field} 0 R]`));
+  update.setObject(field, `<< /FT /Sig /T (Stamp) /Rect ${options.rect ?? '[0 0 0 0]'} /V ${stamp} 0 R >>`);
+  const head = '<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 /ByteRange ';
+  const room = tsa.maxTokenLength + 16;
+  update.setObject(stamp, `${head}${' '.repeat(36)} /Contents <${'0'.repeat(room * 2)}> >>`);
+  const { pdf: out, objects } = update.finish();
+  const at = objects.get(stamp)!.bodyOffset + head.length;
+  const gapStart = at + 36 + ' /Contents '.length;
+  const gapEnd = gapStart + 2 + room * 2;
+  const length = out.length - gapEnd - (options.shortBy ?? 0);
+  out.set(Buffer.from(`[0 ${gapStart} ${gapEnd} ${length}]`.padEnd(36, ' '), 'latin1'), at);
+  const token = await tsa.timestamp(
+    createHash('sha256')
+      .update(out.subarray(0, gapStart))
+      .update(out.subarray(gapEnd, gapEnd + length))
+      .digest(),
+  );
+  out.set(Buffer.from(Buffer.from(token).toString('hex').toUpperCase(), 'latin1'), gapStart + 1);
+  return out;
+}
+
 /** A PAdES signature appended by hand (a forger's tool): a field in the form and its dictionary, over the whole file. */
 async function resign(pdf: Uint8Array, signer: Signer): Promise<Uint8Array> {
   const update = new IncrementalUpdate(pdf);
@@ -306,6 +335,12 @@ describe('later revisions that change anything else are refused', () => {
     const o = objects(signed);
     const pdf = rawUpdate(signed, [], [[o.contents, '0000000000 00001 f']]);
     await refused(pdf, new RegExp(`frees object ${o.contents}`));
+  });
+
+  it('a document time-stamp written by hand: accepted as it should be, refused with a visible widget or a byte range short of its revision', async () => {
+    expect(analyse(await docStamp(signed))).toMatchObject({ coversWholeFile: true, later: { count: 1, documentTimestamps: [{ trusted: true }] } });
+    await refused(await docStamp(signed, { rect: '[100 100 300 200]' }), /field \d+'s widget is visible/);
+    await refused(await docStamp(signed, { shortBy: 7 }), /the document timestamp's \/ByteRange does not cover exactly its revision/);
   });
 
   it('a document timestamp whose imprint no longer matches (a byte of the DSS it covers changed)', async () => {
