@@ -83,6 +83,8 @@ export const generationAbilities = z.object({
   share_by_email: z.boolean(),
   broadcast: z.boolean(),
   revoke: z.boolean(),
+  /** Open a "SPÉCIMEN" preview PDF of any of its candidates (those who may launch, before and after). */
+  preview: z.boolean(),
 });
 export type GenerationAbilities = z.infer<typeof generationAbilities>;
 
@@ -218,8 +220,37 @@ export const launchSignatures = z.object({
   chosen: z.array(z.enum(SIGNATURE_KINDS)).nullable(),
   /** Some diplomas were already printed with `chosen` (a relaunch after a failure): it cannot change. */
   locked: z.boolean(),
+  /**
+   * The signed-in user's launch code for this batch, so that the step survives a reload: `sent` (a
+   * code waits: where it went, masked, and the seconds before it expires and before another may be
+   * asked for), `verified` (the launch is allowed for `expires_in` more seconds), or null.
+   */
+  launch_code: z
+    .object({
+      state: z.enum(['sent', 'verified']),
+      channel: z.enum(['sms', 'email']),
+      destination: z.string(),
+      expires_in: z.number().int(),
+      resend_in: z.number().int(),
+    })
+    .nullable(),
 });
 export type LaunchSignatures = z.infer<typeof launchSignatures>;
+
+/**
+ * `GET /generations/:id/specimen?item=&signatures=`: the candidate (an item of the batch; the first
+ * one when absent) and, before the launch, the signatures being chosen (comma-separated kinds; the
+ * batch's choice or every registered signature when absent).
+ */
+export const specimenQuery = z.object({
+  item: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  signatures: z
+    .string()
+    .max(100)
+    .transform((text) => (text === '' ? [] : text.split(',')))
+    .pipe(z.array(z.enum(SIGNATURE_KINDS)).max(SIGNATURE_KINDS.length))
+    .optional(),
+});
 export const launchSignaturesResponse = envelope(launchSignatures);
 
 // ---------------------------------------------------------------- the launch: one-time code, progress

@@ -587,6 +587,7 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     ]),
   ),
   'GET /api/generations/:id/signatures': batchCase('ready_for_generation', generationPolicy.prepareLaunch, (b) => ({ url: `/api/generations/${b.id}/signatures` })),
+  'GET /api/generations/:id/specimen': itemCase('ready_for_generation', generationPolicy.preview, (b) => ({ url: `/api/generations/${b.id}/specimen?item=${b.itemId}` })),
   'POST /api/generations/:id/apply-signature': batchCase('ready_for_signature', generationPolicy.sign, (b) => ({ url: `/api/generations/${b.id}/apply-signature` })),
   'DELETE /api/generations/:id/cancel': [
     batchCase('created', generationPolicy.cancel, (b) => ({ url: `/api/generations/${b.id}/cancel` })),

@@ -69,6 +69,12 @@ export const generationPolicy = {
   /** Reading the launch step (signatures offered, status) needs the permission, whatever the state. */
   prepareLaunch: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate')),
 
+  /**
+   * A watermarked preview of a candidate's diploma: for those who may launch, so that they look at
+   * a real one before signing; at any state but cancelled (a specimen is no diploma).
+   */
+  preview: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status !== 'cancelled')),
+
   sign: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status === 'ready_for_signature')),
 
   /** Published diplomas are revoked, never deleted; a batch being generated must finish or fail first. */
@@ -109,6 +115,7 @@ export const generationPolicy = {
       share_by_email: () => p.shareByEmail(actor, batch),
       broadcast: () => p.broadcast(actor, batch),
       revoke: () => p.revoke(actor, batch),
+      preview: () => p.preview(actor, batch),
     });
   },
 };

@@ -19,6 +19,7 @@ export function makeAbilities(overrides: Partial<GenerationAbilities> = {}): Gen
     share_by_email: false,
     broadcast: false,
     revoke: false,
+    preview: false,
     ...overrides,
   };
 }

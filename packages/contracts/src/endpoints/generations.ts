@@ -12,6 +12,7 @@ import {
   generationsResponse,
   launchCodeSentResponse,
   launchSignaturesResponse,
+  specimenQuery,
   startGenerationRequest,
   verifyLaunchCodeRequest,
 } from '../generations.ts';
@@ -113,6 +114,18 @@ export const generationsEndpoints = {
     summary: 'The official signatures a launch may put on the batch, and its current choice',
     params: idParam,
     responses: { 200: launchSignaturesResponse },
+  }),
+  specimen: endpoint({
+    method: 'GET',
+    path: '/generations/:id/specimen',
+    access: launch,
+    tags,
+    summary:
+      "A \"SPÉCIMEN\" preview of a candidate's diploma (the first candidate when `item` is not given): the batch's template, signatures and this candidate's data and photo, unsigned, watermarked, without a credential",
+    params: idParam,
+    query: specimenQuery,
+    file: 'application/pdf',
+    responses: {},
   }),
   statusByQuery: endpoint({
     method: 'GET',

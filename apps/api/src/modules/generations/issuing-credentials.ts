@@ -32,7 +32,7 @@ interface CandidateRow extends Record<string, unknown> {
 }
 
 /** The day of issue, as printed and hashed: the date in Kinshasa. */
-function issueDate(now = new Date()): string {
+export function issueDate(now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Kinshasa', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 

@@ -168,6 +168,7 @@ describe('the official signatures chosen at launch', () => {
       ],
       chosen: null,
       locked: false,
+      launch_code: null,
     });
     await verifiedCode(id);
     for (const bad of [[], ['ministry', 'ministry'], ['ministry', 'president']]) {

@@ -4,13 +4,15 @@ import type { AppContext } from '../../app-context.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { LaunchService } from './launch-service.ts';
+import { SpecimenService } from './specimen-service.ts';
 
 /**
  * Launching, following and publishing a batch (spec: /otp-generation, /generating-op); the rules
  * are the launch service's.
  */
-export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
+export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config, services }) => {
   const launch = new LaunchService(db, services);
+  const specimens = new SpecimenService(db, services.storage, config);
   const { generations } = endpoints;
 
   serve(app, generations.sendLaunchCode, async (request) => {
@@ -39,6 +41,15 @@ export const launchRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
   }
 
   serve(app, generations.launchSignatures, async (request) => ({ data: await launch.signatures(actorOf(request), request.params.id) }));
+
+  serve(app, generations.specimen, async (request, reply) => {
+    const { pdf, candidateCode } = await specimens.render(actorOf(request), request.params.id, request.query.item, request.query.signatures);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="specimen-${candidateCode}.pdf"`)
+      .header('cache-control', 'private, no-store')
+      .send(Buffer.from(pdf));
+  });
 
   serve(app, generations.statusByQuery, async (request) => ({ data: await launch.status(actorOf(request), request.query.generation_id) }));
   serve(app, generations.status, async (request) => ({ data: await launch.status(actorOf(request), request.params.id) }));

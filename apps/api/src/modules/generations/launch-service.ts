@@ -124,7 +124,22 @@ export class LaunchService {
       available,
       chosen,
       locked: chosen !== null && (await this.hasPrinted(batch.id)),
+      launch_code: await this.launchCode(actor, batch.id),
     };
+  }
+
+  /** Where the user's launch step stands (LaunchSignatures.launch_code): the page reads it again after a reload. */
+  private async launchCode(actor: Actor, batchId: number): Promise<LaunchSignatures['launch_code']> {
+    const { destination } = await this.contactOf(actor);
+    if (!destination) return null;
+    const now = Date.now();
+    const seconds = (at: Date) => Math.max(0, Math.ceil((at.getTime() - now) / 1000));
+    const channel = destination.includes('@') ? ('email' as const) : ('sms' as const);
+    const pending = await this.services.otp.pending(destination, `generation_launch:${batchId}`);
+    const granted = await this.services.otp.grantExpiry(actor.id, `generation_launch_ok:${batchId}`);
+    if (granted) return { state: 'verified', channel, destination: maskContact(destination), expires_in: seconds(granted), resend_in: pending ? seconds(pending.resendAt) : 0 };
+    if (pending) return { state: 'sent', channel, destination: maskContact(destination), expires_in: seconds(pending.expiresAt), resend_in: seconds(pending.resendAt) };
+    return null;
   }
 
   /** A batch's status and progress. */

@@ -113,6 +113,39 @@ export class OtpService {
     await this.db.insert(oneTimeCodes).values({ purpose, destination: `user:${userId}`, userId, codeHash: 'granted', expiresAt: new Date(Date.now() + minutes * 60_000) });
   }
 
+  /** When the user's unused grant for `purpose` expires, or null when there is none. */
+  async grantExpiry(userId: number, purpose: string): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ expiresAt: oneTimeCodes.expiresAt })
+      .from(oneTimeCodes)
+      .where(
+        and(
+          eq(oneTimeCodes.destination, `user:${userId}`),
+          eq(oneTimeCodes.purpose, purpose),
+          eq(oneTimeCodes.codeHash, 'granted'),
+          isNull(oneTimeCodes.consumedAt),
+          sql`${oneTimeCodes.expiresAt} > now()`,
+        ),
+      )
+      .orderBy(desc(oneTimeCodes.expiresAt))
+      .limit(1);
+    return row?.expiresAt ?? null;
+  }
+
+  /**
+   * The code waiting for a destination and purpose (sent, not used, not expired): when it expires
+   * and when another may be sent. Null when none waits.
+   */
+  async pending(destination: string, purpose: CodePurpose): Promise<{ expiresAt: Date; resendAt: Date } | null> {
+    const [row] = await this.db
+      .select({ createdAt: oneTimeCodes.createdAt, expiresAt: oneTimeCodes.expiresAt })
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.destination, destination), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.consumedAt), sql`${oneTimeCodes.expiresAt} > now()`))
+      .orderBy(desc(oneTimeCodes.createdAt))
+      .limit(1);
+    return row ? { expiresAt: row.expiresAt, resendAt: new Date(row.createdAt.getTime() + this.settings.resendSeconds * 1000) } : null;
+  }
+
   /** Consumes a grant made by `grant`; false when there is none, or it expired. */
   async consumeGrant(userId: number, purpose: string): Promise<boolean> {
     const rows = await this.db

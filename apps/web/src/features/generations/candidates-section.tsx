@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { generationLabel } from '@/components/generation-status';
 import { Pagination } from '@/components/pagination';
 import { downloadDiplomaPdf, useRevokeDiploma, type GenerationItemsFilter } from '@/features/generations/generations-api';
+import { downloadSpecimen } from '@/features/generations/launch-api';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
 import { sendDiplomaByMail } from '@/features/generations/distribution-api';
 import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
@@ -69,6 +70,20 @@ export function CandidatesSection({ batch, items, meta, busy, searchText, onSear
   const mayDownload = batch.abilities.download_one;
   const mayMail = batch.abilities.share_by_email;
   const mayRevoke = batch.abilities.revoke;
+  // Before its diploma exists, a candidate's "SPÉCIMEN" preview, for those who may launch.
+  const mayPreview = batch.abilities.preview;
+  const [previewing, setPreviewing] = useState<number | null>(null);
+
+  async function specimen(item: GenerationItemView) {
+    setPreviewing(item.id);
+    try {
+      await downloadSpecimen(batch.id, { itemId: item.id });
+    } catch (error) {
+      flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error');
+    } finally {
+      setPreviewing(null);
+    }
+  }
   const filtered = searchText.trim() !== '' || filter.centre !== null || filter.institution !== null;
   const caption = t('batch.candidates.caption', { name: generationLabel(t, batch) });
 
@@ -248,6 +263,19 @@ export function CandidatesSection({ batch, items, meta, busy, searchText, onSear
                               {t('batch.candidates.revoke')}
                             </button>
                           ) : null}
+                        </div>
+                      ) : mayPreview && !item.rejected ? (
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            className="button button--ghost button--small"
+                            onClick={() => void specimen(item)}
+                            disabled={previewing === item.id}
+                            aria-busy={previewing === item.id}
+                            aria-label={t('batch.candidates.specimenOf', { name })}
+                          >
+                            {previewing === item.id ? t('launch.specimenLoading') : t('batch.candidates.specimen')}
+                          </button>
                         </div>
                       ) : null}
                     </td>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
 import { useApiQuery } from '@/lib/query';
+import { saveFile } from '@/lib/save-file';
 
 /** The official signatures a launch may put on the batch, the batch's earlier choice, and whether it is fixed. */
 export function useLaunchSignatures(generationId: number) {
@@ -23,4 +24,14 @@ export function useLaunchGeneration() {
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['generations'] }),
   });
+}
+
+/**
+ * Fetches a "SPÉCIMEN" preview of a candidate's diploma (the batch's first candidate when `itemId`
+ * is absent), with the signatures being chosen, and hands it to the browser.
+ */
+export async function downloadSpecimen(generationId: number, options: { itemId?: number; signatures?: SignatureKind[] } = {}): Promise<void> {
+  const query = { ...(options.itemId ? { item: options.itemId } : {}), ...(options.signatures ? { signatures: options.signatures.join(',') } : {}) };
+  const { blob, fileName } = await api.download(endpoints.generations.specimen, { params: { id: generationId }, query });
+  saveFile(blob, fileName ?? `specimen-${generationId}.pdf`);
 }

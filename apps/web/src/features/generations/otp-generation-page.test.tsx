@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { makeAbilities, makeGeneration, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
+import * as saving from '@/lib/save-file';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -183,6 +184,80 @@ describe('/otp-generation/{id} (launch)', () => {
     await user.click(await screen.findByRole('button', { name: 'Envoyer le code' }));
     expect(await screen.findByTestId('launch-send-error')).toHaveTextContent('Trop de demandes');
     expect(screen.getByTestId('launch-send')).toHaveTextContent(/Renvoyer le code dans 0:4[12]/);
+  });
+
+  it('after a reload, shows the code already sent with its timers, and keeps the code box through a refused resend', async () => {
+    renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...batchRoute(),
+        ...signaturesRoute({
+          available,
+          chosen: null,
+          locked: false,
+          launch_code: { state: 'sent', channel: 'sms', destination: '+243 ••• ••• 78', expires_in: 540, resend_in: 45 },
+        }),
+        'POST /api/generations/verify-otp': () => jsonResponse({ data: { message: 'Code accepté : vous pouvez lancer la génération.' } }),
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('launch-code-sent')).toHaveTextContent('Un code de lancement vous a déjà été envoyé pour ce lot');
+    expect(screen.getByTestId('launch-expiry')).toHaveTextContent('Le code expire dans 9 minutes.');
+    expect(screen.getByTestId('launch-send')).toBeDisabled();
+    expect(screen.getByTestId('launch-send')).toHaveTextContent(/Renvoyer le code dans 0:4\d/);
+    await user.type(screen.getByLabelText('Code de lancement'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Vérifier le code' }));
+    expect(await screen.findByTestId('launch-verified')).toHaveTextContent('Code accepté');
+    expect(screen.getByRole('button', { name: 'Lancer la génération' })).toBeEnabled();
+  });
+
+  it('after a reload, lets a user whose code is already verified launch at once', async () => {
+    renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...batchRoute(),
+        ...signaturesRoute({
+          available,
+          chosen: null,
+          locked: false,
+          launch_code: { state: 'verified', channel: 'email', destination: 'r•••@sceau.example', expires_in: 420, resend_in: 0 },
+        }),
+      },
+    });
+    expect(await screen.findByTestId('launch-verified')).toHaveTextContent('Votre code de lancement est déjà vérifié pour ce lot.');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Lancer la génération' })).toBeEnabled());
+  });
+
+  it('offers a SPÉCIMEN of the batch with the signatures being chosen, to those the batch allows', async () => {
+    const saved: string[] = [];
+    vi.spyOn(saving, 'saveFile').mockImplementation((_blob, name) => void saved.push(name));
+    const { calls } = renderApp({
+      path: '/otp-generation/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...batchRoute({ ...ready, abilities: makeAbilities({ view: true, launch: true, preview: true }) }),
+        ...signatures,
+        'GET /api/generations/12/specimen': () =>
+          new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'inline; filename="specimen-20260000000001.pdf"' } }),
+      },
+    });
+    const user = userEvent.setup();
+    const card = await screen.findByTestId('launch-specimen');
+    expect(card).toHaveTextContent('SPÉCIMEN');
+    const boxes = await within(screen.getByTestId('launch-signatures')).findAllByRole('checkbox');
+    await user.click(boxes[1]!);
+    await user.click(within(card).getByRole('button', { name: 'Voir un spécimen (PDF)' }));
+    await waitFor(() => expect(saved).toEqual(['specimen-20260000000001.pdf']));
+    const asked = calls.find((c) => c.url.pathname === '/api/generations/12/specimen')!;
+    expect(asked.url.searchParams.get('signatures')).toBe('ministry');
+  });
+
+  it('offers no specimen when the batch does not allow it', async () => {
+    renderApp({ path: '/otp-generation/12', signedIn: { profile: makeProfile(['root']) }, routes: { ...batchRoute(), ...signatures } });
+    expect(await screen.findByTestId('launch-signatures')).toBeInTheDocument();
+    expect(screen.queryByTestId('launch-specimen')).not.toBeInTheDocument();
   });
 
   it('explains why a batch awaiting validation cannot be launched', async () => {

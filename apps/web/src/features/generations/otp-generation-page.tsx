@@ -8,7 +8,7 @@ import { describedBy, FormField } from '@/components/form-field';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel, generationTypeLabel } from '@/components/generation-status';
 import { useGeneration } from '@/features/generations/generations-api';
 import { isMoving, sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
-import { useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
+import { downloadSpecimen, useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
 import { isApiError } from '@/lib/http';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -166,6 +166,27 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const minutesLeft = sent ? Math.max(0, Math.ceil((sent.at + sent.expires_in * 1000 - now) / 60000)) : null;
   const destination = profile?.email ?? profile?.phone ?? null;
 
+  // After a reload, the server says where the step stood: a code waiting, or already verified.
+  const resumed = useRef(false);
+  const launchCode = signatures.data?.launch_code;
+  useEffect(() => {
+    if (resumed.current || launchCode === undefined) return;
+    resumed.current = true;
+    if (!launchCode) return;
+    const at = Date.now();
+    const waiting = launchCode.state === 'sent';
+    setSent({
+      message: waiting ? t('launch.codeStillWaiting') : t('launch.codeAlreadyVerified'),
+      channel: launchCode.channel,
+      destination: launchCode.destination,
+      expires_in: launchCode.expires_in,
+      resend_in: launchCode.resend_in,
+      at,
+    });
+    if (launchCode.resend_in > 0) setResendAt(at + launchCode.resend_in * 1000);
+    if (!waiting) setVerified(t('launch.codeAlreadyVerified'));
+  }, [launchCode, t]);
+
   useEffect(() => {
     if (verified) launchButton.current?.focus();
   }, [verified]);
@@ -312,6 +333,8 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
 
       <OfficialSignatures query={signatures} chosen={chosen} onChange={setPicked} noneChosen={noneChosen} />
 
+      {batch.abilities.preview ? <Specimen batchId={batch.id} signatures={available.length > 0 ? SIGNATURE_KINDS.filter((kind) => chosen.includes(kind)) : undefined} /> : null}
+
       <section className="card stack" aria-labelledby="launch-go-title" data-testid="launch-go">
         <h2 id="launch-go-title">{t('launch.goTitle')}</h2>
         <p>{verified ? t('launch.goReady') : t('launch.goWaiting')}</p>
@@ -332,6 +355,40 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
         </button>
       </section>
     </>
+  );
+}
+
+/** A "SPÉCIMEN" PDF of the batch's first candidate, with the signatures being chosen: a real diploma to look at before signing. */
+function Specimen({ batchId, signatures }: { batchId: number; signatures: SignatureKind[] | undefined }) {
+  const { t } = useTranslation();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function onOpen() {
+    setLoading(true);
+    setError(null);
+    try {
+      await downloadSpecimen(batchId, { signatures });
+    } catch (failure) {
+      setError(isApiError(failure) ? failure.message : t('errors.generic'));
+    } finally {
+      setLoading(false);
+    }
+  }
+  return (
+    <section className="card stack" aria-labelledby="launch-specimen-title" data-testid="launch-specimen">
+      <h2 id="launch-specimen-title">{t('launch.specimenTitle')}</h2>
+      <p>{t('launch.specimenIntro')}</p>
+      {error ? (
+        <div className="alert alert--error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <div className="actions">
+        <button type="button" className="button button--secondary" onClick={() => void onOpen()} disabled={loading} aria-busy={loading}>
+          {loading ? t('launch.specimenLoading') : t('launch.specimenButton')}
+        </button>
+      </div>
+    </section>
   );
 }
 

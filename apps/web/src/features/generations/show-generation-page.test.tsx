@@ -6,6 +6,7 @@ import { changeLocale } from '@/lib/i18n';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { makeAbilities, makeGeneration, makeItem, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
+import * as saving from '@/lib/save-file';
 
 const aline = makeItem({ id: 501 });
 const jean = makeItem({
@@ -122,6 +123,27 @@ describe('batch detail', () => {
     const download = calls.find((c) => c.url.pathname === '/api/items/501')!;
     expect(new Headers(download.init.headers).get('Authorization')).toBe('Bearer test-token');
     expect(createObjectURL).toHaveBeenCalledTimes(1);
+  });
+
+  it("offers a candidate's SPÉCIMEN before the diplomas exist, to those the batch allows, not for a rejected candidate", async () => {
+    const saved: string[] = [];
+    vi.spyOn(saving, 'saveFile').mockImplementation((_blob, name) => void saved.push(name));
+    const ready = makeGeneration({ status: 'ready_for_generation', signature_status: 'not_started', abilities: makeAbilities({ view: true, launch: true, preview: true }) });
+    const waiting = makeItem({ id: 601, diploma: null });
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes(ready, [waiting, rejected]),
+        'GET /api/generations/12/specimen': () =>
+          new Response('%PDF-1.7', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'inline; filename="specimen-601.pdf"' } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Voir le spécimen du diplôme de MUKENDI KABONGO Aline' }));
+    await waitFor(() => expect(saved).toEqual(['specimen-601.pdf']));
+    expect(calls.find((c) => c.url.pathname === '/api/generations/12/specimen')!.url.searchParams.get('item')).toBe('601');
+    expect(within(screen.getByTestId('candidate-row-503')).queryByRole('button', { name: /spécimen/i })).not.toBeInTheDocument();
   });
 
   it('says why a download failed', async () => {
