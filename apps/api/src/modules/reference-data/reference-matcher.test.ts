@@ -57,8 +57,9 @@ describe('ReferenceMatcher', () => {
     // Nothing close: no suggestion.
     expect(matcher.match('Université de Lubumbashi', KIN)).toEqual({ unknown: true, suggestions: [] });
     expect(matcher.match('', KIN)).toEqual({ unknown: true, suggestions: [] });
-    // Close names of another province only when the list's province has none.
-    expect(matcher.match('Athene de Kanaga', KIN)).toEqual({ unknown: true, suggestions: [schools[6]] });
+    // Only names of the list's province are suggested.
+    expect(matcher.match('Athene de Kanaga', KIN)).toEqual({ unknown: true, suggestions: [] });
+    expect(matcher.match('Athene de Kanaga', KAS)).toEqual({ unknown: true, suggestions: [schools[6]] });
   });
 
   it('finds options by code, name, or section and name', () => {

@@ -65,24 +65,39 @@ export function codeKey(value: string): string {
 const SUGGESTIONS = 3;
 const MAX_DISTANCE_RATIO = 0.34;
 
+interface Entry<T> {
+  place: T;
+  /** Its names as compared, and as words (for shortened words). */
+  keys: string[];
+  words: string[][];
+}
+
 export class ReferenceMatcher<T extends Place> {
   private readonly byCode = new Map<string, T>();
   private readonly byName = new Map<string, T[]>();
   private readonly memo = new Map<string, Match<T>>();
-  private readonly keys: { place: T; keys: string[]; words: string[][] }[] = [];
+  /** Every place, and the same by province (suggestions look there first). */
+  private readonly entries: Entry<T>[] = [];
+  private readonly byProvince = new Map<number, Entry<T>[]>();
 
   /** `otherNames` gives more names a place answers to (an option's "section name"). */
   constructor(places: readonly T[], otherNames: (place: T) => string[] = () => []) {
     for (const place of places) {
       this.byCode.set(codeKey(place.code), place);
-      const names = [place.name, ...otherNames(place)];
-      const keys = [...new Set(names.map(nameKey).filter(Boolean))];
+      const words = [place.name, ...otherNames(place)].map(nameWords);
+      const keys = [...new Set(words.map((w) => w.join('')).filter(Boolean))];
       for (const key of keys) {
-        const list = this.byName.get(key) ?? [];
-        list.push(place);
-        this.byName.set(key, list);
+        const list = this.byName.get(key);
+        if (list) list.push(place);
+        else this.byName.set(key, [place]);
       }
-      this.keys.push({ place, keys, words: names.map(nameWords) });
+      const entry = { place, keys, words };
+      this.entries.push(entry);
+      if (place.educProvinceId !== undefined) {
+        const list = this.byProvince.get(place.educProvinceId);
+        if (list) list.push(entry);
+        else this.byProvince.set(place.educProvinceId, [entry]);
+      }
     }
   }
 
@@ -114,31 +129,41 @@ export class ReferenceMatcher<T extends Place> {
     return { unknown: true, suggestions: this.suggest(typed, provinceId) };
   }
 
-  /** The closest places by name (in `provinceId` when it holds any close one), nearest first. */
+  /**
+   * The closest places by name, nearest first: those of `provinceId` (a list is of one province; this
+   * also bounds the work to a province's schools), or every place for national ones (options).
+   */
   suggest(typed: string, provinceId?: number): T[] {
-    const key = nameKey(typed);
-    if (!key) return [];
     const typedWords = nameWords(typed);
-    const scored: { place: T; score: number; here: boolean }[] = [];
-    for (const { place, keys, words: nameWordLists } of this.keys) {
-      let best = Number.POSITIVE_INFINITY;
-      for (const k of keys) {
-        // A name written in part ("Saint Joseph" for "Institut Saint-Joseph") is close.
-        const d = k.includes(key) || key.includes(k) ? Math.abs(k.length - key.length) * 0.1 : distance(key, k);
-        if (d <= Math.max(2, Math.ceil(Math.max(k.length, key.length) * MAX_DISTANCE_RATIO)) && d < best) best = d;
-      }
-      // Words shortened ("Math-Physique", "Inst Tech Kananga").
-      if (best === Number.POSITIVE_INFINITY && nameWordLists.some((w) => abbreviates(typedWords, w))) best = 3;
-      if (best !== Number.POSITIVE_INFINITY)
-        scored.push({ place, score: best, here: provinceId === undefined || place.educProvinceId === undefined || place.educProvinceId === provinceId });
-    }
-    const anyHere = scored.some((s) => s.here);
-    return scored
-      .filter((s) => s.here || !anyHere)
-      .sort((a, b) => a.score - b.score || a.place.name.localeCompare(b.place.name, 'fr'))
-      .slice(0, SUGGESTIONS)
-      .map((s) => s.place);
+    const key = typedWords.join('');
+    if (!key) return [];
+    const local = provinceId === undefined ? undefined : this.byProvince.get(provinceId);
+    return closest(local ?? this.entries, key, typedWords);
   }
+}
+
+function closest<T extends Place>(entries: readonly Entry<T>[], key: string, typedWords: string[]): T[] {
+  const scored: { place: T; score: number }[] = [];
+  for (const { place, keys, words } of entries) {
+    let best = Number.POSITIVE_INFINITY;
+    for (const k of keys) {
+      const allowed = Math.max(2, Math.ceil(Math.max(k.length, key.length) * MAX_DISTANCE_RATIO));
+      // A name written in part ("Saint Joseph" for "Institut Saint-Joseph") is close.
+      if (k.includes(key) || key.includes(k)) best = Math.min(best, Math.abs(k.length - key.length) * 0.1);
+      // The distance is at least the difference of lengths: most names are ruled out without computing it.
+      else if (Math.abs(k.length - key.length) <= allowed) {
+        const d = distance(key, k);
+        if (d <= allowed) best = Math.min(best, d);
+      }
+    }
+    // Words shortened ("Math-Physique", "Inst Tech Kananga").
+    if (best === Number.POSITIVE_INFINITY && words.some((w) => abbreviates(typedWords, w))) best = 3;
+    if (best !== Number.POSITIVE_INFINITY) scored.push({ place, score: best });
+  }
+  return scored
+    .sort((a, b) => a.score - b.score || a.place.name.localeCompare(b.place.name, 'fr'))
+    .slice(0, SUGGESTIONS)
+    .map((s) => s.place);
 }
 
 /** How a place is named in a message: "Institut Saint-Joseph (KIN-LUK-C1-E1)". */
