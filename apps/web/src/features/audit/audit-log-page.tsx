@@ -14,7 +14,7 @@ import { dynamicKey, translate } from '@/lib/text-keys';
 
 export type AuditEntry = ResponseOf<typeof endpoints.audit.log>['data'][number];
 
-export const ACTION_FAMILIES = ['user', 'auth', 'signature'] as const;
+export const ACTION_FAMILIES = ['user', 'auth', 'signature', 'reference'] as const;
 const PAGE_SIZE = 25;
 
 function useAuditLog(filter: { page: number; actor: string; action: string }) {
