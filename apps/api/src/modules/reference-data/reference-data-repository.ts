@@ -1,12 +1,13 @@
 import { and, asc, eq, exists, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { byName } from '../../db/schema/folded.ts';
 import { centres, countries, educProvinces, examSessions, institutionOptions, institutions, options } from '../../db/schema.ts';
 
 export async function listCountries(db: Db, locale: 'fr' | 'en') {
   const rows = await db
     .select()
     .from(countries)
-    .orderBy(sql`${countries.isDefault} desc`, asc(locale === 'fr' ? countries.nameFr : countries.nameEn));
+    .orderBy(sql`${countries.isDefault} desc`, asc(byName(locale === 'fr' ? countries.nameFr : countries.nameEn)));
   return rows.map((c) => ({
     id: c.id,
     code: c.code,
@@ -25,11 +26,14 @@ export async function listEducProvinces(db: Db) {
   return db
     .select({ id: educProvinces.id, code: educProvinces.code, name: educProvinces.name, province: educProvinces.province })
     .from(educProvinces)
-    .orderBy(asc(educProvinces.name));
+    .orderBy(asc(byName(educProvinces.name)));
 }
 
 export async function listOptions(db: Db) {
-  return db.select({ id: options.id, code: options.code, name: options.name, section: options.section }).from(options).orderBy(asc(options.section), asc(options.name));
+  return db
+    .select({ id: options.id, code: options.code, name: options.name, section: options.section })
+    .from(options)
+    .orderBy(asc(byName(options.section)), asc(byName(options.name)));
 }
 
 const centreColumns = {
@@ -46,7 +50,11 @@ export async function findCentre(db: Db, id: number) {
 }
 
 export async function listCentresOfProvince(db: Db, provinceId: number) {
-  return db.select(centreColumns).from(centres).where(eq(centres.educProvinceId, provinceId)).orderBy(asc(centres.name));
+  return db
+    .select(centreColumns)
+    .from(centres)
+    .where(eq(centres.educProvinceId, provinceId))
+    .orderBy(asc(byName(centres.name)));
 }
 
 /** The centres where at least one school presents candidates in the option. */
@@ -63,7 +71,7 @@ export async function listCentresOfferingOption(db: Db, optionId: number) {
           .where(and(eq(institutions.centreId, centres.id), eq(institutionOptions.optionId, optionId))),
       ),
     )
-    .orderBy(asc(centres.name));
+    .orderBy(asc(byName(centres.name)));
 }
 
 const institutionColumns = {
@@ -99,5 +107,5 @@ export async function listInstitutions(db: Db, filter: { centre?: number; option
     .select(institutionColumns)
     .from(institutions)
     .where(and(...conditions))
-    .orderBy(asc(institutions.name));
+    .orderBy(asc(byName(institutions.name)));
 }

@@ -33,6 +33,9 @@ describe('reference data', () => {
     expect(provinces.map((p: { name: string }) => p.name)).toContain('Kinshasa-Funa');
     const options = (await get('/api/options')).body.data;
     expect(options.map((o: { name: string }) => o.name)).toContain('Biologie-Chimie');
+    // Names in Unicode order (ADR 0139): "Éducation physique" before "Pédagogie générale", not after "P" as bytes sort.
+    const pedagogique = options.filter((o: { section: string }) => o.section === 'Pédagogique').map((o: { name: string }) => o.name);
+    expect(pedagogique).toEqual(['Éducation physique', 'Pédagogie générale']);
   });
 
   it('finds a centre, the centres offering an option, the schools of a centre teaching it, and a school', async () => {
