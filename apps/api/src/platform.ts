@@ -98,6 +98,7 @@ async function runHttpProcess(): Promise<void> {
       stopWatching();
       await services.invalidation.stop();
       await jobs.stop();
+      keys.close();
       await chain.close();
       await db.$client.end();
     },
@@ -185,6 +186,7 @@ async function runMain(httpProcesses: number): Promise<void> {
       await services.invalidation.stop();
       await jobs.stop();
       await closeSharedRenderPool();
+      keys.close();
       await chain.close();
       await database.close();
     });
@@ -203,6 +205,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     await services.invalidation.stop();
     await jobs.stop();
     await closeSharedRenderPool();
+    keys.close();
     await chain.close();
     await database.close();
   });
