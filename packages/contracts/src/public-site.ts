@@ -144,6 +144,8 @@ export type VerificationCheck = z.infer<typeof verificationCheck>;
 /** A diploma's public fields: those its holder chose to hide are left out and named in `hidden_fields`. */
 export const publicDiplomaView = z.object({
   id: z.string(),
+  /** The serial printed on it (`DE-2026-0428715-8`, credential version 2); absent on older diplomas. */
+  serial: z.string().optional(),
   last_name: z.string().optional(),
   middle_name: z.string().optional(),
   first_name: z.string().optional(),

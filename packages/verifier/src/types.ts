@@ -69,6 +69,8 @@ export type Check = {
 /** The diploma's public fields, shown beside the verdict; present only if no check failed. */
 export interface PublicDiploma {
   id: string;
+  /** The printed serial (credential version 2). */
+  serial?: string;
   last_name?: string;
   middle_name?: string;
   first_name?: string;

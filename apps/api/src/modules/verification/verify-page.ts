@@ -142,6 +142,7 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
       fact(t('web:verify.fields.school'), d.school ?? null),
       fact(t('web:verify.fields.issuer'), d.issuer?.name ?? null),
       fact(t('web:verify.fields.issueDate'), d.issue_date ? calendarDate(d.issue_date, locale) : null),
+      fact(t('web:verify.fields.serial'), d.serial ?? null),
       fact(t('web:verify.fields.number'), d.id),
     ].join('');
     parts.push(

@@ -201,6 +201,11 @@ function DiplomaFacts({ diploma, kind }: { diploma: PublicDiploma; kind?: string
       {typeof diploma.percentage === 'number' ? <Fact label={t('verify.fields.percentage')}>{formatPercentage(diploma.percentage, locale)}</Fact> : null}
       {diploma.issue_date ? <Fact label={t('verify.fields.issueDate')}>{formatCalendarDate(diploma.issue_date, locale)}</Fact> : null}
       {diploma.issuer?.name ? <Fact label={t('verify.fields.issuer')}>{diploma.issuer.name}</Fact> : null}
+      {diploma.serial ? (
+        <Fact label={t('verify.fields.serial')}>
+          <code>{diploma.serial}</code>
+        </Fact>
+      ) : null}
       <Fact label={t('verify.fields.number')}>
         <code>{diploma.id}</code>
       </Fact>
