@@ -77,12 +77,16 @@ describe('POST /tsa', () => {
     expect(refused.headers['retry-after']).toBeDefined();
   });
 
-  it('is not served when TSA_URL names another TSA', async () => {
+  it('is not served when TSA_URL names another TSA, and the CRL is served even while that TSA does not answer', async () => {
     const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: path.dirname(ctx.config.keys.dir), TSA_URL: 'https://tsa.example/tsr' });
     const other = (await import('fastify')).default();
     await other.register(timestampingRoutes, { db: ctx.db, timestamping: new TimestampingService(config, keys) });
     const res = await other.inject({ method: 'POST', url: '/tsa', headers: { 'content-type': 'application/timestamp-query' }, payload: await readFile(path.join(dir, 'req.tsq')) });
     expect(res.statusCode).toBe(404);
+    // The CRL does not depend on the TSA (which does not answer here).
+    const crl = await other.inject({ method: 'GET', url: '/pki/ca.crl' });
+    expect(crl.statusCode).toBe(200);
+    expect(crl.headers['content-type']).toBe('application/pkix-crl');
     await other.close();
   });
 });

@@ -116,12 +116,18 @@ export class TimestampingService {
 
   /** The local TSA (null with TSA_URL): what /tsa answers with. */
   async localAuthority(): Promise<LocalTimeStampAuthority | null> {
+    if (!this.local) return null;
     return (await this.current()).tsa;
   }
 
-  /** The CA's current CRL (DER), or null when there is none to publish. */
+  /**
+   * The CA's current CRL (DER), or null when there is none to publish. Read apart from the TSA:
+   * the CRL is served even while a remote TSA does not answer.
+   */
   async crl(): Promise<Uint8Array | null> {
-    return (await this.current()).crl;
+    const ca = await this.developmentCa();
+    if (ca) return this.developmentCrl(ca);
+    return this.config.timestamping.crlFile ? crlDer(await readFile(this.config.timestamping.crlFile)) : null;
   }
 
   /** The CA certificate (the last of the ministry's chain). */
@@ -132,6 +138,7 @@ export class TimestampingService {
 
   /** The local TSA's certificate chain (leaf first), or null with TSA_URL. */
   async tsaCertificateChainDer(): Promise<Uint8Array[] | null> {
+    if (!this.local) return null;
     const setup = await this.setup();
     return setup.tsa.kind === 'local' ? setup.tsa.certificateChainDer : null;
   }
