@@ -1,7 +1,7 @@
-import type { DiplomaTemplateInput, SignatureImages, SignatureRole } from '@sceau/pdf';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
-import { diplomas, generationItems, generations, officialSignatures, templates } from '../../db/schema.ts';
+import { diplomas, generationItems, generations } from '../../db/schema.ts';
+import { batchDesign } from './batch-design.ts';
 import { BatchDataError, type IssuingDeps, type ItemRange } from './issuing-deps.ts';
 import { RenderError, sharedRenderPool, type HeldPdf, type RenderSetup } from './render-pool.ts';
 
@@ -32,35 +32,13 @@ export async function renderPending(deps: IssuingDeps, generationId: number, ran
   const pool = sharedRenderPool();
   const [batch] = await db.select().from(generations).where(eq(generations.id, generationId));
 
-  // What each worker needs once: the template with the signers of the settings page, their
-  // signature images, and the ministry's PDF signing key.
-  const [template] = await db.select().from(templates).where(eq(templates.id, batch!.templateId));
-  // The signatures as they stood at launch (the snapshot); a batch launched before snapshots
-  // existed reads /settings as it is now.
-  const configured = batch!.signatureSnapshot ?? (await db.select().from(officialSignatures).orderBy(asc(officialSignatures.kind)));
-  // The signatures chosen at launch, exactly (every configured one for a batch launched before the choice).
-  const chosen = batch!.signatureKinds;
-  const gone = (chosen ?? []).filter((kind) => !configured.some((s) => s.kind === kind));
-  if (gone.length) throw new BatchDataError(`official signature removed since the launch: ${gone.join(', ')} (add it again on /settings, or cancel the batch)`);
-  const signatures = chosen ? configured.filter((s) => chosen.includes(s.kind)) : configured;
-  const role: Record<string, SignatureRole> = { ministry: 'ministry', inspector_general: 'inspectorGeneral', jury: 'juryPresident' };
-  const signatureImages: SignatureImages = {};
-  for (const s of signatures) {
-    const bytes = await storage.get(s.imageKey);
-    const target = role[s.kind];
-    if (bytes && target) signatureImages[target] = new Uint8Array(bytes);
-  }
-  const design = structuredClone(template!.design) as unknown as DiplomaTemplateInput & { signatures?: { role: string; title: string; signerName: string }[] };
-  if (chosen) design.signatures = design.signatures?.filter((box) => chosen.some((kind) => role[kind] === box.role));
-  for (const box of design.signatures ?? []) {
-    const kind = Object.entries(role).find(([, r]) => r === box.role)?.[0];
-    const signer = signatures.find((s) => s.kind === kind);
-    if (signer) Object.assign(box, { title: signer.signerTitle, signerName: signer.signerName });
-  }
+  // What each worker needs once: the template with the signers of the settings page and their
+  // signature images (batch-design.ts, shared with the specimen preview), and the signing key.
+  const { template, design, signatures, signatureImages, chosen } = await batchDesign(db, storage, batch!);
   // PAdES B-LTA (ADR 0135): the TSA and the DSS's data; a new CRL or TSA certificate is a new set-up.
   const longTerm = await deps.timestamping.setup();
   const setup: RenderSetup = {
-    key: `${template!.id}:${template!.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${chosen ? 'chosen' : 'all'}:${keys.active.kid}:${longTerm.id}`,
+    key: `${template.id}:${template.updatedAt.getTime()}:${signatures.map((s) => `${s.kind}=${s.imageSha256}/${s.signerName}/${s.signerTitle}`).join(',')}:${chosen ? 'chosen' : 'all'}:${keys.active.kid}:${longTerm.id}`,
     template: design,
     signatureImages,
     // A file key signs in the render threads; a token's key (PKCS#11) signs in this thread, asked by them (ADR 0136).
