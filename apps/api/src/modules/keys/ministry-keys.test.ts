@@ -1,3 +1,5 @@
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import { verifyEs256 } from '@sceau/credential';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,7 +15,14 @@ let config: KeysConfig;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'sceau-keys-'));
-  config = { dir: path.join(dir, 'keys'), keyFile: null, certificateFile: null, retiredCertificateFiles: [], organization: 'Ministère de test' };
+  config = {
+    dir: path.join(dir, 'keys'),
+    keyFile: null,
+    certificateFile: null,
+    retiredCertificateFiles: [],
+    organization: 'Ministère de test',
+    crlUrl: 'https://sceau.test/pki/ca.crl',
+  };
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -25,6 +34,9 @@ describe('ministry keys', () => {
     const [leaf, ca] = keys.active.certificateChainDer.map((der) => new X509Certificate(der));
     expect(leaf!.checkIssued(ca!)).toBe(true);
     expect(leaf!.subject).toContain('Ministère de test');
+    // The signing certificate names where its CA publishes revocations (ADR 0135): a validator finds the CRL.
+    const crlPoints = new x509.X509Certificate(keys.active.certificateChainDer[0]!).getExtension(x509.CRLDistributionPointsExtension);
+    expect(JSON.stringify(crlPoints?.distributionPoints)).toContain('https://sceau.test/pki/ca.crl');
     const keyFile = (await readFile(path.join(config.dir, 'keyring.json'), 'utf8')).match(/"key_file": "([^"]+)"/)![1]!;
     expect((await stat(path.join(config.dir, keyFile))).mode & 0o777).toBe(0o600);
     expect((await stat(path.join(config.dir, 'development-ca-key.pem'))).mode & 0o777).toBe(0o600);

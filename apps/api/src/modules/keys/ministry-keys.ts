@@ -109,6 +109,8 @@ export interface KeysConfig {
   /** Earlier keys to keep publishing in configured mode (PEM certificate files). */
   retiredCertificateFiles: string[];
   organization: string;
+  /** The development CA's CRL address, named in the certificates it issues (ADR 0135). */
+  crlUrl?: string;
   /** The key in a PKCS#11 token; null or absent: a file key. */
   pkcs11?: Pkcs11Config | null;
 }
@@ -259,7 +261,7 @@ export async function loadMinistryKeys(config: KeysConfig, log: Pick<Logger, 'in
 }
 
 async function createDevelopmentKeys(config: KeysConfig, ca?: { certificatePem: string; privateKeyPem: string }): Promise<KeyringEntry> {
-  const pki = await createDevelopmentPki({ organization: config.organization, ...(ca ? { ca } : {}) });
+  const pki = await createDevelopmentPki({ organization: config.organization, ...(config.crlUrl ? { crlUrl: config.crlUrl } : {}), ...(ca ? { ca } : {}) });
   if (!ca) {
     await writeFile(path.join(config.dir, 'development-ca.pem'), pki.caCertificatePem);
     await writePrivate(path.join(config.dir, 'development-ca-key.pem'), pki.caPrivateKeyPem);
@@ -469,7 +471,7 @@ async function loadPkcs11Keys(config: KeysConfig, pkcs11: Pkcs11Config, log: Pic
  */
 export async function generateDevelopmentTokenKey(config: KeysConfig, pkcs11: Pkcs11Config, chainFile: string): Promise<string> {
   if (!existsSync(path.join(config.dir, 'development-ca.pem'))) {
-    const pki = await createDevelopmentPki({ organization: config.organization });
+    const pki = await createDevelopmentPki({ organization: config.organization, ...(config.crlUrl ? { crlUrl: config.crlUrl } : {}) });
     await mkdir(config.dir, { recursive: true, mode: 0o700 });
     await writeFile(path.join(config.dir, 'development-ca.pem'), pki.caCertificatePem);
     await writePrivate(path.join(config.dir, 'development-ca-key.pem'), pki.caPrivateKeyPem);
