@@ -220,6 +220,8 @@ export const importCandidatesFields = z.object({ generation_id: id });
 export const importCandidatesResponse = envelope(importCheckResult.extend({ importation_id: z.number().int().nullable() }));
 
 export const importExampleQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
+/** An export back to schools (a list check's errors, a batch's rejected candidates): XLSX, or a CSV for French Excel (ADR 0143). */
+export const exportFormatQuery = z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
 
 // ---------------------------------------------------------------- national results registry
 

@@ -537,6 +537,10 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     request: (i) => ({ url: `/api/importations/${i.id}/tracking` }),
     policy: (actor, i) => importationPolicy.follow(actor, { batch: i.batch.facts }),
   } satisfies Case<{ id: number; batch: Batch }>,
+  // The matrix's draft holds no stored list: an allowed call ends in 409 after the batch rule passed.
+  'GET /api/check-import-file/:id/errors': batchCase('created', generationPolicy.importList, (b) => ({ url: `/api/check-import-file/${b.id}/errors` }), {
+    alsoOk: [{ status: 409 }],
+  }),
   'GET /api/importations': noObject('/api/importations'),
   'GET /api/import/example': noObject('/api/import/example'),
   'POST /api/generations/find-:product': {
@@ -600,6 +604,9 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/validations/data/:generationId': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/data/${b.id}` })),
   'GET /api/validations/:generationId/filters': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/${b.id}/filters` })),
   'GET /api/generations/:id/items/rejected': batchCase('pending_validation', generationPolicy.viewRejected, (b) => ({ url: `/api/generations/${b.id}/items/rejected` })),
+  'GET /api/generations/:id/items/rejected/export': batchCase('pending_validation', generationPolicy.viewRejected, (b) => ({
+    url: `/api/generations/${b.id}/items/rejected/export?format=csv`,
+  })),
   'GET /api/validations/photos/:generationId/items/:itemId/photo': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({
     url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo`,
   })),

@@ -1,5 +1,6 @@
 import { idParam } from '../api.ts';
 import { messageResponse } from '../distribution.ts';
+import { exportFormatQuery } from '../imports.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   generationDetailResponse,
@@ -70,6 +71,19 @@ export const generationsEndpoints = {
     summary: "A zip of a batch's signed diplomas, streamed",
     params: idParam,
     file: 'application/zip',
+    responses: {},
+  }),
+  /** The rejected candidates, to send back to the school (ADR 0143). */
+  rejectedExport: endpoint({
+    method: 'GET',
+    path: '/generations/:id/items/rejected/export',
+    access: { anyPermission: ['validation.photo', 'validation.data', 'generation.view.rejected'] },
+    tags,
+    summary: "A batch's rejected candidates as a file (XLSX, or CSV with ?format=csv): code, names, school, centre, reason, who and when",
+    description: 'Streamed, page by page. CSV: UTF-8 with a byte order mark, `;` between fields.',
+    params: idParam,
+    query: exportFormatQuery,
+    file: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     responses: {},
   }),
   itemPdf: endpoint({

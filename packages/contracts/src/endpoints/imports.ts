@@ -6,6 +6,7 @@ import {
   fromRegistryResponse,
   importCandidatesResponse,
   importCheckResponse,
+  exportFormatQuery,
   importExampleQuery,
   importationsQuery,
   importationsResponse,
@@ -72,6 +73,20 @@ export const importsEndpoints = {
     summary: 'Add candidates to a batch still being prepared (multipart: generation_id, file, optional photos)',
     multipart: true,
     responses: { 200: importCandidatesResponse, 202: importCandidatesResponse },
+  }),
+  /** Every problem of a draft's list check, to send back to the school (ADR 0143). */
+  checkErrors: endpoint({
+    method: 'GET',
+    path: '/check-import-file/:id/errors',
+    access: create,
+    tags,
+    summary: "A draft batch's list check errors as a file (XLSX, or CSV with ?format=csv): row, column, value, message in the user's language, sheet",
+    description:
+      "The stored list checked again as the start would check it (ADR 0111). `:id` is the draft (the check's `generation_id`); 409 once it is no longer a draft holding a list. CSV: UTF-8 with a byte order mark, `;` between fields.",
+    params: idParam,
+    query: exportFormatQuery,
+    file: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    responses: {},
   }),
   /** A CSV, or an XLSX with `?format=xlsx`. */
   example: endpoint({

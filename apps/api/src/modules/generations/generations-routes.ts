@@ -2,9 +2,11 @@ import { endpoints } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
 import { serve } from '../../lib/endpoints.ts';
+import { attachment, EXPORT_CONTENT_TYPES, tableStream } from '../../lib/table-export.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { archiveFileName, newBatchArchive } from './batch-archive.ts';
 import { GenerationsService } from './generations-service.ts';
+import { REJECTED_COLUMNS, rejectedExport } from './rejected-export.ts';
 
 export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
   const batches = new GenerationsService(db, services.storage);
@@ -32,6 +34,24 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       .header('content-disposition', `attachment; filename="${archiveFileName(id)}"`)
       .header('cache-control', 'private, no-store')
       .send(archive);
+  });
+
+  /** The rejected candidates as a file for the school (ADR 0143), streamed page by page. */
+  serve(app, generations.rejectedExport, async (request, reply) => {
+    const format = request.query.format;
+    const { generationId, rows } = await rejectedExport(db, actorOf(request), request.params.id);
+    return reply
+      .type(EXPORT_CONTENT_TYPES[format])
+      .header('content-disposition', attachment(`${request.t('messages:exports.rejected.file', { id: generationId })}.${format}`))
+      .header('cache-control', 'private, no-store')
+      .send(
+        tableStream(
+          format,
+          request.t('messages:exports.rejected.sheet'),
+          REJECTED_COLUMNS.map((key) => request.t(`messages:exports.rejected.${key}`)),
+          rows,
+        ),
+      );
   });
 
   serve(app, generations.itemPdf, async (request, reply) => {

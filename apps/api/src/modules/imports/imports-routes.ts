@@ -8,6 +8,8 @@ import { AppError } from '../../lib/errors.ts';
 import { dynamicKey } from '../../lib/i18n.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
+import { attachment, EXPORT_CONTENT_TYPES, tableStream } from '../../lib/table-export.ts';
+import { checkErrorRows, checkErrors } from './check-export.ts';
 import type { RowProblem } from './import-checker.ts';
 import { exampleCsv, exampleXlsx } from './import-example.ts';
 import type { CheckResult } from './imports-service.ts';
@@ -42,7 +44,9 @@ function onlyNamed(expected: string, param: 'product' | 'registry') {
   };
 }
 
-export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { services, config }) => {
+const CHECK_ERROR_COLUMNS = ['row', 'column', 'value', 'message', 'sheet_read'] as const;
+
+export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services, config }) => {
   const { imports, results } = services;
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.photosMaxBytes, files: 2, fields: 20, fieldSize: 4096 } });
 
@@ -96,6 +100,19 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { se
     const { generation_id } = parseOrThrow(importCandidatesFields, fields);
     const result = await imports.importCandidates(actorOf(request), generation_id, files);
     return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
+  });
+
+  /** Every problem of a draft's check as a file for the school (ADR 0143), in the request's language. */
+  serve(app, endpoints.imports.checkErrors, async (request, reply) => {
+    const format = request.query.format;
+    const errors = await checkErrors(db, services.storage, actorOf(request), request.params.id);
+    const t = (key: (typeof CHECK_ERROR_COLUMNS)[number]) => request.t(`messages:exports.check_errors.${key}`);
+    const rows = checkErrorRows(errors, (p) => request.t(`errors:field.import_${p.code}`, p.params ?? {}));
+    return reply
+      .type(EXPORT_CONTENT_TYPES[format])
+      .header('content-disposition', attachment(`${request.t('messages:exports.check_errors.file', { id: errors.generationId })}.${format}`))
+      .header('cache-control', 'private, no-store')
+      .send(tableStream(format, request.t('messages:exports.check_errors.sheet'), CHECK_ERROR_COLUMNS.map(t), rows));
   });
 
   serve(app, endpoints.imports.example, async (request, reply) => {
