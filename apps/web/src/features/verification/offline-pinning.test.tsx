@@ -49,4 +49,34 @@ describe('/verification offline, pinned by the trust list', () => {
     expect(screen.queryByTestId('offline-diploma')).toBeNull();
     expect(calls.filter((c) => c.url.pathname === '/.well-known/jwks.json')).toHaveLength(0);
   });
+
+  it('never calls valid a QR signed by a key retired since: offline nothing dates it, so it is to be checked online', async () => {
+    const retired = await signedDemoPayload();
+    const document = {
+      id: 'minepst.gouv.cd',
+      name: 'Ministère de l’Éducation nationale (test)',
+      jwks_uri: 'https://minepst.gouv.cd/.well-known/jwks.json',
+      registry: { chain_id: 72328, address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' },
+    };
+    const keys = retired.jwks.keys.map((key) => ({ ...(key as object), status: 'retired', retired_at: '2026-03-01T10:00:00.000Z' }));
+    const before = bundled.issuers;
+    bundled.issuers = pinnedIssuers({ format: TRUST_LIST_FORMAT, issuers: [trustListEntry(document, { keys })] });
+    try {
+      renderApp({ path: '/verification' });
+      const user = userEvent.setup();
+      fireEvent.change(await screen.findByLabelText('Lien du diplôme'), { target: { value: retired.text } });
+      await user.click(screen.getByRole('button', { name: 'Vérifier hors ligne' }));
+      const banner = await screen.findByTestId('offline-banner');
+      expect(banner).toHaveAttribute('data-status', 'retired-key');
+      expect(banner).toHaveTextContent('Clé retirée : à vérifier en ligne');
+      expect(banner).toHaveTextContent('retirée le');
+      expect(banner).not.toHaveTextContent('Signature du ministère valide');
+      const inService = within(screen.getByTestId('offline-checks'))
+        .getAllByRole('listitem')
+        .find((item) => item.getAttribute('data-offline-check') === 'key_in_service');
+      expect(inService).toHaveAttribute('data-status', 'online');
+    } finally {
+      bundled.issuers = before;
+    }
+  });
 });

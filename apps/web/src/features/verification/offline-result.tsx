@@ -138,10 +138,13 @@ export interface OfflineResultProps {
  * the network (the blockchain record, revocation, the PDF's signature), with the way to complete it.
  */
 export function OfflineResult({ state, onCompleteOnline, completing = false }: OfflineResultProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const check = state.status === 'done' ? state.check : null;
   const verification = check?.verification;
   const status = verification?.status;
+  // A valid signature by a key retired since: offline nothing says it was made before (ADR 0136).
+  const retiredAt = status === 'valid' ? (check?.keyRetiredAt ?? null) : null;
+  const retiredOn = retiredAt ? (formatChainTime(retiredAt, currentLocale(i18n)) ?? retiredAt) : null;
 
   return (
     <div className="verify-result offline-result" data-testid="offline-result">
@@ -152,10 +155,14 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
             {t('scan.offline.pending')}
           </p>
         ) : verification ? (
-          <div className={`verdict-banner verdict-banner--${BANNER[verification.status]}`} data-testid="offline-banner" data-status={verification.status}>
+          <div
+            className={`verdict-banner verdict-banner--${retiredOn ? 'unknown' : BANNER[verification.status]}`}
+            data-testid="offline-banner"
+            data-status={retiredOn ? 'retired-key' : verification.status}
+          >
             <div>
-              <p className="verdict-banner__label">{t(`scan.offline.verdict.${verification.status}`)}</p>
-              <p className="verdict-banner__text">{t(`scan.offline.explain.${verification.status}`)}</p>
+              <p className="verdict-banner__label">{retiredOn ? t('scan.offline.verdict.retired-key') : t(`scan.offline.verdict.${verification.status}`)}</p>
+              <p className="verdict-banner__text">{retiredOn ? t('scan.offline.explain.retired-key', { date: retiredOn }) : t(`scan.offline.explain.${verification.status}`)}</p>
               {check && verification.status !== 'malformed' ? <IssuerLine check={check} /> : null}
             </div>
           </div>
@@ -173,6 +180,11 @@ export function OfflineResult({ state, onCompleteOnline, completing = false }: O
             <Item name="published_key" mark={status === 'unknown-key' ? 'failed' : 'passed'} title={t(check.pinned ? 'scan.offline.check.pinnedKey' : 'scan.offline.check.key')}>
               <KeyMessage check={check} />
             </Item>
+            {retiredOn ? (
+              <Item name="key_in_service" mark="online" title={t('scan.offline.check.keyInService')}>
+                <p className="verify-check__message">{t('scan.offline.keys.retired', { date: retiredOn })}</p>
+              </Item>
+            ) : null}
             {status !== 'unknown-key' ? (
               <Item name="qr_signature" mark={status === 'valid' ? 'passed' : 'failed'} title={t('scan.offline.check.signature')}>
                 {check.engine ? <p className="verify-check__message muted">{t(`scan.offline.engine.${check.engine}`)}</p> : null}

@@ -36,6 +36,19 @@ export interface OfflineCheck {
   expected: OfflineIssuer[];
   /** The issuer whose key signed the code (pinned, or this platform's); null when no known key did. */
   issuer: OfflineIssuer | null;
+  /**
+   * When the key that signed the code was retired (its `retired_at`, ADR 0136), or null. A code
+   * signed after that is a forgery; offline nothing dates the code (the batch's anchoring time is
+   * on the chain), so such a code is never called valid here: it must be checked online.
+   */
+  keyRetiredAt: string | null;
+}
+
+/** The signing key's retirement time, when the key set publishes one. */
+function retiredAtOf(reading: QrReading): string | null {
+  if (reading.status !== 'signed') return null;
+  const retiredAt = (reading.jwk as { retired_at?: unknown }).retired_at;
+  return typeof retiredAt === 'string' && retiredAt !== '' ? retiredAt : null;
 }
 
 export interface OfflineDeps {
@@ -109,17 +122,17 @@ export async function checkOffline(text: string, deps: OfflineDeps = {}): Promis
     }
   }
   const known = { keys, keysFromCache: fromCache, pinned: false, expected: [platform] };
-  if (reading.status !== 'signed') return { verification: reading, engine: null, ...known, issuer: null };
+  if (reading.status !== 'signed') return { verification: reading, engine: null, ...known, issuer: null, keyRetiredAt: null };
   const { valid, engine } = await checkSignature(reading, subtle);
-  return { verification: qrVerification(reading, valid), engine, ...known, issuer: platform };
+  return { verification: qrVerification(reading, valid), engine, ...known, issuer: platform, keyRetiredAt: retiredAtOf(reading) };
 }
 
 /** Under a trust list: only its keys, nothing fetched or kept; the issuer named is the one whose key signed. */
 async function checkPinned(text: string, pinned: PinnedIssuer[], subtle: SubtleCrypto | undefined): Promise<OfflineCheck> {
   const reading = readQrPayload(text, { keys: pinned.flatMap((p) => p.jwks.keys) });
   const base = { keys: null, keysFromCache: false, pinned: true, expected: pinned.map(offlineIssuer) };
-  if (reading.status !== 'signed') return { verification: reading, engine: null, ...base, issuer: null };
+  if (reading.status !== 'signed') return { verification: reading, engine: null, ...base, issuer: null, keyRetiredAt: null };
   const signer = pinned.find((p) => readQrPayload(text, p.jwks).status === 'signed');
   const { valid, engine } = await checkSignature(reading, subtle);
-  return { verification: qrVerification(reading, valid), engine, ...base, issuer: signer ? offlineIssuer(signer) : null };
+  return { verification: qrVerification(reading, valid), engine, ...base, issuer: signer ? offlineIssuer(signer) : null, keyRetiredAt: retiredAtOf(reading) };
 }
