@@ -51,6 +51,28 @@ export const validationItemsQuery = pageQuery
   .transform(({ center, centre, ...rest }) => ({ ...rest, centre: centre ?? center }));
 export type ValidationItemsQuery = z.infer<typeof validationItemsQuery>;
 
+/**
+ * `POST /validations/{photos|data}/{generationId}/validate-all` and `GET …/pending` (its count): every
+ * pending candidate matching the list's filter (the same fields, without the page), validated in one
+ * call. A rejected or already validated candidate is left alone; on the photo side, so is one without
+ * a photo (counted in `without_photo`).
+ */
+export const validateAllFilter = z
+  .object({
+    search: z.string().trim().max(120).optional(),
+    option: id.optional(),
+    institution: id.optional(),
+    centre: id.optional(),
+    center: id.optional(),
+    status: z.enum(ITEM_VALIDATION_STATES).optional(),
+  })
+  .strict()
+  .transform(({ center, centre, ...rest }) => ({ ...rest, centre: centre ?? center }));
+export type ValidateAllFilter = z.infer<typeof validateAllFilter>;
+
+/** How many candidates a "validate all pending" would validate now (and, for photos, how many lack one). */
+export const pendingCountResponse = envelope(z.object({ count: z.number().int(), without_photo: z.number().int() }));
+
 export const rejectedItemsQuery = pageQuery
   .extend({
     search: z.string().trim().max(120).optional(),
@@ -263,6 +285,9 @@ export const validationChangeResponse = envelope(
   }),
 );
 export type ValidationChangeResponse = z.infer<typeof validationChangeResponse>;
+
+/** What "validate all pending" did: how many it validated (and, for photos, how many lack one), and the batch as it now stands. */
+export const validateAllResponse = envelope(z.object({ message: z.string(), count: z.number().int(), without_photo: z.number().int(), generation: validationBatchView }));
 
 export const generationIdParam = z.object({ generationId: id });
 export const itemPhotoParams = z.object({ generationId: id, itemId: id });

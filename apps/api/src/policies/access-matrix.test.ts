@@ -649,6 +649,18 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     url: '/api/validations/data/reopen',
     payload: { generation_id: b.id, item: b.itemId },
   })),
+  'GET /api/validations/photos/:generationId/pending': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({
+    url: `/api/validations/photos/${b.id}/pending`,
+  })),
+  'GET /api/validations/data/:generationId/pending': batchCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/validations/data/${b.id}/pending` })),
+  'POST /api/validations/photos/:generationId/validate-all': [
+    itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({ url: `/api/validations/photos/${b.id}/validate-all`, payload: {} })),
+    itemCase('completed', generationPolicy.validatePhotos, (b) => ({ url: `/api/validations/photos/${b.id}/validate-all`, payload: {} }), { variant: 'validation closed' }),
+  ],
+  'POST /api/validations/data/:generationId/validate-all': itemCase('pending_validation', generationPolicy.validateData, (b) => ({
+    url: `/api/validations/data/${b.id}/validate-all`,
+    payload: {},
+  })),
 
   // ---------------------------------------------------------------- distribution
   'POST /api/generations/:id/broadcast': [

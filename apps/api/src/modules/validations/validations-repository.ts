@@ -39,7 +39,8 @@ export interface ItemFilter {
   rejectedOnly?: boolean;
 }
 
-export async function listValidationItems(db: Reader, generationId: number, filter: ItemFilter): Promise<{ items: ValidationItemView[]; total: number }> {
+/** The candidates of a batch that a list's filter (without its page) keeps, as a SQL condition. */
+export function itemCondition(generationId: number, filter: Omit<ItemFilter, 'page' | 'perPage'>): SQL | undefined {
   const conditions: SQL[] = [eq(generationItems.generationId, generationId)];
   if (filter.option) conditions.push(eq(generationItems.optionId, filter.option));
   if (filter.institution) conditions.push(eq(generationItems.institutionId, filter.institution));
@@ -50,7 +51,11 @@ export async function listValidationItems(db: Reader, generationId: number, filt
   for (const word of (filter.search ?? '').split(/\s+/).filter(Boolean).slice(0, 6)) {
     conditions.push(candidateMatches(word));
   }
-  const where = and(...conditions);
+  return and(...conditions);
+}
+
+export async function listValidationItems(db: Reader, generationId: number, filter: ItemFilter): Promise<{ items: ValidationItemView[]; total: number }> {
+  const where = itemCondition(generationId, filter);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generationItems).where(where);
   const ids = await db
     .select({ id: generationItems.id })

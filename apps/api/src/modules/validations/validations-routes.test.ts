@@ -363,6 +363,106 @@ describe('who may validate what, where and when', () => {
   });
 });
 
+describe('validating every pending candidate of a filter', () => {
+  const pending = (side: 'photos' | 'data', id: number, query = '', headers = as.validateur) =>
+    app.inject({ method: 'GET', url: `/api/validations/${side}/${id}/pending${query}`, headers });
+  const all = (side: 'photos' | 'data', id: number, payload: object = {}, headers = as.validateur) => post(`/api/validations/${side}/${id}/validate-all`, payload, headers);
+  const auditsOf = (id: number, action: string) =>
+    ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, action), eq(auditLog.subjectType, 'generation'), eq(auditLog.subjectId, String(id))));
+
+  it('counts, then validates in one call only the pending candidates matching the filter, audited once with the count', async () => {
+    const { id, items } = await makeBatch(6);
+    // items[0] rejected, items[1] photo already validated, items[2] without a photo.
+    expect((await post('/api/validations/photos/reject', { item: items[0], reason: 'Photo floue' })).statusCode).toBe(200);
+    expect((await post('/api/validations/photos/validate', { item: items[1] })).statusCode).toBe(200);
+    await ctx.db.update(generationItems).set({ photoKey: null }).where(eq(generationItems.id, items[2]!));
+
+    // School B (items 1, 3, 5): 1 is validated already.
+    const count = await pending('photos', id, `?institution=${schools[1]!.id}`);
+    expect(count.statusCode).toBe(200);
+    expect(count.json().data).toEqual({ count: 2, without_photo: 0 });
+    const bySchool = await all('photos', id, { institution: schools[1]!.id }, { ...as.validateur!, 'x-locale': 'en' });
+    expect(bySchool.statusCode).toBe(200);
+    expect(bySchool.json().data).toMatchObject({
+      message: '2 photos validated.',
+      count: 2,
+      without_photo: 0,
+      generation: { id, counts: { photos: { validated: 3, rejected: 1 } } },
+    });
+    expect((await itemRow(items[3]!)).photoStatus).toBe('validated');
+    expect((await itemRow(items[5]!)).photoStatus).toBe('validated');
+    expect((await itemRow(items[4]!)).photoStatus).toBe('pending');
+    const audits = await auditsOf(id, 'validation.photo_validated_all');
+    expect(audits).toHaveLength(1);
+    expect(audits[0]!.details).toMatchObject({ count: 2, filter: { institution: schools[1]!.id } });
+
+    // The rest: the rejected candidate and the one without a photo are left alone.
+    expect((await pending('photos', id)).json().data).toEqual({ count: 1, without_photo: 1 });
+    expect((await all('photos', id)).json().data).toMatchObject({ count: 1, without_photo: 1 });
+    expect((await itemRow(items[0]!)).photoStatus).toBe('rejected');
+    expect((await itemRow(items[2]!)).photoStatus).toBe('pending');
+    // Nothing left: nothing done, nothing audited.
+    expect((await all('photos', id)).json().data).toMatchObject({ count: 0, without_photo: 1 });
+    expect(await auditsOf(id, 'validation.photo_validated_all')).toHaveLength(2);
+
+    // Data, by an accent-free search: "nsele" is N'Sele (items[2]).
+    expect((await pending('data', id, '?search=nsele')).json().data).toEqual({ count: 1, without_photo: 0 });
+    expect((await all('data', id, { search: 'nsele' })).json().data.count).toBe(1);
+    expect((await itemRow(items[2]!)).dataStatus).toBe('validated');
+    // A state filter other than pending keeps nothing to validate.
+    expect((await pending('data', id, '?status=validated')).json().data.count).toBe(0);
+    const rest = await all('data', id, {}, { ...as.validateur!, 'x-locale': 'fr' });
+    expect(rest.json().data).toMatchObject({ count: 4, message: '4 fiches validées.' });
+    expect((await itemRow(items[0]!)).dataStatus).toBe('pending');
+    // items[2] has no photo yet: the batch still waits.
+    expect(await batchStatus(id)).toBe('pending_validation');
+  });
+
+  it('makes the batch ready for generation when nothing is left pending', async () => {
+    const { id } = await makeBatch(3);
+    expect((await all('photos', id)).json().data.count).toBe(3);
+    expect(await batchStatus(id)).toBe('pending_validation');
+    const data = await all('data', id);
+    expect(data.json().data).toMatchObject({ count: 3, generation: { status: 'ready_for_generation' } });
+    expect(await batchStatus(id)).toBe('ready_for_generation');
+  });
+
+  it('answers to the batch policy: permission, scope, state; and bounds what it is sent', async () => {
+    const { id, items } = await makeBatch(2);
+    // controleur validates data only; backoffice_manager nothing.
+    expect((await all('photos', id, {}, as.controleur)).statusCode).toBe(403);
+    expect((await pending('photos', id, '', as.controleur)).statusCode).toBe(403);
+    expect((await all('data', id, {}, as.backoffice_manager)).statusCode).toBe(403);
+    // Another province's staff: the batch does not exist for them.
+    expect((await all('photos', id, {}, as.elsewhere)).statusCode).toBe(404);
+    expect((await pending('data', id, '', as.elsewhere)).statusCode).toBe(404);
+    expect((await all('photos', 99_999_999)).statusCode).toBe(404);
+    expect((await itemRow(items[0]!)).photoStatus).toBe('pending');
+    // A published batch accepts no change.
+    const done = await makeBatch(1, 'completed');
+    const closed = await all('data', done.id, {}, { ...as.validateur!, 'x-locale': 'en' });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().errors.generation_id[0]).toMatch(/does not accept validation/);
+    expect((await itemRow(done.items[0]!)).dataStatus).toBe('pending');
+    // Bounds: unknown fields, too long a search, a non-numeric id.
+    expect((await all('photos', id, { items: [items[0]] })).statusCode).toBe(422);
+    expect((await all('photos', id, { search: 'x'.repeat(121) })).statusCode).toBe(422);
+    expect((await pending('photos', id, '?option=abc')).statusCode).toBe(422);
+    expect((await itemRow(items[0]!)).photoStatus).toBe('pending');
+  });
+
+  it('bounds the page size (1 to 100)', async () => {
+    const { id } = await makeBatch(3);
+    const fifty = await app.inject({ method: 'GET', url: `/api/validations/data/${id}?per_page=50`, headers: as.validateur });
+    expect(fifty.json().meta).toMatchObject({ per_page: 50, total: 3 });
+    expect((await app.inject({ method: 'GET', url: `/api/validations/data/${id}?per_page=101`, headers: as.validateur })).statusCode).toBe(422);
+    expect((await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?per_page=0`, headers: as.validateur })).statusCode).toBe(422);
+  });
+});
+
 describe('uploading a photo for a candidate', () => {
   /** A multipart body with `photo` (or another field). */
   function form(data: Buffer, { field = 'photo', filename = 'photo.png', type = 'image/png' } = {}) {

@@ -112,6 +112,18 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     });
   }
 
+  for (const aspect of ['photo', 'data'] as const satisfies Aspect[]) {
+    const photo = aspect === 'photo';
+    serve(app, photo ? endpoints.validations.photosPending : endpoints.validations.dataPending, async (request) => ({
+      data: await validations.pendingCount(actorOf(request), aspect, request.params.generationId, request.query),
+    }));
+    serve(app, photo ? endpoints.validations.validateAllPhotos : endpoints.validations.validateAllData, async (request) => {
+      const result = await validations.validateAll(actorOf(request), aspect, request.params.generationId, request.body);
+      const message = request.t(photo ? 'messages:validation_photos_validated' : 'messages:validation_data_validated', { count: result.count });
+      return { data: { message, ...result } };
+    });
+  }
+
   serve(app, endpoints.validations.rejectedItems, async (request) => {
     const { page, per_page: perPage = 20, ...filters } = request.query;
     const { items, total, generation } = await validations.itemsPage(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GenerationStatus, PhotoEdits, ValidateDataBody } from '@sceau/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { GenerationStatus, PhotoEdits, ValidateAllFilter, ValidateDataBody } from '@sceau/contracts';
+import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { examSessions, generationItems, generations } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -13,7 +13,16 @@ import { generationPolicy, type BatchFacts } from '../../policies/generation-pol
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
-import { batchFilterValues, type ItemFilter, listValidationBatches, listValidationItems, pendingCondition, presentBatches, presentItems } from './validations-repository.ts';
+import {
+  batchFilterValues,
+  itemCondition,
+  type ItemFilter,
+  listValidationBatches,
+  listValidationItems,
+  pendingCondition,
+  presentBatches,
+  presentItems,
+} from './validations-repository.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Item = typeof generationItems.$inferSelect;
@@ -24,6 +33,9 @@ type BatchRule = (actor: Actor, batch: BatchFacts) => Decision;
 const RULE: Record<Aspect, BatchRule> = { photo: generationPolicy.validatePhotos, data: generationPolicy.validateData };
 
 const STATUS_COLUMN = { photo: 'photoStatus', data: 'dataStatus' } as const;
+
+/** "Validate all pending" writes this many candidates per statement (ADR 0142), all in one transaction. */
+export const VALIDATE_ALL_CHUNK = 5_000;
 
 /** What a change did: the candidates changed and those left as they were. */
 interface Outcome {
@@ -211,6 +223,87 @@ export class ValidationsService {
       }
       return outcome;
     });
+  }
+
+  // ------------------------------------------------------------ every pending candidate of a filter
+
+  /**
+   * The candidates "validate all pending" would validate on one side: of the filter, not rejected,
+   * that side not validated yet, and (photos) with a photo. `without` are those the photo side leaves
+   * pending for lack of one.
+   */
+  private pendingOf(aspect: Aspect, generationId: number, filter: ValidateAllFilter): { target: SQL; without: SQL | undefined } {
+    const column = aspect === 'photo' ? generationItems.photoStatus : generationItems.dataStatus;
+    const base = and(itemCondition(generationId, { ...filter, on: aspect }), eq(generationItems.rejected, false), ne(column, 'validated'));
+    return aspect === 'photo'
+      ? { target: and(base, isNotNull(generationItems.photoKey))!, without: and(base, isNull(generationItems.photoKey)) }
+      : { target: base!, without: undefined };
+  }
+
+  /** How many candidates "validate all pending" would validate now (the count the confirmation shows). */
+  async pendingCount(actor: Actor, aspect: Aspect, generationId: number, filter: ValidateAllFilter) {
+    const batch = await this.batch(actor, generationId);
+    const { target, without } = this.pendingOf(aspect, batch.id, filter);
+    const [row] = await this.db
+      .select({
+        count: sql<number>`count(*) filter (where ${target})`.mapWith(Number),
+        without: without ? sql<number>`count(*) filter (where ${without})`.mapWith(Number) : sql<number>`0`.mapWith(Number),
+      })
+      .from(generationItems)
+      .where(eq(generationItems.generationId, batch.id));
+    return { count: row?.count ?? 0, without_photo: row?.without ?? 0 };
+  }
+
+  /**
+   * Validates every pending candidate of the filter on one side, unchanged, as validating each one
+   * would (rejected, validated and photo-less candidates left alone): in one transaction holding the
+   * batch, by set-based UPDATEs of at most VALIDATE_ALL_CHUNK rows each (a batch may hold 100,000
+   * candidates; each statement stays well within the statement timeout), audited once on the batch
+   * with the count and the filter.
+   */
+  async validateAll(actor: Actor, aspect: Aspect, generationId: number, filter: ValidateAllFilter) {
+    const column = aspect === 'photo' ? generationItems.photoStatus : generationItems.dataStatus;
+    const result = await this.db.transaction(async (tx) => {
+      const [batch] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
+      if (!batch) throw new AppError('not_found');
+      const decision = RULE[aspect](actor, batch);
+      if (decision === 'state') throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
+      authorize(decision);
+      const { target, without } = this.pendingOf(aspect, generationId, filter);
+      let count = 0;
+      for (;;) {
+        const chunk = tx.select({ id: generationItems.id }).from(generationItems).where(target).limit(VALIDATE_ALL_CHUNK);
+        const { rowCount } = await tx
+          .update(generationItems)
+          .set({ [STATUS_COLUMN[aspect]]: 'validated', updatedAt: new Date() })
+          .where(and(inArray(generationItems.id, chunk), ne(column, 'validated')));
+        count += rowCount ?? 0;
+        if ((rowCount ?? 0) < VALIDATE_ALL_CHUNK) break;
+      }
+      const [left] = without
+        ? await tx
+            .select({ n: sql<number>`count(*)`.mapWith(Number) })
+            .from(generationItems)
+            .where(without)
+        : [{ n: 0 }];
+      if (count > 0) {
+        const { centre, center: _center, ...rest } = filter as ValidateAllFilter & { center?: number };
+        await recordAudit(
+          tx,
+          {
+            action: `validation.${aspect}_validated_all`,
+            subjectType: 'generation',
+            subjectId: generationId,
+            details: { generation_id: generationId, count, filter: Object.fromEntries(Object.entries({ ...rest, centre }).filter(([, v]) => v !== undefined && v !== '')) },
+          },
+          actor,
+        );
+      }
+      await this.settleBatch(tx, actor, generationId, batch.status);
+      return { count, without_photo: left?.n ?? 0 };
+    });
+    const [generation] = await presentBatches(this.db, [generationId], actor);
+    return { ...result, generation: generation! };
   }
 
   // ------------------------------------------------------------ rejection and reopening
