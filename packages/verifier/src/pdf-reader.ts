@@ -48,6 +48,8 @@ export const fail = (why: string): never => {
 };
 
 const MAX_XREF_SECTIONS = 64;
+/** Entries in one cross-reference section: far more objects than a diploma has (about 40). */
+const MAX_XREF_ENTRIES = 100_000;
 const MAX_DEPTH = 32;
 const MAX_INFLATED = 8 * 1024 * 1024;
 
@@ -231,27 +233,10 @@ class Reader extends PdfLexer {
   }
 
   private readXrefTable(from: number, to: number): void {
-    const lines = this.text.slice(from, to).split(/\r\n|\r|\n/);
-    let num = -1;
-    let left = 0;
-    for (const raw of lines) {
-      const line = raw.trim();
-      if (!line) continue;
-      const header = /^(\d+) (\d+)$/.exec(line);
-      if (header && left === 0) {
-        num = Number(header[1]);
-        left = Number(header[2]);
-        continue;
-      }
-      const entry = /^(\d{10}) (\d{5}) ([nf])$/.exec(line);
-      if (!entry || left === 0) fail('malformed cross-reference entry');
-      // The newest section is read first: an object it lists wins over older ones.
-      if (entry![3] === 'n' && !this.offsets.has(num)) this.offsets.set(num, { offset: Number(entry![1]), gen: Number(entry![2]) });
-      else if (entry![3] === 'f' && !this.offsets.has(num)) this.offsets.set(num, { offset: -1, gen: Number(entry![2]) });
-      num++;
-      left--;
+    // The newest section is read first: an object it lists wins over older ones.
+    for (const [num, entry] of readXrefSection(this.text, from, to, MAX_XREF_ENTRIES)) {
+      if (!this.offsets.has(num)) this.offsets.set(num, { offset: entry.free ? -1 : entry.offset, gen: entry.gen });
     }
-    if (left !== 0) fail('truncated cross-reference section');
   }
 
   // ---- objects ----------------------------------------------------------------------------------
@@ -412,4 +397,42 @@ export function readDiplomaPdf(pdf: Uint8Array, name: string): DiplomaPdfParts |
     // Unsupported structure, a damaged stream, or anything unexpected: the full parser decides.
     return null;
   }
+}
+
+/** A cross-reference entry: where an object starts (in use) or that it is free. */
+export interface XrefEntry {
+  offset: number;
+  gen: number;
+  free: boolean;
+}
+
+/**
+ * One classic cross-reference section (`text` from after `xref` to `trailer`): at most `most`
+ * entries, bounded before it is split; an object listed twice in one section is refused.
+ */
+export function readXrefSection(text: string, from: number, to: number, most: number): Map<number, XrefEntry> {
+  // Bounded before splitting: an entry line is 20 bytes.
+  if (to - from > (most + 1) * 40 + 4096) fail('too many cross-reference entries');
+  const entries = new Map<number, XrefEntry>();
+  let num = -1;
+  let left = 0;
+  for (const raw of text.slice(from, to).split(/\r\n|\r|\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    const header = /^(\d+) (\d+)$/.exec(line);
+    if (header && left === 0) {
+      num = Number(header[1]);
+      left = Number(header[2]);
+      continue;
+    }
+    const entry = /^(\d{10}) (\d{5}) ([nf])$/.exec(line);
+    if (!entry || left === 0) fail('malformed cross-reference entry');
+    if (entries.has(num)) fail('object listed twice in one section');
+    entries.set(num, { offset: Number(entry![1]), gen: Number(entry![2]), free: entry![3] === 'f' });
+    if (entries.size > most) fail('too many cross-reference entries');
+    num++;
+    left--;
+  }
+  if (left !== 0) fail('truncated cross-reference section');
+  return entries;
 }

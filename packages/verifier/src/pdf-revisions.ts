@@ -24,7 +24,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { readNode } from '@sceau/pdf/der';
 import { verifyPdfSignature, type PdfSignatureCheck } from '@sceau/pdf/pades';
-import { fail, isDict, isName, isRef, isString, PdfLexer, Unsupported, type Dict, type Ref, type Value } from './pdf-reader.ts';
+import { fail, isDict, isName, isRef, isString, PdfLexer, readXrefSection, Unsupported, type Dict, type Ref, type Value, type XrefEntry } from './pdf-reader.ts';
 import { checkTimestampToken, sha256Of, type TimestampCheck } from './timestamp-token.ts';
 
 export const REVISION_LIMITS = {
@@ -42,12 +42,6 @@ export const REVISION_LIMITS = {
   arrayItems: 2_000,
 } as const;
 
-interface Entry {
-  offset: number;
-  gen: number;
-  free: boolean;
-}
-
 export interface Revision {
   /** First byte of the revision (0, or the previous revision's end). */
   start: number;
@@ -55,7 +49,7 @@ export interface Revision {
   xrefAt: number;
   /** After its %%EOF and end of line. */
   end: number;
-  entries: Map<number, Entry>;
+  entries: Map<number, XrefEntry>;
   trailer: Dict;
 }
 
@@ -97,7 +91,7 @@ export function readRevisions(pdf: Uint8Array, text = textOf(pdf)): Revision[] |
       if (!text.startsWith('xref', at)) return null;
       const trailerAt = text.indexOf('trailer', at);
       if (trailerAt < 0) return null;
-      const entries = readSection(text, at + 4, trailerAt, REVISION_LIMITS.entries - entryCount);
+      const entries = readXrefSection(text, at + 4, trailerAt, REVISION_LIMITS.entries - entryCount);
       entryCount += entries.size;
       const lexer = new PdfLexer(text);
       lexer.budget = trailerBudget;
@@ -124,33 +118,6 @@ export function readRevisions(pdf: Uint8Array, text = textOf(pdf)): Revision[] |
   } catch {
     return null;
   }
-}
-
-function readSection(text: string, from: number, to: number, most: number): Map<number, Entry> {
-  // Bounded before splitting: an entry line is 20 bytes.
-  if (to - from > (most + 1) * 40 + 4096) fail('too many cross-reference entries');
-  const entries = new Map<number, Entry>();
-  let num = -1;
-  let left = 0;
-  for (const raw of text.slice(from, to).split(/\r\n|\r|\n/)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const header = /^(\d+) (\d+)$/.exec(line);
-    if (header && left === 0) {
-      num = Number(header[1]);
-      left = Number(header[2]);
-      continue;
-    }
-    const entry = /^(\d{10}) (\d{5}) ([nf])$/.exec(line);
-    if (!entry || left === 0) fail('malformed cross-reference entry');
-    if (entries.has(num)) fail('object listed twice in one section');
-    entries.set(num, { offset: Number(entry![1]), gen: Number(entry![2]), free: entry![3] === 'f' });
-    if (entries.size > most) fail('too many cross-reference entries');
-    num++;
-    left--;
-  }
-  if (left !== 0) fail('truncated cross-reference section');
-  return entries;
 }
 
 /** One object as written in a revision: its value, and where it starts and ends. */
