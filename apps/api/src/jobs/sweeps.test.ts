@@ -22,12 +22,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A list check, as the page makes it: a draft batch with its list (and a photos zip) stored. */
-async function draft(code: string): Promise<number> {
+async function draft(code: string, headers = admin): Promise<number> {
   const body = multipart({ template: t.templateId, generation_type: 'diplome_etat', session_id: t.sessionId, province_id: t.provinceId }, [
     csvFile(csv([row(code, { photo: `${code}.jpg` })])),
     { name: 'photos', filename: 'photos.zip', type: 'application/zip', data: await zip({ [`${code}.jpg`]: await portrait(30) }) },
   ]);
-  const res = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...admin, ...body.headers }, payload: body.payload });
+  const res = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...headers, ...body.headers }, payload: body.payload });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.generation_id as number;
 }
@@ -46,11 +46,12 @@ const age = (ids: number[], hours: number) =>
 
 describe('sweeping abandoned list checks', () => {
   it('deletes a draft never started and older than the TTL with its files; keeps a fresh draft and a started batch', { timeout: 60_000 }, async () => {
-    const abandoned = await draft('20260000900001');
-    const fresh = await draft('20260000900002');
+    // A user's next check reuses their untouched draft (ADR 0143): the started batch first, the fresh draft another user's.
     const started = await draft('20260000900003');
     const start = await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: started, title: 'Lot démarré' } });
     expect(start.statusCode, start.body).toBe(202);
+    const abandoned = await draft('20260000900001');
+    const fresh = await draft('20260000900002', await bearer(t, 'root@sceau.example'));
     const abandonedFiles = await filesOf(abandoned);
     const keptFiles = [...(await filesOf(fresh)), ...(await filesOf(started))];
     for (const key of [...abandonedFiles, ...keptFiles]) expect(await t.services.storage.get(key), key).not.toBeNull();

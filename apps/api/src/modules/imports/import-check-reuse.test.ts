@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A list of `codes` with a zip holding a fitted photo for each, checked (draft); its stored check's key. */
-async function checkedDraft(codes: string[]) {
+async function checkedDraft(codes: string[], headers = admin) {
   const photo = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a9bb0' } })
     .jpeg({ quality: 80 })
     .toBuffer();
@@ -25,7 +25,7 @@ async function checkedDraft(codes: string[]) {
     csvFile(csv(codes.map((c) => row(c, { photo: `${c}.jpg` })))),
     { name: 'photos', filename: 'photos.zip', type: 'application/zip', data: photos },
   ]);
-  const checked = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...admin, ...body.headers }, payload: body.payload });
+  const checked = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...headers, ...body.headers }, payload: body.payload });
   expect(checked.statusCode).toBe(200);
   const generationId = checked.json().data.generation_id as number;
   const [batch] = await t.ctx.db.select().from(generations).where(eq(generations.id, generationId));
@@ -84,7 +84,8 @@ describe('the stored check of a list', () => {
 
   it('never spares the database half: a candidate imported by another batch since the upload is refused at the start', async () => {
     const a = await checkedDraft(['20267000000021']);
-    const b = await checkedDraft(['20267000000021']);
+    // Another user's draft (a check by the same user would reuse `a`'s draft: ADR 0143).
+    const b = await checkedDraft(['20267000000021'], await bearer(t, 'root@sceau.example'));
     await importIt(a.generationId, 'Premier lot');
     const started = await t.app.inject({ method: 'POST', url: '/api/start-import-process', headers: admin, payload: { generation_id: b.generationId, title: 'Second lot' } });
     expect(started.statusCode).toBe(422);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { IMPORTATIONS_LISTED, IMPORTATIONS_RECENT_DAYS, type GenerationType } from '@sceau/contracts';
-import { and, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { educProvinces, examSessions, generations, importations, institutions, templates } from '../../db/schema.ts';
+import { educProvinces, examSessions, generationItems, generations, importations, institutions, templates } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/storage.ts';
@@ -62,7 +62,10 @@ export class ImportsService {
   /**
    * Checks a list and stores it with a draft batch (status created), errors or not, so the user can
    * fix it and upload it again. With `generationId`, the file replaces that draft's list (and its
-   * photos zip when one is sent; the earlier zip is kept otherwise).
+   * photos zip when one is sent; the earlier zip is kept otherwise). Without it, the user's own
+   * untouched draft for the same template, session and province is reused (ADR 0143): its list,
+   * stored check and zip are replaced by this check's files, so checking a list ten times leaves
+   * one draft; drafts left untouched expire (jobs/sweeps.ts, `IMPORT_DRAFT_TTL_HOURS`).
    */
   async checkFile(
     actor: Actor,
@@ -120,6 +123,22 @@ export class ImportsService {
         );
         const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
         return { id: draft.id, replaced: old };
+      }
+      // A new check without a draft named: the user's own untouched draft for the same template,
+      // session and province takes it, with every file of its own (ADR 0143), rather than a new one.
+      const reused = await this.reusableDraft(tx, actor, values);
+      if (reused) {
+        await tx
+          .update(generations)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(generations.id, reused.id));
+        await recordAudit(
+          tx,
+          { action: 'generation.list_replaced', subjectType: 'generation', subjectId: reused.id, details: { rows: outcome.rows, errors: outcome.problems.length, reused: true } },
+          actor,
+        );
+        const old = [reused.sourceFileKey, reused.sourceFileKey && readListKey(reused.sourceFileKey), reused.sourcePhotosKey].filter((k): k is string => !!k && k !== photosKey);
+        return { id: reused.id, replaced: old };
       }
       const [created] = await tx
         .insert(generations)
@@ -298,6 +317,32 @@ export class ImportsService {
     const batch = await batchFor(this.db, actor, id, generationPolicy.importList);
     if (batch.status !== 'created' || (await this.hasListImportation(this.db, id))) throw new AppError('conflict');
     return batch;
+  }
+
+  /**
+   * The actor's own draft for this template, session and province that nothing was ever imported
+   * into (no importation of any kind, no candidate), still within what it may import into; the
+   * most recently touched, locked (a start or a sweep waits, or skips it).
+   */
+  private async reusableDraft(tx: Tx, actor: Actor, place: { templateId: number; sessionId: number; educProvinceId: number }) {
+    const rows = await tx
+      .select()
+      .from(generations)
+      .where(
+        and(
+          eq(generations.createdBy, actor.id),
+          eq(generations.status, 'created'),
+          eq(generations.templateId, place.templateId),
+          eq(generations.sessionId, place.sessionId),
+          eq(generations.educProvinceId, place.educProvinceId),
+          notExists(tx.select({ one: sql`1` }).from(importations).where(eq(importations.generationId, generations.id))),
+          notExists(tx.select({ one: sql`1` }).from(generationItems).where(eq(generationItems.generationId, generations.id))),
+        ),
+      )
+      .orderBy(desc(generations.updatedAt), desc(generations.id))
+      .limit(5)
+      .for('update', { skipLocked: true });
+    return rows.find((row) => allowed(generationPolicy.importList(actor, row))) ?? null;
   }
 
   private async hasListImportation(db: Pick<Db, 'select'>, generationId: number): Promise<boolean> {
