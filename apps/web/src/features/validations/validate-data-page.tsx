@@ -6,6 +6,7 @@ import { FormField, describedBy } from '@/components/form-field';
 import { isApiError } from '@/lib/http';
 import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
+import { ShortcutHelp, useListShortcuts } from '@/features/validations/validation-tools';
 import { useValidationChange, type ValidationChange } from '@/features/validations/validations-api';
 
 /** /validate-data/{id}: the batch's candidates with their data, to validate, correct or reject. */
@@ -26,6 +27,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
   const selectable = items.filter((i) => !i.rejected);
   const selection = useSelection(selectable);
   const { chosen } = selection;
+  const shortcuts = useListShortcuts(items.length);
 
   function run(c: ValidationChange) {
     return change.mutateAsync(c).then((result) => {
@@ -40,6 +42,7 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
         {t('validations.data.title')}
       </h2>
       <ReadyNotice generationId={outcome.ready} />
+      {items.length > 0 ? <ShortcutHelp shortcuts={shortcuts} editKey="data" /> : null}
       {batch.abilities.validate_data && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
@@ -85,11 +88,11 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
               </tr>
             </thead>
             <tbody>
-              {items.map((item) => {
+              {items.map((item, index) => {
                 const name = candidateName(item);
                 const canAct = batch.abilities.validate_data && !item.rejected;
                 return (
-                  <tr key={item.id} data-testid={`data-row-${item.id}`}>
+                  <tr key={item.id} {...shortcuts.itemProps(index)} data-testid={`data-row-${item.id}`}>
                     {batch.abilities.validate_data ? (
                       <td className="table__check">
                         {canAct ? (
@@ -135,6 +138,8 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                               disabled={change.isPending}
                               onClick={() => void run({ kind: 'data', items: [item.id] }).catch(outcome.fail)}
                               aria-label={t('validations.actions.validateOf', { name })}
+                              data-shortcut="v"
+                              aria-keyshortcuts="v"
                             >
                               {t('validations.actions.validate')}
                             </button>
@@ -144,6 +149,8 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                             className="button button--secondary button--small"
                             onClick={() => setEditing(item)}
                             aria-label={t('validations.actions.editDataOf', { name })}
+                            data-shortcut="e"
+                            aria-keyshortcuts="e"
                           >
                             {t('validations.actions.edit')}
                           </button>
@@ -152,6 +159,8 @@ function DataTable({ batch, items, busy, filtered }: ValidationListProps) {
                             className="button button--danger button--small"
                             onClick={() => setRejecting(item)}
                             aria-label={t('validations.actions.rejectOf', { name })}
+                            data-shortcut="r"
+                            aria-keyshortcuts="r"
                           >
                             {t('validations.actions.reject')}
                           </button>

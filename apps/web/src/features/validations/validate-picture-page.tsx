@@ -5,6 +5,7 @@ import { PhotoEditor } from '@/features/validations/photo-editor';
 import { PhotoUploadDialog } from '@/features/validations/photo-upload';
 import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection, usePhotoObjectUrl } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
+import { ShortcutHelp, useListShortcuts, type ListShortcuts } from '@/features/validations/validation-tools';
 import { useValidationChange } from '@/features/validations/validations-api';
 
 /** /validate-picture/{id}: the batch's candidates with their photos, to validate, edit or reject. */
@@ -26,6 +27,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
   const selectable = items.filter((i) => !i.rejected && i.photo_url);
   const selection = useSelection(selectable);
   const { chosen } = selection;
+  const shortcuts = useListShortcuts(items.length);
 
   function run(p: Parameters<typeof change.mutateAsync>[0]) {
     return change.mutateAsync(p).then((result) => {
@@ -40,6 +42,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
         {t('validations.photos.title')}
       </h2>
       <ReadyNotice generationId={outcome.ready} />
+      {items.length > 0 ? <ShortcutHelp shortcuts={shortcuts} editKey="photo" /> : null}
       {batch.abilities.validate_photos && selectable.length > 0 ? (
         <div className="selection-bar" role="region" aria-label={t('validations.selection.label')}>
           <label className="checkbox">
@@ -66,10 +69,11 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
         </p>
       ) : (
         <ul className="card-grid card-grid--fill" aria-busy={busy} data-testid="photo-grid">
-          {items.map((item) => (
+          {items.map((item, index) => (
             <PhotoCard
               key={item.id}
               item={item}
+              shortcut={shortcuts.itemProps(index)}
               open={batch.abilities.validate_photos}
               busy={change.isPending}
               selected={selection.isSelected(item.id)}
@@ -108,6 +112,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
 
 interface PhotoCardProps {
   item: ValidationItemView;
+  shortcut: ReturnType<ListShortcuts['itemProps']>;
   open: boolean;
   busy: boolean;
   selected: boolean;
@@ -118,13 +123,13 @@ interface PhotoCardProps {
   onUpload: () => void;
 }
 
-function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject, onEdit, onUpload }: PhotoCardProps) {
+function PhotoCard({ item, shortcut, open, busy, selected, onSelect, onValidate, onReject, onEdit, onUpload }: PhotoCardProps) {
   const { t } = useTranslation();
   const name = candidateName(item);
   const photo = usePhotoObjectUrl(item);
   const canAct = open && !item.rejected;
   return (
-    <li className="card stack" data-testid={`photo-card-${item.id}`}>
+    <li {...shortcut} className={`card stack ${shortcut.className ?? ''}`} data-testid={`photo-card-${item.id}`}>
       <div style={{ aspectRatio: '3 / 4', background: '#eee', borderRadius: 4, overflow: 'hidden', display: 'grid', placeItems: 'center' }}>
         {photo.url ? (
           <img src={photo.url} alt={t('validations.photos.alt', { name })} style={{ width: '100%', height: '100%', objectFit: 'cover' }} loading="lazy" />
@@ -155,20 +160,49 @@ function PhotoCard({ item, open, busy, selected, onSelect, onValidate, onReject,
             </label>
           ) : null}
           {item.photo_url && item.photo_status !== 'validated' ? (
-            <button type="button" className="button button--small" disabled={busy} onClick={onValidate} aria-label={t('validations.actions.validateOf', { name })}>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={busy}
+              onClick={onValidate}
+              aria-label={t('validations.actions.validateOf', { name })}
+              data-shortcut="v"
+              aria-keyshortcuts="v"
+            >
               {t('validations.actions.validate')}
             </button>
           ) : null}
           {item.photo_url ? (
-            <button type="button" className="button button--secondary button--small" onClick={() => onEdit(photo.url)} aria-label={t('validations.actions.editPhotoOf', { name })}>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={() => onEdit(photo.url)}
+              aria-label={t('validations.actions.editPhotoOf', { name })}
+              data-shortcut="e"
+              aria-keyshortcuts="e"
+            >
               {t('validations.actions.edit')}
             </button>
           ) : (
-            <button type="button" className="button button--small" onClick={onUpload} aria-label={t('validations.actions.uploadPhotoOf', { name })}>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={onUpload}
+              aria-label={t('validations.actions.uploadPhotoOf', { name })}
+              data-shortcut="e"
+              aria-keyshortcuts="e"
+            >
               {t('validations.actions.uploadPhoto')}
             </button>
           )}
-          <button type="button" className="button button--danger button--small" onClick={onReject} aria-label={t('validations.actions.rejectOf', { name })}>
+          <button
+            type="button"
+            className="button button--danger button--small"
+            onClick={onReject}
+            aria-label={t('validations.actions.rejectOf', { name })}
+            data-shortcut="r"
+            aria-keyshortcuts="r"
+          >
             {t('validations.actions.reject')}
           </button>
         </div>

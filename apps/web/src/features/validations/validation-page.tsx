@@ -8,6 +8,7 @@ import { isApiError } from '@/lib/http';
 import { translate, type TextKey } from '@/lib/text-keys';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchNotFound, ValidationFilters, ValidationHeader, useValidationFilter } from '@/features/validations/validation-parts';
+import { PageSizeSelect, ValidateAllPending } from '@/features/validations/validation-tools';
 import { useValidationItems } from '@/features/validations/validations-api';
 
 export interface ValidationListProps {
@@ -35,8 +36,12 @@ export function ValidationPage({ aspect, titleKey, children }: { aspect: 'photos
         <>
           <ValidationHeader batch={page.generation} titleKey={titleKey} aspect={aspect} />
           <ValidationFilters batch={page.generation} controls={controls} full />
+          <ValidateAllPending aspect={aspect} batch={page.generation} filter={controls.filter} filtered={controls.filtered} />
           {children({ batch: page.generation, items: page.data, busy: list.isFetching, filtered: controls.filtered })}
-          <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
+          <div className="validation-foot">
+            <Pagination meta={page.data.length > 0 ? page.meta : undefined} onPage={controls.setPage} label={t('validations.pagination')} />
+            <PageSizeSelect value={controls.filter.perPage} onChange={controls.setPerPage} />
+          </div>
         </>
       ) : list.isError ? (
         <>

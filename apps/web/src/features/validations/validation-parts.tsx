@@ -11,7 +11,7 @@ import { isApiError } from '@/lib/http';
 import { translate, type TextKey } from '@/lib/text-keys';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { fetchItemPhoto, useValidationFilters, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
+import { fetchItemPhoto, useValidationFilters, VALIDATION_PAGE_SIZE, type ChangeResult, type ValidationItemsFilter } from '@/features/validations/validations-api';
 
 export { candidateName } from '@/lib/candidate-name';
 
@@ -24,7 +24,7 @@ export function batchLabel(batch: Pick<ValidationBatchView, 'title' | 'session' 
 export function useValidationFilter() {
   const [searchText, setSearchText] = useState('');
   const search = useDebouncedValue(searchText.trim(), 300);
-  const [rest, setRest] = useState<Omit<ValidationItemsFilter, 'search'>>({ page: 1, institution: null, centre: null, option: null, status: null });
+  const [rest, setRest] = useState<Omit<ValidationItemsFilter, 'search'>>({ page: 1, institution: null, centre: null, option: null, status: null, perPage: VALIDATION_PAGE_SIZE });
   const [searchedFor, setSearchedFor] = useState(search);
   if (searchedFor !== search) {
     setSearchedFor(search);
@@ -35,8 +35,9 @@ export function useValidationFilter() {
     filter,
     searchText,
     setSearchText,
-    setFilter: (next: Partial<Omit<ValidationItemsFilter, 'search' | 'page'>>) => setRest((f) => ({ ...f, ...next, page: 1 })),
+    setFilter: (next: Partial<Omit<ValidationItemsFilter, 'search' | 'page' | 'perPage'>>) => setRest((f) => ({ ...f, ...next, page: 1 })),
     setPage: (page: number) => setRest((f) => ({ ...f, page })),
+    setPerPage: (perPage: number) => setRest((f) => ({ ...f, perPage, page: 1 })),
     filtered: searchText.trim() !== '' || rest.institution !== null || rest.centre !== null || rest.option !== null || rest.status !== null,
   };
 }

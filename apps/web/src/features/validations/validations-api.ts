@@ -17,12 +17,16 @@ export interface ValidationItemsFilter {
   centre: number | null;
   option: number | null;
   status: ItemValidationState | null;
+  /** Candidates per page: one of VALIDATION_PAGE_SIZES. */
+  perPage: number;
 }
 
 export const VALIDATION_PAGE_SIZE = 20;
+/** The page sizes the validation pages offer (the API takes 1 to 100). */
+export const VALIDATION_PAGE_SIZES = [20, 50, 100] as const;
 
 function itemsPage(list: ValidationList, id: number, filter: ValidationItemsFilter, signal: AbortSignal): Promise<ValidationItemsPage> {
-  const query = { page: filter.page, per_page: VALIDATION_PAGE_SIZE, search: filter.search, institution: filter.institution, centre: filter.centre };
+  const query = { page: filter.page, per_page: filter.perPage, search: filter.search, institution: filter.institution, centre: filter.centre };
   // The rejected list takes neither option nor status.
   if (list === 'rejected') return api.call(endpoints.validations.rejectedItems, { params: { id }, query, signal });
   const definition = list === 'photos' ? endpoints.validations.photoItems : endpoints.validations.dataItems;
@@ -106,6 +110,50 @@ export function useValidationChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (change: ValidationChange) => (await send(change)).data,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['validations'] });
+      void queryClient.invalidateQueries({ queryKey: ['generations'] });
+    },
+  });
+}
+
+/** The list's filter without its page, as "validate all pending" and its count take it (empty fields left out). */
+function pendingFilter(filter: ValidationItemsFilter) {
+  return {
+    ...(filter.search ? { search: filter.search } : {}),
+    ...(filter.institution ? { institution: filter.institution } : {}),
+    ...(filter.centre ? { centre: filter.centre } : {}),
+    ...(filter.option ? { option: filter.option } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+  };
+}
+
+export type PendingCount = ResponseOf<typeof endpoints.validations.photosPending>['data'];
+export type ValidateAllResult = ResponseOf<typeof endpoints.validations.validateAllPhotos>['data'];
+
+/** How many candidates "validate all pending" would validate now (asked when the confirmation opens). */
+export function usePendingCount(aspect: 'photos' | 'data', id: number, filter: ValidationItemsFilter, enabled: boolean) {
+  const body = pendingFilter(filter);
+  return useApiQuery<PendingCount>({
+    queryKey: ['validations', 'pending', aspect, id, body],
+    enabled,
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api.call(aspect === 'photos' ? endpoints.validations.photosPending : endpoints.validations.dataPending, { params: { generationId: id }, query: body, signal })).data,
+  });
+}
+
+/** Validates every pending candidate of the filter on one side; afterwards the lists and batch pages are read again. */
+export function useValidateAll() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ aspect, id, filter }: { aspect: 'photos' | 'data'; id: number; filter: ValidationItemsFilter }) =>
+      (
+        await api.call(aspect === 'photos' ? endpoints.validations.validateAllPhotos : endpoints.validations.validateAllData, {
+          params: { generationId: id },
+          body: pendingFilter(filter),
+        })
+      ).data,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['validations'] });
       void queryClient.invalidateQueries({ queryKey: ['generations'] });

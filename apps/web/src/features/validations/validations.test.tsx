@@ -463,3 +463,137 @@ describe('/validated', () => {
     expect(within(card).getByRole('link', { name: 'Voir le lot Kinshasa-Est 2025' })).toHaveAttribute('href', '/show/12');
   });
 });
+
+describe('validation at scale', () => {
+  const allDone = (count: number) => () =>
+    jsonResponse({ data: { message: `${count} photos validées.`, count, without_photo: 1, generation: makeBatch({ status: 'ready_for_generation' }) } });
+
+  it('validates every pending photo of the current search after showing the count, then names the result', async () => {
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({
+        'GET /api/validations/photos/12/pending': (url) => jsonResponse({ data: { count: url.searchParams.get('search') ? 1 : 2, without_photo: 1 } }),
+        'POST /api/validations/photos/12/validate-all': allDone(1),
+      }),
+    });
+    const user = userEvent.setup();
+    await screen.findByTestId('photo-card-501');
+    await user.type(screen.getByLabelText('Rechercher'), 'ilunga');
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/validations/photos/12' && c.url.searchParams.get('search') === 'ilunga')).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Valider tous les candidats en attente du filtre' }));
+    const dialog = screen.getByRole('dialog', { name: 'Valider toutes les photos en attente' });
+    expect(await within(dialog).findByTestId('validate-all-count')).toHaveTextContent('1 photo en attente sera validée telle quelle. Seuls les candidats correspondant');
+    expect(within(dialog).getByText('1 candidat sans photo reste en attente : ajoutez sa photo.')).toBeInTheDocument();
+    expect(calls.find((c) => c.url.pathname === '/api/validations/photos/12/pending')!.url.searchParams.get('search')).toBe('ilunga');
+    // Nothing is sent before the confirmation.
+    expect(calls.some((c) => c.url.pathname === '/api/validations/photos/12/validate-all')).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Valider 1 candidat' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/12/validate-all')).toEqual({ search: 'ilunga' }));
+    expect(await screen.findByText('1 photos validées.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('validation-ready')).toBeInTheDocument();
+  });
+
+  it('offers nothing to confirm when no pending candidate matches, and no button without the ability', async () => {
+    renderApp({
+      path: '/validate-data/12',
+      signedIn: validator,
+      routes: {
+        'GET /api/validations/data/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch() }),
+        'GET /api/validations/data/12/pending': () => jsonResponse({ data: { count: 0, without_photo: 0 } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Valider tous les candidats en attente' }));
+    const dialog = screen.getByRole('dialog', { name: 'Valider toutes les fiches en attente' });
+    expect(await within(dialog).findByText('Aucun candidat en attente ne correspond au filtre actuel.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Rien à valider' })).toBeDisabled();
+  });
+
+  it('hides "validate all" from one who may not validate that side', async () => {
+    renderApp({
+      path: '/validate-data/12',
+      signedIn: validator,
+      routes: {
+        'GET /api/validations/data/12': () =>
+          jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch({ abilities: makeAbilities({ view: true, validate_photos: true }) }) }),
+      },
+    });
+    await screen.findByTestId('data-row-501');
+    expect(screen.queryByTestId('validate-all')).not.toBeInTheDocument();
+  });
+
+  it('asks for 20, 50 or 100 candidates a page, from the first page', async () => {
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes() });
+    const user = userEvent.setup();
+    await screen.findByTestId('photo-card-501');
+    const size = screen.getByLabelText('Candidats par page');
+    expect(
+      within(size)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['20', '50', '100']);
+    expect(calls.find((c) => c.url.pathname === '/api/validations/photos/12')!.url.searchParams.get('per_page')).toBe('20');
+    await user.selectOptions(size, '100');
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname === '/api/validations/photos/12').at(-1)!.url.searchParams;
+      expect([last.get('per_page'), last.get('page')]).toEqual(['100', '1']);
+    });
+  });
+
+  it('moves between photos with j/k and the arrows, validates with v, rejects with r, and leaves typing alone', async () => {
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({ 'POST /api/validations/photos/validate': changed() }),
+    });
+    const user = userEvent.setup();
+    await screen.findByTestId('photo-card-501');
+    // Typed in the search field: no move.
+    await user.type(screen.getByLabelText('Rechercher'), 'j');
+    expect(screen.getByTestId('photo-card-501')).not.toHaveAttribute('aria-current');
+    await user.clear(screen.getByLabelText('Rechercher'));
+    (document.activeElement as HTMLElement).blur();
+
+    await user.keyboard('j');
+    expect(screen.getByTestId('photo-card-501')).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByTestId('photo-card-501')).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByTestId('photo-card-502')).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByTestId('photo-card-501')).not.toHaveAttribute('aria-current');
+    await user.keyboard('v');
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toEqual({ item: 502 }));
+    await user.keyboard('k');
+    expect(screen.getByTestId('photo-card-501')).toHaveFocus();
+    await user.keyboard('r');
+    const dialog = screen.getByRole('dialog');
+    expect(dialog).toHaveTextContent('MUKENDI KABONGO Aline');
+    // Typed in the dialog: a reason, not a shortcut.
+    await user.keyboard('v');
+    expect(within(dialog).getByLabelText('Motif du rejet')).toHaveValue('v');
+    expect(calls.filter((c) => c.url.pathname === '/api/validations/photos/validate')).toHaveLength(1);
+  });
+
+  it('lists the shortcuts, opened with ? too, on the data page where v validates the current row', async () => {
+    const { calls } = renderApp({
+      path: '/validate-data/12',
+      signedIn: validator,
+      routes: {
+        'GET /api/validations/data/12': () => jsonResponse({ data: items, meta: pageMeta(3), generation: makeBatch() }),
+        'POST /api/validations/data/validate': changed(),
+      },
+    });
+    const user = userEvent.setup();
+    const help = await screen.findByTestId('shortcut-help');
+    expect(help).not.toHaveAttribute('open');
+    expect(help).toHaveTextContent('valider le candidat en cours');
+    await user.keyboard('?');
+    expect(help).toHaveAttribute('open');
+    await user.keyboard('jjj');
+    expect(screen.getByTestId('data-row-503')).toHaveAttribute('aria-current', 'true');
+    await user.keyboard('v');
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/data/validate')).toEqual({ items: [503] }));
+    expect(within(screen.getByTestId('data-row-503')).getByRole('button', { name: 'Valider KASONGO Paul' })).toHaveAttribute('aria-keyshortcuts', 'v');
+  });
+});
