@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { mayOpen } from '@/lib/app-routes';
-import { downloadBatchZip, useCancelGeneration, useRevokeGeneration } from '@/features/generations/generations-api';
+import { downloadBatchZip, downloadRejected, useCancelGeneration, useRevokeGeneration } from '@/features/generations/generations-api';
 import { isMoving } from '@/features/generations/issuing-api';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
 import { sendArchiveByMail } from '@/features/generations/distribution-api';
@@ -47,8 +47,17 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
   const [zipping, setZipping] = useState(false);
   const mayMailZip = can.share_by_email && !revokedNow;
   const [mailingZip, setMailingZip] = useState(false);
+  // The rejected candidates as a file to send back to the school (the export's own rule is viewRejected).
+  const mayExportRejected = can.view_rejected && batch.counts.rejected > 0;
+  const [exporting, setExporting] = useState<'xlsx' | 'csv' | null>(null);
+  function exportRejected(format: 'xlsx' | 'csv') {
+    setExporting(format);
+    downloadRejected(batch.id, format)
+      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .finally(() => setExporting(null));
+  }
 
-  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip) return null;
+  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip && !mayExportRejected) return null;
   return (
     <div className="actions" data-testid="batch-actions">
       {revoked ? <span className="badge badge--danger">{t('batch.revokedBadge')}</span> : null}
@@ -57,6 +66,21 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
           {t(`batch.actions.${link.key}`)}
         </Link>
       ))}
+      {mayExportRejected
+        ? (['xlsx', 'csv'] as const).map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="button button--secondary"
+              data-testid={`export-rejected-${format}`}
+              disabled={exporting !== null}
+              aria-busy={exporting === format}
+              onClick={() => exportRejected(format)}
+            >
+              {t(format === 'xlsx' ? 'batch.actions.rejectedXlsx' : 'batch.actions.rejectedCsv')}
+            </button>
+          ))
+        : null}
       {mayZip ? (
         <button
           type="button"

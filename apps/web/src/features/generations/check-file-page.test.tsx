@@ -249,6 +249,53 @@ describe('/check-file/{id} (step 2)', () => {
     expect(new Headers(call.init.headers).get('Authorization')).toBe('Bearer test-token');
   });
 
+  it('downloads every error of the check as XLSX or CSV for the school, with the token', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:errors'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...issuingRoutes(),
+        'POST /api/check-import-file': () =>
+          jsonResponse({
+            data: {
+              generation_id: 55,
+              rows: 2,
+              valid_rows: 1,
+              errors: [{ row: 3, column: 'sexe', code: 'gender_invalid', message: 'Sexe illisible' }],
+              error_count: 1,
+              format: 'csv',
+              photos: null,
+            },
+          }),
+        'GET /api/check-import-file/55/errors': (url) =>
+          new Response('PK', {
+            status: 200,
+            headers: { 'Content-Disposition': `attachment; filename="erreurs-liste-55.${url.searchParams.get('format')}"` },
+          }),
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: "Modèle : Diplôme d'État" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Session')).toHaveValue('4'));
+    await waitFor(() => expect(within(screen.getByLabelText('Province éducationnelle')).getByRole('option', { name: /Kinshasa-Est/ })).toBeInTheDocument());
+    await user.selectOptions(screen.getByLabelText('Province éducationnelle'), '5');
+    await user.upload(screen.getByLabelText(LIST_LABEL), csv());
+    await user.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
+    const download = await screen.findByTestId('check-errors-download');
+    await user.click(within(download).getByRole('button', { name: 'Télécharger les erreurs (Excel)' }));
+    await waitFor(() => expect(saved).toEqual(['erreurs-liste-55.xlsx']));
+    await user.click(within(download).getByRole('button', { name: 'Télécharger les erreurs (CSV)' }));
+    await waitFor(() => expect(saved).toEqual(['erreurs-liste-55.xlsx', 'erreurs-liste-55.csv']));
+    const exports = calls.filter((c) => c.url.pathname === '/api/check-import-file/55/errors');
+    expect(exports.map((c) => c.url.searchParams.get('format'))).toEqual(['xlsx', 'csv']);
+    expect(new Headers(exports[0]!.init.headers).get('Authorization')).toBe('Bearer test-token');
+  });
+
   it('says when the template does not exist', async () => {
     renderApp({
       path: '/check-file/999',

@@ -12,7 +12,7 @@ import { useMyImportations } from '@/features/generations/importations-api';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
 import { ProvincePlaces } from '@/features/generations/province-places';
 import { checkUpload, type UploadProgress } from '@/features/generations/check-upload';
-import { downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
+import { downloadCheckErrors, downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
 import { TemplatePreview } from '@/features/generations/template-preview';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatBytes } from '@/lib/format-bytes';
@@ -445,6 +445,7 @@ function CheckResult({
               label={t('checkFile.errorsPagination')}
             />
           ) : null}
+          <ErrorsDownload generationId={result.generation_id} />
           <p className="muted">{t('checkFile.fixAndReupload')}</p>
         </>
       ) : null}
@@ -511,6 +512,34 @@ function StartImport({ onImport }: { onImport: (title: string) => Promise<void> 
         {busy ? t('checkFile.importing') : t('checkFile.import')}
       </button>
     </form>
+  );
+}
+
+/** Every error of the check (not only those listed), as a file to send back to the school (ADR 0143). */
+function ErrorsDownload({ generationId }: { generationId: number }) {
+  const { t } = useTranslation();
+  const flash = useFlashStore();
+  const [downloading, setDownloading] = useState<'csv' | 'xlsx' | null>(null);
+
+  function download(format: 'csv' | 'xlsx') {
+    setDownloading(format);
+    downloadCheckErrors(generationId, format)
+      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .finally(() => setDownloading(null));
+  }
+
+  return (
+    <div className="stack" data-testid="check-errors-download">
+      <p className="muted">{t('checkFile.errorsDownload')}</p>
+      <div className="actions">
+        <button type="button" className="button button--secondary" onClick={() => download('xlsx')} disabled={downloading !== null} aria-busy={downloading === 'xlsx'}>
+          {t('checkFile.errorsXlsx')}
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => download('csv')} disabled={downloading !== null} aria-busy={downloading === 'csv'}>
+          {t('checkFile.errorsCsv')}
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -116,6 +116,12 @@ export function useCancelGeneration() {
   });
 }
 
+/** A batch's rejected candidates as a spreadsheet for the school (XLSX or CSV for French Excel, ADR 0143). */
+export async function downloadRejected(generationId: number, format: 'xlsx' | 'csv'): Promise<void> {
+  const { blob, fileName } = await api.download(endpoints.generations.rejectedExport, { params: { id: generationId }, query: { format } });
+  saveFile(blob, fileName ?? `candidats-rejetes-lot-${generationId}.${format}`);
+}
+
 /** Fetches the zip of a batch's signed diplomas behind the token and hands it to the browser. */
 export async function downloadBatchZip(generationId: number): Promise<void> {
   const { blob, fileName } = await api.download(endpoints.generations.exportZip, { params: { id: generationId } });

@@ -102,6 +102,12 @@ export async function downloadImportExample(format: 'csv' | 'xlsx'): Promise<voi
   saveFile(blob, fileName ?? `exemple-liste-candidats.${format}`);
 }
 
+/** Every error of a draft's list check as a spreadsheet for the school (XLSX or CSV for French Excel, ADR 0143). */
+export async function downloadCheckErrors(generationId: number, format: 'xlsx' | 'csv'): Promise<void> {
+  const { blob, fileName } = await api.download(endpoints.imports.checkErrors, { params: { id: generationId }, query: { format } });
+  saveFile(blob, fileName ?? `erreurs-liste-${generationId}.${format}`);
+}
+
 // ---------------------------------------------------------------- national results
 
 export type NationalResult = ResponseOf<typeof endpoints.imports.findResult>['data'];

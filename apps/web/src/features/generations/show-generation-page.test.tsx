@@ -204,6 +204,39 @@ describe('batch detail', () => {
     expect(calls.some((c) => c.url.pathname === '/api/generations/12/export-zip')).toBe(true);
   });
 
+  it('exports the rejected candidates (XLSX or CSV) for who may see rejections, and not without them', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:rejected'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const batch = makeGeneration({ abilities: PUBLISHED.admin });
+    const { calls } = renderApp({
+      path: '/show/12',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: {
+        ...routes({ ...batch, counts: { ...batch.counts, rejected: 1 } }),
+        'GET /api/generations/12/items/rejected/export': (url) =>
+          new Response('PK', { status: 200, headers: { 'Content-Disposition': `attachment; filename="candidats-rejetes-lot-12.${url.searchParams.get('format')}"` } }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Exporter les rejetés (Excel)' }));
+    await waitFor(() => expect(saved).toEqual(['candidats-rejetes-lot-12.xlsx']));
+    await user.click(screen.getByRole('button', { name: 'Exporter les rejetés (CSV)' }));
+    await waitFor(() => expect(saved).toEqual(['candidats-rejetes-lot-12.xlsx', 'candidats-rejetes-lot-12.csv']));
+    const exports = calls.filter((c) => c.url.pathname === '/api/generations/12/items/rejected/export');
+    expect(exports.map((c) => c.url.searchParams.get('format'))).toEqual(['xlsx', 'csv']);
+    expect(new Headers(exports[0]!.init.headers).get('Authorization')).toBe('Bearer test-token');
+  });
+
+  it('offers no rejected export without the right to see rejections', async () => {
+    const batch = makeGeneration({ abilities: makeAbilities({ view: true }) });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes({ ...batch, counts: { ...batch.counts, rejected: 1 } }) });
+    expect(await screen.findByTestId('batch-count-items')).toBeInTheDocument();
+    expect(screen.queryByTestId('export-rejected-xlsx')).toBeNull();
+  });
+
   it('cancels a batch before its signature, after confirmation; not offered once signing started', async () => {
     const ready = makeGeneration({
       status: 'ready_for_generation',
