@@ -100,10 +100,10 @@ describe("/check-file: the province's schools, centres and options", () => {
     expect(sent.find((s) => s.path === 'institutions/22')!.body).toEqual({ name: 'Lycée Élikya de Funa' });
 
     const importForm = within(manage).getByTestId('places-import');
-    await user.click(within(importForm).getByRole('button', { name: 'Importer' }));
+    await user.click(within(importForm).getByRole('button', { name: "Importer ce fichier d'écoles et de centres" }));
     expect(within(importForm).getByTestId('places-import-errors')).toHaveTextContent('Choisissez un fichier CSV');
     await user.upload(within(importForm).getByLabelText(/Importer des écoles/), new File(['type;code;nom\n'], 'ecoles.csv', { type: 'text/csv' }));
-    await user.click(within(importForm).getByRole('button', { name: 'Importer' }));
+    await user.click(within(importForm).getByRole('button', { name: "Importer ce fichier d'écoles et de centres" }));
     const errors = await within(importForm).findByTestId('places-import-errors');
     expect(
       within(errors)
