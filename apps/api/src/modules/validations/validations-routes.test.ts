@@ -1,5 +1,5 @@
 import type { GenerationStatus } from '@sceau/contracts';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
@@ -8,6 +8,7 @@ import { auditLog, educProvinces, examSessions, generationItems, generations, in
 import { demoPhoto, seedCountryTemplate } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
+import { VALIDATE_ALL_CHUNK } from './validations-service.ts';
 
 let ctx: TestContext;
 let app: App;
@@ -452,6 +453,23 @@ describe('validating every pending candidate of a filter', () => {
     expect((await all('photos', id, { search: 'x'.repeat(121) })).statusCode).toBe(422);
     expect((await pending('photos', id, '?option=abc')).statusCode).toBe(422);
     expect((await itemRow(items[0]!)).photoStatus).toBe('pending');
+  });
+
+  it('goes through a batch larger than one chunk (VALIDATE_ALL_CHUNK) in one call', async () => {
+    const { id } = await makeBatch(1);
+    const [first] = await ctx.db.select().from(generationItems).where(eq(generationItems.generationId, id));
+    const extra = 2 * VALIDATE_ALL_CHUNK + 1;
+    await ctx.db.execute(sql`
+      insert into generation_items (generation_id, candidate_code, last_name, first_name, birth_date, birth_place, gender, option_id, institution_id, centre_id, percentage_tenths, photo_key)
+      select ${id}, (30100000000000 + g)::text, 'Kabila', 'Nom' || g, '2007-02-01', 'Matadi', 'M', ${first!.optionId}, ${first!.institutionId}, ${first!.centreId}, 650, ${first!.photoKey}
+      from generate_series(1, ${extra}) g`);
+    try {
+      expect((await pending('data', id)).json().data.count).toBe(extra + 1);
+      expect((await all('data', id)).json().data).toMatchObject({ count: extra + 1, generation: { counts: { data: { pending: 0, validated: extra + 1 } } } });
+      expect(await auditsOf(id, 'validation.data_validated_all')).toHaveLength(1);
+    } finally {
+      await ctx.db.delete(generationItems).where(eq(generationItems.generationId, id));
+    }
   });
 
   it('bounds the page size (1 to 100)', async () => {
