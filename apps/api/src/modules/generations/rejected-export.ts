@@ -18,16 +18,17 @@ function when(date: Date | null): string | null {
  * A batch's rejected candidates as the rows of a file for the school (issue 15 item 8, ADR 0143):
  * for those who may see rejections (generation policy `viewRejected`: 404 outside the actor's
  * scope, 403 without the permission), checked before the first byte goes out. The rows are read
- * in pages of REJECTED_EXPORT_PAGE by id (the list's order), each page after the last id seen.
+ * in pages of REJECTED_EXPORT_PAGE in candidate code order, each page after the last code seen: a
+ * range of the (generation, code) unique index, no sort. Measured (ADR 0143): 100,000 rejected
+ * candidates read in 1.4 s, written as CSV in 1.7 s (21 MB), as XLSX in 6 s (5 MB).
  */
 export async function rejectedExport(db: Db, actor: Actor, generationId: number): Promise<{ generationId: number; rows: AsyncGenerator<ExportCell[]> }> {
   const batch = await batchFor(db, actor, generationId, generationPolicy.viewRejected);
   async function* rows(): AsyncGenerator<ExportCell[]> {
-    let after = 0;
+    let after = '';
     for (;;) {
       const page = await db
         .select({
-          id: generationItems.id,
           code: generationItems.candidateCode,
           lastName: generationItems.lastName,
           middleName: generationItems.middleName,
@@ -45,8 +46,8 @@ export async function rejectedExport(db: Db, actor: Actor, generationId: number)
         .innerJoin(centres, eq(centres.id, generationItems.centreId))
         .innerJoin(options, eq(options.id, generationItems.optionId))
         .leftJoin(users, eq(users.id, generationItems.rejectedBy))
-        .where(and(eq(generationItems.generationId, batch.id), eq(generationItems.rejected, true), gt(generationItems.id, after)))
-        .orderBy(asc(generationItems.id))
+        .where(and(eq(generationItems.generationId, batch.id), eq(generationItems.rejected, true), gt(generationItems.candidateCode, after)))
+        .orderBy(asc(generationItems.candidateCode))
         .limit(REJECTED_EXPORT_PAGE);
       for (const r of page) {
         const by = r.rejecter ? [r.rejecter.firstName, r.rejecter.name].filter(Boolean).join(' ') : null;
@@ -65,7 +66,7 @@ export async function rejectedExport(db: Db, actor: Actor, generationId: number)
         ];
       }
       if (page.length < REJECTED_EXPORT_PAGE) return;
-      after = page[page.length - 1]!.id;
+      after = page[page.length - 1]!.code;
     }
   }
   return { generationId: batch.id, rows: rows() };
