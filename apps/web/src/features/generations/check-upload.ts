@@ -1,4 +1,4 @@
-import { endpoints } from '@sceau/contracts';
+import { endpoints } from '@/lib/endpoints';
 import { createApiClient } from '@/lib/api';
 import { currentLocale, i18n } from '@/lib/i18n';
 import { createHttpClient } from '@/lib/http';
