@@ -151,8 +151,15 @@ const LIST_WITH_ERRORS: Row[] = [
   }),
 ];
 
-/** The same list corrected, saved as a workbook this time (one birth date typed as a spreadsheet date). */
-const LIST_CORRECTED: Row[] = LIST_WITH_ERRORS.map((r, i) => {
+/**
+ * The same list corrected, saved as a workbook this time (one birth date typed as a spreadsheet date),
+ * naming the school and the centre as secretaries do, by name, in capitals, without accents, with
+ * "St" (ADR 0139): "Lycée Lumière" is also a school of another province, the list's province decides.
+ */
+const SCHOOL_NAMED = 'LYCEE LUMIERE';
+const CENTRE_NAMED = 'centre institut st joseph';
+const LIST_CORRECTED: Row[] = LIST_WITH_ERRORS.map((original, i) => {
+  const r = { ...original, ecole: SCHOOL_NAMED, centre: CENTRE_NAMED };
   if (i === 1) return { ...r, email: 'jean-baptiste.nsele@example.cd' };
   if (i === 2) return { ...r, code_candidat: '2026 9100 0000 03' };
   if (i === 3) return { ...r, date_naissance: '28/02/2006' };
@@ -305,7 +312,11 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     await expect(page.getByLabel('Province éducationnelle')).toBeFocused();
 
     await page.getByLabel('Province éducationnelle').selectOption({ label: PROVINCE });
-    await page.getByLabel('Liste des candidats (CSV ou XLSX)').setInputFiles({ name: 'Liste lauréats Bonsomi 2026.csv', mimeType: 'text/csv', buffer: csv(LIST_WITH_ERRORS) });
+    // The province's schools, centres and options are offered with their codes, searchable without accents.
+    const places = page.getByTestId('province-places');
+    await places.getByLabel(/Chercher une école/).fill('lycee lumiere');
+    await expect(places.getByTestId('places-schools').getByText(SCHOOL)).toBeVisible();
+    await page.getByLabel('Liste des candidats (CSV, XLSX ou ODS)').setInputFiles({ name: 'Liste lauréats Bonsomi 2026.csv', mimeType: 'text/csv', buffer: csv(LIST_WITH_ERRORS) });
     await page.getByLabel(/^Photos des candidats \(zip\)/).setInputFiles({ name: 'photos-bonsomi.zip', mimeType: 'application/zip', buffer: await photosZip() });
     await page.getByRole('button', { name: 'Vérifier le fichier' }).click();
 
@@ -338,7 +349,7 @@ test('the whole issuing journey: template, list with errors then corrected, phot
   });
 
   await test.step('2. /check-file: the corrected list (XLSX) is clean and imported, its progress followed to the end', async () => {
-    await page.getByLabel('Liste des candidats (CSV ou XLSX)').setInputFiles({
+    await page.getByLabel('Liste des candidats (CSV, XLSX ou ODS)').setInputFiles({
       name: 'Liste lauréats Bonsomi 2026 corrigée.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       buffer: await xlsx(LIST_CORRECTED),
@@ -646,7 +657,7 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     // A list's problems, read in English (its codes are now in a batch of the session, too).
     await en.goto(`/check-file/${templateId}`);
     await en.getByLabel('Educational province').selectOption({ label: PROVINCE });
-    await en.getByLabel('List of candidates (CSV or XLSX)').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: csv(LIST_WITH_ERRORS) });
+    await en.getByLabel('List of candidates (CSV, XLSX or ODS)').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: csv(LIST_WITH_ERRORS) });
     await en.getByRole('button', { name: 'Check the file' }).click();
     await expect(en.getByTestId('check-errors')).toContainText('Invalid e-mail address');
     await auditPage(en, 'issuing-en-check-errors', 'en', desktop);
