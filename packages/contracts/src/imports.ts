@@ -171,14 +171,16 @@ export const importCheckResult = z.object({
   /** Lines under the header left out as not being candidates (totals, signatures, notes, a repeated header), with their text (the first 100). */
   ignored: z.array(z.object({ row: z.number().int(), text: z.string() })),
   photos: z.object({ files: z.number().int(), matched: z.number().int() }).nullable(),
+  /** The stored list this check is of (a list check's answer): sent back with the start, which refuses a draft holding another list since (ADR 0143). */
+  list_id: z.string().optional(),
 });
 export const importCheckResponse = envelope(importCheckResult);
 
-/** `start-import-process`: `title` or `titre`. */
+/** `start-import-process`: `title` or `titre`; `list_id`, the check's, when the page has it. */
 export const startImportRequest = z
-  .object({ generation_id: id, title: z.string().trim().optional(), titre: z.string().trim().optional() })
-  .transform(({ generation_id, title, titre }) => ({ generation_id, title: title || titre || '' }))
-  .pipe(z.object({ generation_id: z.number().int(), title: z.string().min(3).max(200) }));
+  .object({ generation_id: id, title: z.string().trim().optional(), titre: z.string().trim().optional(), list_id: z.string().max(64).optional() })
+  .transform(({ generation_id, title, titre, list_id }) => ({ generation_id, title: title || titre || '', ...(list_id === undefined ? {} : { list_id }) }))
+  .pipe(z.object({ generation_id: z.number().int(), title: z.string().min(3).max(200), list_id: z.string().max(64).optional() }));
 
 export const startImportResponse = envelope(z.object({ importation_id: z.number().int() }));
 

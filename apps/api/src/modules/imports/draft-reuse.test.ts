@@ -82,6 +82,33 @@ describe('checking a list again without naming the draft', () => {
     await t.ctx.db.delete(importations).where(eq(importations.id, importation!.id));
   });
 
+  it("refuses to start a draft whose list a later check replaced, when the page sends its check's list_id", async () => {
+    await forgetDrafts();
+    const checkBody = (code: string) => multipart({ template: t.templateId, session_id: t.sessionId, province_id: t.provinceId }, [csvFile(csv([row(code)]))]);
+    const send = async (code: string) => {
+      const body = checkBody(code);
+      const res = await t.app.inject({ method: 'POST', url: '/api/check-import-file', headers: { ...admin, ...body.headers }, payload: body.payload });
+      created.add(res.json().data.generation_id);
+      return res.json().data as { generation_id: number; list_id: string };
+    };
+    const first = await send('20260000950004');
+    const second = await send('20260000950005');
+    expect(second.generation_id).toBe(first.generation_id);
+    expect(second.list_id).not.toBe(first.list_id);
+    const start = (listId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/start-import-process',
+        headers: admin,
+        payload: { generation_id: first.generation_id, title: 'Lot de la liste', list_id: listId },
+      });
+    const stale = await start(first.list_id);
+    expect(stale.statusCode).toBe(422);
+    expect(stale.json().errors.generation_id[0]).toMatch(/autre liste/);
+    expect((await start('x'.repeat(65))).statusCode).toBe(422);
+    expect((await start(second.list_id)).statusCode).toBe(202);
+  });
+
   it('still replaces only the draft named by generation_id, keeping its zip when none is sent', async () => {
     await forgetDrafts();
     const photos = await zip({ '20260000950003.jpg': await portrait(40) });

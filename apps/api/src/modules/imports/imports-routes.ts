@@ -34,6 +34,7 @@ function present(request: FastifyRequest, result: CheckResult) {
     sheets: result.sheets,
     ignored: result.ignored.slice(0, 100),
     photos: result.photos,
+    ...(result.listId ? { list_id: result.listId } : {}),
   };
 }
 
@@ -58,7 +59,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
   });
 
   serve(app, endpoints.imports.startImport, async (request, reply) => {
-    const id = await imports.startImport(actorOf(request), request.body.generation_id, request.body.title);
+    const id = await imports.startImport(actorOf(request), request.body.generation_id, request.body.title, request.body.list_id);
     return reply.code(202).send({ data: { importation_id: id } });
   });
 

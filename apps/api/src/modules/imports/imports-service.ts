@@ -34,6 +34,8 @@ export interface CheckResult extends CheckOutcome {
   sheet: Table['sheet'];
   sheets: Table['sheets'];
   ignored: Table['ignored'];
+  /** The stored list's id (its `imports/<id>/` folder), for a list check. */
+  listId?: string;
 }
 
 /**
@@ -152,11 +154,15 @@ export class ImportsService {
       return { id: created!.id, replaced: [] as string[] };
     });
     for (const key of replaced) await this.storage.delete(key).catch(() => {});
-    return { ...outcome, generationId: id, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored };
+    return { ...outcome, generationId: id, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored, listId: listFolderId(listKey) };
   }
 
-  /** `start-import-process`: the stored list is checked again, then its import queued. */
-  async startImport(actor: Actor, generationId: number, title: string): Promise<number> {
+  /**
+   * `start-import-process`: the stored list is checked again, then its import queued. With
+   * `listId` (the check's), a draft that holds another list since (a later check reused it, ADR
+   * 0143) is refused: the page would otherwise import a list it did not show.
+   */
+  async startImport(actor: Actor, generationId: number, title: string, listId?: string): Promise<number> {
     const scope = actor.scope;
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.importList);
     if (batch.status !== 'created' || !batch.sourceFileKey) throw new AppError('conflict');
@@ -166,6 +172,7 @@ export class ImportsService {
     const id = await this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(generations).where(eq(generations.id, generationId)).for('update');
       if (row?.status !== 'created' || (await this.hasListImportation(tx, generationId))) throw new AppError('conflict');
+      if (listId !== undefined && listFolderId(row.sourceFileKey!) !== listId) throw fieldError('generation_id', 'field.import_list_replaced');
       await tx.update(generations).set({ title, updatedAt: new Date() }).where(eq(generations.id, generationId));
       const importationId = await insertImportation(tx, {
         generationId,
@@ -392,6 +399,11 @@ export class ImportsService {
     const centreId = scope.centreId ?? only(rows.map((r) => r.centreId));
     return { institutionId, centreId, optionId: only(rows.map((r) => r.optionId)) };
   }
+}
+
+/** `imports/<id>/list.csv` → `<id>`. */
+function listFolderId(listKey: string): string {
+  return listKey.split('/')[1] ?? '';
 }
 
 async function insertImportation(

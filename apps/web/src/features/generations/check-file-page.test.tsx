@@ -44,7 +44,7 @@ describe('/check-file/{id} (step 2)', () => {
               },
             });
           }
-          return jsonResponse({ data: { generation_id: 55, rows: 3, valid_rows: 3, errors: [], error_count: 0, format: 'xlsx', photos: null } });
+          return jsonResponse({ data: { generation_id: 55, rows: 3, valid_rows: 3, errors: [], error_count: 0, format: 'xlsx', photos: null, list_id: 'liste-2' } });
         },
         'POST /api/start-import-process': () => jsonResponse({ data: { importation_id: 31 } }, 202),
         'GET /api/importations/31/tracking': () => {
@@ -117,7 +117,8 @@ describe('/check-file/{id} (step 2)', () => {
     expect(await screen.findByRole('progressbar', { name: "Progression de l'import" })).toBeInTheDocument();
     expect(router.state.location.search).toBe('?importation=31');
     const start = calls.find((c) => c.url.pathname === '/api/start-import-process')!;
-    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 55, title: 'abc — Kinshasa-Est' });
+    // The check's list is named: a draft holding another list since is refused (ADR 0143).
+    expect(JSON.parse(String(start.init.body))).toEqual({ generation_id: 55, title: 'abc — Kinshasa-Est', list_id: 'liste-2' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/show/55'), { timeout: 4000 });
     expect(await screen.findByText('Liste importée : 3 candidats ajoutés au lot.')).toBeInTheDocument();
     // A long journey (two checks, an import followed to the batch): more than the default 5 s on a loaded machine.

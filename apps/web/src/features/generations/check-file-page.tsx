@@ -258,7 +258,7 @@ export function CheckFilePage() {
               onSheet={(sheet) => void runCheck(sheet)}
               headingRef={resultHeading}
               onImport={async (title) => {
-                const id = await startImport(result.generation_id, title);
+                const id = await startImport(result.generation_id, title, result.list_id);
                 followImport(id);
               }}
             />

@@ -76,8 +76,8 @@ export async function checkImportFile(input: CheckImportInput): Promise<ImportCh
 }
 
 /** Queues the import of a checked draft; the answer is the importation to follow. */
-export async function startImport(generationId: number, title: string): Promise<number> {
-  return (await api.call(endpoints.imports.startImport, { body: { generation_id: generationId, title } })).data.importation_id;
+export async function startImport(generationId: number, title: string, listId?: string): Promise<number> {
+  return (await api.call(endpoints.imports.startImport, { body: { generation_id: generationId, title, ...(listId ? { list_id: listId } : {}) } })).data.importation_id;
 }
 
 export type ImportationTracking = ResponseOf<typeof endpoints.imports.tracking>['data'];
