@@ -103,6 +103,14 @@ export interface ReadList {
   zipFiles: number | null;
 }
 
+/**
+ * What "required columns missing" names: the columns, and for a workbook the sheet read and the
+ * sheets it has, so a list behind an "Instructions" sheet says where it was looked for.
+ */
+export function missingColumnsParams(table: Pick<Table, 'sheet' | 'sheets'>, missing: readonly string[]): Record<string, string> {
+  return { columns: missing.join(', '), ...(table.sheet !== null ? { context: 'sheet', sheet: table.sheet, sheets: table.sheets.join(', ') } : {}) };
+}
+
 /** The first half of the check: the list's rows and photos, without the database. */
 export async function readRows(table: Table, context: Pick<CheckContext, 'sessionYear' | 'zip'>): Promise<ReadList> {
   const columnIndex = new Map<ImportColumn, number>();
@@ -113,7 +121,12 @@ export async function readRows(table: Table, context: Pick<CheckContext, 'sessio
   const zipFiles = context.zip ? context.zip.files.size : null;
   const missing = IMPORT_COLUMNS.filter((c) => c.required && !columnIndex.has(c.key)).map((c) => c.key);
   if (missing.length) {
-    return { rows: table.rows.length, read: [], zipFiles, fileProblem: { row: table.header.row, column: null, code: 'missing_columns', params: { columns: missing.join(', ') } } };
+    return {
+      rows: table.rows.length,
+      read: [],
+      zipFiles,
+      fileProblem: { row: table.header.row, column: null, code: 'missing_columns', params: missingColumnsParams(table, missing) },
+    };
   }
   if (table.rows.length > IMPORT_LIMITS.maxRows) {
     return { rows: table.rows.length, read: [], zipFiles, fileProblem: { row: table.header.row, column: null, code: 'too_many_rows', params: { max: IMPORT_LIMITS.maxRows } } };

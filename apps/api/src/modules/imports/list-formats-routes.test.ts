@@ -80,6 +80,20 @@ describe('an ODS list with several sheets', () => {
     expect(tracking.json().data.rows_total).toBe(3);
   });
 
+  it('names the sheet it read and the sheets the workbook has when the required columns are missing', async () => {
+    const res = await check(ods(list()), { sheet: 'Instructions' });
+    expect(res.statusCode).toBe(200);
+    const [problem] = res.json().data.errors;
+    expect(problem).toMatchObject({ row: 1, column: null, code: 'missing_columns' });
+    expect(problem.message).toContain('absentes de la feuille « Instructions »');
+    expect(problem.message).toContain('Feuilles du classeur : Instructions, Liste, Rattrapage');
+    // A CSV has no sheet: the message names the columns only.
+    const csv = Buffer.from('nom;prenom\r\nA;B\r\n', 'utf8');
+    const plain = (await check({ name: 'file', filename: 'liste.csv', type: 'text/csv', data: csv })).json().data.errors[0];
+    expect(plain.code).toBe('missing_columns');
+    expect(plain.message).toMatch(/^Colonnes obligatoires absentes : /);
+  });
+
   it('refuses a sheet it does not have, naming those it has, and a sheet name past its bound', async () => {
     const unknown = await check(ods(list()), { sheet: 'Feuil3' }, { ...admin, 'x-locale': 'en' });
     expect(unknown.statusCode).toBe(422);

@@ -14,7 +14,7 @@ import type { Actor } from '../../policies/actor.ts';
 import { authorize } from '../../policies/policy.ts';
 import { resultsPolicy } from '../../policies/results-policy.ts';
 import type { Scope } from '../../policies/scope.ts';
-import { HEADER_HINTS, type RowProblem } from './import-checker.ts';
+import { HEADER_HINTS, missingColumnsParams, type RowProblem } from './import-checker.ts';
 import type { ImportsService } from './imports-service.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readGender, readName, readPercentage } from './row-values.ts';
 import { normaliseHeader, readTable } from './table-reader.ts';
@@ -84,7 +84,7 @@ export class ResultsRegistryService {
       if (key && !index.has(key)) index.set(key, i);
     });
     const missing = IMPORT_COLUMNS.filter((c) => c.required && !index.has(c.key)).map((c) => c.key);
-    if (missing.length) return { rows: 0, problems: [{ row: table.header.row, column: null, code: 'missing_columns', params: { columns: missing.join(', ') } }] };
+    if (missing.length) return { rows: 0, problems: [{ row: table.header.row, column: null, code: 'missing_columns', params: missingColumnsParams(table, missing) }] };
 
     const problems: RowProblem[] = [];
     const rows: NationalResultRow[] = [];
