@@ -13,10 +13,12 @@ describe('permission test page', () => {
       within(groups)
         .getAllByRole('term')
         .map((dt) => dt.textContent),
-    ).toEqual(['diplomas', 'generation', 'signatures', 'users', 'validation']);
+    ).toEqual(['diplomas', 'generation', 'reference', 'signatures', 'users', 'validation']);
 
     const perms = screen.getByRole('table', { name: 'Permission détenue' });
-    expect(within(perms).getAllByRole('row')).toHaveLength(20);
+    // A header row and one per permission of the catalogue (reference.manage since ADR 0139).
+    expect(within(perms).getAllByRole('row')).toHaveLength(21);
+    expect(within(perms).getByRole('row', { name: /reference\.manage/ })).toHaveTextContent('Oui');
     expect(within(perms).getByRole('row', { name: /users\.create/ })).toHaveTextContent('Oui');
     expect(within(perms).getByRole('row', { name: /users\.delete/ })).toHaveTextContent('Non');
 
