@@ -161,7 +161,9 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const codeInput = useRef<HTMLInputElement>(null);
   const launchButton = useRef<HTMLButtonElement>(null);
 
-  const now = useNow(sent !== null || resendAt !== null);
+  // The ticking clock starts after the render that set `sent`: never read it as earlier than the
+  // moment the code's timers were taken (a loaded phone would show one minute too many).
+  const now = Math.max(useNow(sent !== null || resendAt !== null), sent?.at ?? 0);
   const secondsToResend = resendAt ? Math.max(0, Math.ceil((resendAt - now) / 1000)) : 0;
   const minutesLeft = sent ? Math.max(0, Math.ceil((sent.at + sent.expires_in * 1000 - now) / 60000)) : null;
   const destination = profile?.email ?? profile?.phone ?? null;
