@@ -84,7 +84,10 @@ function instrument(selector: string): void {
   const frame = (time: number) => {
     if (perf.content === null && visible(document.querySelector(selector))) perf.content = time;
     const root = document.getElementById('root');
-    if (perf.spa === null && root?.firstElementChild && !root.querySelector('.app-shell, [data-server-verdict]')) perf.spa = time;
+    // While the HTML is still arriving (a slow network streams it), #root can hold the server's first
+    // elements without its verdict yet: that is not the SPA, whose module scripts run only once parsing ends.
+    const parsed = document.readyState !== 'loading';
+    if (perf.spa === null && parsed && root?.firstElementChild && !root.querySelector('.app-shell, [data-server-verdict]')) perf.spa = time;
     if (perf.content === null || perf.spa === null) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
