@@ -9,4 +9,5 @@ export * from './schema/distribution.ts';
 export * from './schema/holder.ts';
 export * from './schema/imports.ts';
 export * from './schema/issuing.ts';
+export * from './schema/oid4vci.ts';
 export * from './schema/reference-data.ts';

@@ -1,0 +1,42 @@
+import { index, integer, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { createdAt } from './columns.ts';
+import { diplomas } from './issuing.ts';
+
+/** Issuance to wallets by OpenID4VCI (ADR 0146). */
+
+/**
+ * A credential offer a holder made for one of their diplomas: the pre-authorised code (its SHA-256
+ * only) is exchanged once, before `code_expires_at`, for an access token (its SHA-256 only) that
+ * obtains the diploma's credentials until `token_expires_at`.
+ */
+export const walletOffers = pgTable(
+  'wallet_offers',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    diplomaId: varchar('diploma_id', { length: 22 })
+      .notNull()
+      .references(() => diplomas.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull().unique(),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }).notNull(),
+    codeUsedAt: timestamp('code_used_at', { withTimezone: true }),
+    tokenHash: varchar('token_hash', { length: 64 }).unique(),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    credentialsIssued: integer('credentials_issued').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('wallet_offers_user_idx').on(t.userId, t.createdAt), index('wallet_offers_diploma_idx').on(t.diplomaId)],
+);
+
+/** The `c_nonce` values the nonce endpoint gave (SHA-256 only): each is spent by one key proof, before it expires. */
+export const walletNonces = pgTable(
+  'wallet_nonces',
+  {
+    nonceHash: varchar('nonce_hash', { length: 64 }).primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('wallet_nonces_expires_idx').on(t.expiresAt)],
+);
