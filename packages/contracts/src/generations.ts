@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, pageMeta, pageQuery } from './api.ts';
+import { envelope, paged, pageMeta, pageQuery } from './api.ts';
 import { SIGNATURE_KINDS } from './accounts.ts';
 import { DIPLOMA_ID_PATTERN, GENDERS } from './constants.ts';
 
@@ -72,6 +72,8 @@ const named = z.object({ id: z.number().int(), name: z.string() });
 export const generationAbilities = z.object({
   view: z.boolean(),
   import_list: z.boolean(),
+  /** Add a photos zip to its candidates (ADR 0147): until launch. */
+  add_photos: z.boolean(),
   validate_photos: z.boolean(),
   validate_data: z.boolean(),
   view_rejected: z.boolean(),
@@ -85,6 +87,8 @@ export const generationAbilities = z.object({
   revoke: z.boolean(),
   /** Open a "SPÉCIMEN" preview PDF of any of its candidates (those who may launch, before and after). */
   preview: z.boolean(),
+  /** Read the batch's history: who did what, when (its staff). */
+  view_history: z.boolean(),
 });
 export type GenerationAbilities = z.infer<typeof generationAbilities>;
 
@@ -289,3 +293,28 @@ export const generationProgressResponse = envelope(generationProgress);
 /** A diploma's public id in a path (22 URL-safe characters). */
 export const revocationDiplomaParams = z.object({ id: z.string().regex(DIPLOMA_ID_PATTERN, { error: 'field.diploma_id' }) });
 export const revocationRequest = z.object({ reason: z.string().trim().min(5).max(500) });
+
+/** Which part of a batch's history: the batch itself, its candidates' validation, its diplomas. */
+export const BATCH_HISTORY_KINDS = ['batch', 'validation', 'diploma'] as const;
+export type BatchHistoryKind = (typeof BATCH_HISTORY_KINDS)[number];
+
+export const batchHistoryQuery = pageQuery.extend({ kind: z.enum(BATCH_HISTORY_KINDS).optional() });
+
+/**
+ * One line of a batch's history (ADR 0149): when, who (a name, never an address), what (the audit
+ * action, which the page words in the reader's language), about which candidate, and the few facts
+ * that word it (statuses, counts, a reason). No address, browser or e-mail: that stays in the
+ * national audit log.
+ */
+export const batchHistoryEntryView = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.string().nullable(),
+  /** Who acted when no account did: the platform itself, or the candidate through their link. */
+  actor_kind: z.enum(['staff', 'system', 'candidate']),
+  action: z.string(),
+  candidate_code: z.string().nullable(),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+export type BatchHistoryEntryView = z.infer<typeof batchHistoryEntryView>;
+export const batchHistoryResponse = paged(batchHistoryEntryView);

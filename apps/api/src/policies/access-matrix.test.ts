@@ -607,6 +607,10 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/generations/:id/items/rejected/export': batchCase('pending_validation', generationPolicy.viewRejected, (b) => ({
     url: `/api/generations/${b.id}/items/rejected/export?format=csv`,
   })),
+  'GET /api/generations/:id/history': [
+    batchCase('pending_validation', generationPolicy.viewHistory, (b) => ({ url: `/api/generations/${b.id}/history` })),
+    batchCase('completed', generationPolicy.viewHistory, (b) => ({ url: `/api/generations/${b.id}/history?kind=diploma` })),
+  ],
   'GET /api/validations/photos/:generationId/items/:itemId/photo': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({
     url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo`,
   })),

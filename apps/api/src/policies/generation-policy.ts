@@ -20,6 +20,8 @@ const IMPORTABLE_STATUSES: readonly GenerationStatus[] = ['created', 'pending_va
 const PRINTED_STATUSES: readonly GenerationStatus[] = ['ready_for_signature', 'completed'];
 
 const VIEW: readonly Permission[] = ['generation.view', 'generation.create', 'generation.generate'];
+/** The batch's staff: whoever sees it, validates its candidates, follows its rejections or broadcasts it. */
+const STAFF: readonly Permission[] = [...VIEW, 'validation.photo', 'validation.data', 'generation.view.rejected', 'broadcast.send'];
 
 const inScope = (actor: Actor, batch: BatchFacts) => (): Decision => (isWithin(actor.scope, batch) ? true : 'hidden');
 const needs =
@@ -49,6 +51,14 @@ export const generationPolicy = {
     firstDenial(needs(actor, 'generation.create'), () => (isWithin(actor.scope, place) ? true : { field: 'province_id', message: 'field.province_outside_scope' })),
 
   importList: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when(IMPORTABLE_STATUSES.includes(batch.status))),
+
+  /**
+   * A photos zip added to a batch holding its candidates (ADR 0147): by who makes batches, until
+   * launch (pending validation or ready for generation; a new photo sends a ready batch back to
+   * validation). A draft takes its zip with its list; a launched batch takes none.
+   */
+  addPhotos: (actor: Actor, batch: BatchFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when((VALIDATION_OPEN_STATUSES as readonly string[]).includes(batch.status))),
 
   followImport: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create', 'generation.view')),
 
@@ -99,11 +109,15 @@ export const generationPolicy = {
   /** Revoking a whole published batch writes its root to the registry: for ever. */
   revoke: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'diplomas.revoke'), when(published(batch))),
 
+  /** The batch's history (who did what, when): its staff, in its scope, at any state. */
+  viewHistory: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, ...STAFF)),
+
   abilities(actor: Actor, batch: BatchFacts): GenerationAbilities {
     const p = generationPolicy;
     return abilitiesOf({
       view: () => p.view(actor, batch),
       import_list: () => p.importList(actor, batch),
+      add_photos: () => p.addPhotos(actor, batch),
       validate_photos: () => p.validatePhotos(actor, batch),
       validate_data: () => p.validateData(actor, batch),
       view_rejected: () => p.viewRejected(actor, batch),
@@ -116,6 +130,7 @@ export const generationPolicy = {
       broadcast: () => p.broadcast(actor, batch),
       revoke: () => p.revoke(actor, batch),
       preview: () => p.preview(actor, batch),
+      view_history: () => p.viewHistory(actor, batch),
     });
   },
 };

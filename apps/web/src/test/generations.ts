@@ -8,6 +8,7 @@ export function makeAbilities(overrides: Partial<GenerationAbilities> = {}): Gen
   return {
     view: false,
     import_list: false,
+    add_photos: false,
     validate_photos: false,
     validate_data: false,
     view_rejected: false,
@@ -20,6 +21,7 @@ export function makeAbilities(overrides: Partial<GenerationAbilities> = {}): Gen
     broadcast: false,
     revoke: false,
     preview: false,
+    view_history: false,
     ...overrides,
   };
 }

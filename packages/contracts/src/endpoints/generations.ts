@@ -3,6 +3,8 @@ import { messageResponse } from '../distribution.ts';
 import { exportFormatQuery } from '../imports.ts';
 import { endpoint } from '../endpoint.ts';
 import {
+  batchHistoryQuery,
+  batchHistoryResponse,
   generationDetailResponse,
   generationIdQuery,
   generationItemsQuery,
@@ -85,6 +87,18 @@ export const generationsEndpoints = {
     query: exportFormatQuery,
     file: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     responses: {},
+  }),
+  /** Who did what to the batch, when (ADR 0149). */
+  history: endpoint({
+    method: 'GET',
+    path: '/generations/:id/history',
+    access: { anyPermission: ['generation.view', 'generation.create', 'generation.generate', 'validation.photo', 'validation.data', 'generation.view.rejected', 'broadcast.send'] },
+    tags,
+    summary: "A batch's history, newest first: who did what and when (the batch, its candidates' validation, its diplomas)",
+    description: "Names only: no address, browser or e-mail (those stay in the national audit log). 404 outside the caller's scope.",
+    params: idParam,
+    query: batchHistoryQuery,
+    responses: { 200: batchHistoryResponse },
   }),
   itemPdf: endpoint({
     method: 'GET',

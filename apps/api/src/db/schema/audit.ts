@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, inet, integer, jsonb, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
@@ -16,8 +17,18 @@ export const auditLog = pgTable(
     ip: inet('ip'),
     userAgent: text('user_agent'),
     details: jsonb('details').$type<Record<string, unknown>>(),
+    /**
+     * The batch the change belongs to, when there is one (the batch itself, one of its candidates or
+     * diplomas): its history screen reads by it. No foreign key: the log outlives swept drafts.
+     */
+    generationId: integer('generation_id'),
   },
-  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_actor_idx').on(t.actorId), index('audit_log_action_idx').on(t.action)],
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_actor_idx').on(t.actorId),
+    index('audit_log_action_idx').on(t.action),
+    index('audit_log_generation_idx').on(t.generationId, t.id).where(sql`${t.generationId} is not null`),
+  ],
 );
 
 /** Rate-limit counters shared by every API process (the table rate-limiter-flexible's PostgreSQL store uses). */

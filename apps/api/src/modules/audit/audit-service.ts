@@ -12,6 +12,8 @@ export interface AuditEntry {
   subjectType?: string;
   subjectId?: string | number;
   details?: Record<string, unknown>;
+  /** The batch this change belongs to; read from the subject or `details.generation_id` when not given. */
+  generationId?: number | null;
 }
 
 /** Who acted and from where: an Actor, or (before anyone is signed in) the request itself. */
@@ -29,6 +31,14 @@ function actorIdOf(origin: AuditOrigin | undefined): number | null {
   return 'headers' in origin ? (origin.user?.id ?? null) : origin.id;
 }
 
+/** The batch an entry belongs to: given, the subject when it is a batch, or the details' `generation_id`. */
+function batchOf(entry: AuditEntry): number | null {
+  if (entry.generationId !== undefined) return entry.generationId;
+  if (entry.subjectType === 'generation' && entry.subjectId !== undefined) return Number(entry.subjectId);
+  const fromDetails = entry.details?.generation_id;
+  return typeof fromDetails === 'number' ? fromDetails : null;
+}
+
 /** Records one state change (who, what, when, from where). Run it in the change's own transaction when there is one. */
 export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry, by?: AuditOrigin): Promise<void> {
   const origin = requestOrigin(by);
@@ -39,6 +49,7 @@ export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry, by?
     subjectType: entry.subjectType ?? null,
     subjectId: entry.subjectId === undefined ? null : String(entry.subjectId),
     details: entry.details ?? null,
+    generationId: batchOf(entry),
     ip: origin.ip,
     userAgent: origin.userAgent,
   });

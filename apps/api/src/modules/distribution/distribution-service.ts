@@ -273,7 +273,11 @@ export class DistributionService {
     if (!pdf) throw new AppError('not_found');
     const { item, diploma } = row;
     await this.db.transaction(async (tx) => {
-      await recordAudit(tx, { action: 'diploma.sent_by_mail', subjectType: 'diploma', subjectId: diploma.id, details: { item: item.id, email } }, actor);
+      await recordAudit(
+        tx,
+        { action: 'diploma.sent_by_mail', subjectType: 'diploma', subjectId: diploma.id, generationId: diploma.generationId, details: { item: item.id, email } },
+        actor,
+      );
       // Inside the transaction: a message that could not be sent leaves no record that it was.
       await this.messenger.send(
         email,

@@ -5,6 +5,7 @@ import { serve } from '../../lib/endpoints.ts';
 import { attachment, EXPORT_CONTENT_TYPES, tableStream } from '../../lib/table-export.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { archiveFileName, newBatchArchive } from './batch-archive.ts';
+import { batchHistory } from './batch-history.ts';
 import { GenerationsService } from './generations-service.ts';
 import { REJECTED_COLUMNS, rejectedExport } from './rejected-export.ts';
 
@@ -22,6 +23,11 @@ export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     const { page, per_page: perPage = 20, search, institution, centre } = request.query;
     const { view, items, total } = await batches.detail(actorOf(request), request.params.id, { page, perPage, search, institution, centre });
     return { data: { ...view, items }, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
+  });
+
+  serve(app, generations.history, async (request) => {
+    const { page, per_page: perPage = 50, kind } = request.query;
+    return batchHistory(db, actorOf(request), request.params.id, { page, perPage, kind });
   });
 
   serve(app, generations.exportZip, async (request, reply) => {

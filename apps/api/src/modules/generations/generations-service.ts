@@ -73,7 +73,7 @@ export class GenerationsService {
         .update(diplomas)
         .set({ downloads: sql`${diplomas.downloads} + 1` })
         .where(eq(diplomas.id, row.diploma.id));
-      await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id }, actor);
+      await recordAudit(tx, { action: 'diploma.downloaded', subjectType: 'diploma', subjectId: row.diploma.id, generationId: row.diploma.generationId }, actor);
     });
     return { pdf, candidateCode: row.diploma.candidateCode };
   }

@@ -67,7 +67,11 @@ export class RevocationService {
         .update(diplomas)
         .set({ revokedAt: new Date(), revocationReason: reason, revokedBy: actor.id })
         .where(and(eq(diplomas.id, id), isNull(diplomas.revokedAt)));
-      await recordAudit(tx, { action: 'diploma.revoked', subjectType: 'diploma', subjectId: id, details: { reason, target_hash: row.diploma.targetHash } }, actor);
+      await recordAudit(
+        tx,
+        { action: 'diploma.revoked', subjectType: 'diploma', subjectId: id, generationId: row.diploma.generationId, details: { reason, target_hash: row.diploma.targetHash } },
+        actor,
+      );
       return row.diploma.targetHash;
     });
     await queue.send(this.job, { kind: 'diploma', id, hash, reason }, { singletonKey: `revoke:${hash}` });
