@@ -397,8 +397,12 @@ export function formatReport(result: VerificationResult, label: string, lang: La
     }
     // A retired key: which, since when, and when it signed by a trusted source (ADR 0138).
     if (typeof d.retiredAt === 'string') {
-      const source = d.signedAtSource === 'timestamp' ? t('byTimestamp') : t('byAnchoring');
-      lines.push(`      ${t('key')} ${d.kid} · ${t('retiredOn')} ${d.retiredAt}${typeof d.signedAt === 'string' ? ` · ${t('signedOn')} ${d.signedAt} (${source})` : ''}`);
+      const sources = { timestamp: 'byTimestamp', 'document-timestamp': 'byDocumentTimestamp', record: 'byRecord' } as const;
+      const source = t(sources[d.signedAtSource as keyof typeof sources] ?? 'byAnchoring');
+      const compromised = typeof d.compromisedAt === 'string' ? ` · ${t('compromisedOn')} ${d.compromisedAt}` : '';
+      lines.push(
+        `      ${t('key')} ${d.kid} · ${t('retiredOn')} ${d.retiredAt}${compromised}${typeof d.signedAt === 'string' ? ` · ${t('signedOn')} ${d.signedAt} (${source})` : ''}`,
+      );
     }
     const later = d.later as { count?: number; dss?: boolean; documentTimestamps?: { genTime?: string; tsa?: string; trusted?: boolean }[] } | undefined;
     if (check.name === 'pdf_signature' && later?.count) {

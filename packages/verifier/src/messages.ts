@@ -45,6 +45,12 @@ export const REPORT_TEXTS = {
   signedOn: { en: 'signed', fr: 'signé le' },
   byTimestamp: { en: 'by its signature timestamp', fr: 'selon son horodatage de signature' },
   byAnchoring: { en: 'by its batch anchoring on the blockchain', fr: "selon l'inscription de son lot sur la blockchain" },
+  byDocumentTimestamp: { en: 'by a document timestamp over it', fr: 'selon un horodatage du document qui la couvre' },
+  byRecord: {
+    en: "by the ministry's record of this file, dated by its batch anchoring",
+    fr: "selon l'enregistrement de ce fichier par le ministère, daté par l'inscription de son lot",
+  },
+  compromisedOn: { en: 'compromised since', fr: 'compromise depuis le' },
   laterRevisions: { en: 'revisions added after signing', fr: 'révisions ajoutées après la signature' },
   validationData: { en: 'validation data (DSS)', fr: 'données de validation (DSS)' },
   documentTimestamp: { en: 'document timestamp', fr: 'horodatage du document' },
@@ -98,6 +104,10 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
   key_retired: {
     en: 'Signed with a key the ministry had retired, after its retirement: a forgery.',
     fr: 'Signé avec une clé que le ministère avait retirée, après son retrait : un faux.',
+  },
+  key_compromised: {
+    en: 'Signed with a key the ministry declared compromised, after the compromise: to be issued again.',
+    fr: 'Signé avec une clé que le ministère a déclarée compromise, après la compromission : à délivrer à nouveau.',
   },
   signing_time_unknown: {
     en: 'Signed with a key the ministry has retired, and when it was signed could not be established.',
@@ -185,6 +195,14 @@ export const CODE_TEXTS: Record<CheckCode, Text> = {
   pdf_key_retired: {
     en: 'The PDF was signed with a key the ministry had retired, after its retirement: a forgery.',
     fr: 'Le PDF a été signé avec une clé que le ministère avait retirée, après son retrait : un faux.',
+  },
+  pdf_key_compromised: {
+    en: 'The PDF was signed with a key the ministry declared compromised, after the compromise: to be issued again.',
+    fr: 'Le PDF a été signé avec une clé que le ministère a déclarée compromise, après la compromission : à délivrer à nouveau.',
+  },
+  pdf_not_issued: {
+    en: 'The PDF was signed with a key the ministry has retired, and the ministry never issued this file: a forgery.',
+    fr: "Le PDF a été signé avec une clé que le ministère a retirée, et le ministère n'a jamais délivré ce fichier : un faux.",
   },
   pdf_signing_time_unknown: {
     en: 'The PDF was signed with a key the ministry has retired, and when it was signed could not be established.',

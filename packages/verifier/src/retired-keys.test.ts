@@ -1,14 +1,16 @@
-// Retired keys (issue 16 item 2, ADR 0138): a signature a retired key made after its retirement is
-// refused on every path (PDF, credential, QR); what it signed before stays authentic. The signing
-// time comes from a trusted signature timestamp, else from the batch's anchoring on a real Anvil
-// chain (its clock moved past the retirement with evm_increaseTime).
+// Retired keys (issue 16 item 2, ADR 0138, 0148): a signature a retired key made after its retirement
+// is refused on every path (PDF, credential, QR); what it signed before stays authentic. A PDF's
+// signing time comes from a trusted time-stamp over its signature (its own, or a document
+// time-stamp), else only from the issuer's record of the very file (the API's store), dated by its
+// batch's anchoring; the root and the QR are dated by the batch's anchoring on a real Anvil chain
+// (its clock moved past the retirement with evm_increaseTime).
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortKeyId, toBase64url, type CredentialDocument, type IssuerInfo } from '@sceau/credential';
-import { createDevelopmentTsa, createKeySigner, createLocalTimeStampAuthority, type LocalTimeStampAuthority } from '@sceau/pdf';
+import { addDocumentTimestamp, createDevelopmentTsa, createKeySigner, createLocalTimeStampAuthority, type LocalTimeStampAuthority } from '@sceau/pdf';
 import { runCli } from './cli-run.ts';
 import {
   createMinistryKeys,
@@ -44,6 +46,10 @@ let tsaNow: LocalTimeStampAuthority;
 let tsaLater: LocalTimeStampAuthority;
 let tempDir: string;
 const credentials = new Map<string, CredentialDocument>();
+/** The platform's store: the PDF it issued for each diploma (what `issuedPdf` compares a signed revision with). */
+const issued = new Map<string, Uint8Array>();
+/** The API's context: the store answers whether it issued a signed revision (ADR 0148). */
+let platform: VerificationContext;
 
 async function rpc(method: string, params: unknown[]) {
   const response = await fetch(chain.chain.rpcUrl, {
@@ -78,6 +84,13 @@ beforeAll(async () => {
     ],
   };
   context = apiContext(issuer, jwks as never, chain.port, credentials);
+  platform = {
+    ...context,
+    issuedPdf: async (id, signed) => {
+      const file = issued.get(id);
+      return !!file && file.length >= signed.length && Buffer.from(file.subarray(0, signed.length)).equals(signed);
+    },
+  };
   pdfs = await createPdfFactory(retired.pdfSigner);
   // The platform's TSA, certified by the ministry's CA (the x5c of the retired key holds it): trusted.
   const material = await createDevelopmentTsa({ ca: retired.ca });
@@ -94,12 +107,31 @@ afterAll(async () => {
 const byName = (result: VerificationResult) => Object.fromEntries(result.checks.map((c) => [c.name, c])) as Record<CheckName, Check>;
 
 describe('what a retired key signed before its retirement stays authentic', () => {
-  it('a PDF without signature timestamp, dated by its batch anchored before the retirement', async () => {
+  it('a PDF without signature timestamp that the platform issued (its store holds the file): dated by its batch anchored before the retirement', async () => {
     const pdf = await pdfs.render(before.documents[0]!, before.qr[0]!);
-    const result = await verify({ pdf }, context);
+    issued.set(before.documents[0]!.record.diploma_id!, pdf);
+    const result = await verify({ pdf }, platform);
     expect(result.checks.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(result.verdict).toBe('authentic');
-    expect(byName(result).pdf_signature.details).toMatchObject({ kid: retiredKid, retiredAt: retiredAt.toISOString(), signedAtSource: 'anchoring' });
+    expect(byName(result).pdf_signature.details).toMatchObject({ kid: retiredKid, retiredAt: retiredAt.toISOString(), signedAtSource: 'record' });
+    // Renewed by the platform (DSS, document time-stamp appended): the same signed revision, still its own.
+    const renewed = await addDocumentTimestamp(pdf, tsaLater);
+    expect((await verify({ pdf: renewed }, platform)).verdict).toBe('authentic');
+  });
+
+  it('the same file where nobody holds a record (the independent verifier): could not check, never authentic', async () => {
+    const pdf = await pdfs.render(before.documents[0]!, before.qr[0]!);
+    const result = await verify({ pdf }, context);
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'not-checked', code: 'pdf_signing_time_unknown', details: { kid: retiredKid } });
+    expect(byName(result).pdf_signature.details?.signedAt).toBeUndefined();
+    expect(result.verdict).toBe('incomplete');
+  });
+
+  it('an old B-B PDF the platform later document-time-stamped before the retirement: dated by that document time-stamp', async () => {
+    const pdf = await addDocumentTimestamp(await pdfs.render(before.documents[0]!, before.qr[0]!), tsaNow);
+    const result = await verify({ pdf }, context);
+    expect(result.verdict).toBe('authentic');
+    expect(byName(result).pdf_signature).toMatchObject({ code: 'pdf_signature_valid_ltv', details: { signedAtSource: 'document-timestamp' } });
   });
 
   it('a PDF with a signature timestamp from before the retirement (PAdES B-T)', async () => {
@@ -131,18 +163,42 @@ describe('what a retired key signed after its retirement is refused, naming the 
     expect(result.diploma).toBeUndefined();
   });
 
-  it('a time-stamp from a TSA nobody trusts dates nothing (the batch anchoring is used instead)', async () => {
+  it('a forgery rendered afresh with the stolen retired key and no time-stamp, attaching a genuine credential anchored before the retirement', async () => {
+    const genuine = before.documents[1]!;
+    issued.set(genuine.record.diploma_id!, await pdfs.render(genuine, before.qr[1]!, { signOptions: { timestamper: tsaNow } }));
+    const printed = structuredClone(genuine);
+    printed.record.last_name = 'Faussaire';
+    const forged = await pdfs.render(printed, before.qr[1]!, { attached: genuine });
+    // The platform holds another file for that diploma: refused.
+    const api = await verify({ pdf: forged }, platform);
+    expect(byName(api).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_not_issued', details: { kid: retiredKid, retiredAt: retiredAt.toISOString() } });
+    expect(api.verdict).toBe('altered');
+    expect(api.diploma).toBeUndefined();
+    // No record to ask: the batch's anchoring before the retirement dates nothing, never authentic.
+    const offline = await verify({ pdf: forged }, context);
+    expect(byName(offline).pdf_signature).toMatchObject({ status: 'not-checked', code: 'pdf_signing_time_unknown' });
+    expect(offline.verdict).toBe('incomplete');
+  });
+
+  it('a time-stamp from a TSA nobody trusts dates nothing', async () => {
     const stranger = await createMinistryKeys('Faussaire');
     const material = await createDevelopmentTsa({ ca: stranger.ca });
     const rogue = createLocalTimeStampAuthority({
       signer: createKeySigner({ privateKey: createPrivateKey(material.privateKeyPem), certificateChainDer: material.certificateChainDer }),
       now: () => new Date(),
     });
-    // Claims a time before the retirement on a diploma anchored after it: the claim is not believed.
-    const pdf = await pdfs.render(after.documents[0]!, after.qr[0]!, { signOptions: { timestamper: rogue } });
-    const result = await verify({ pdf }, context);
-    expect(byName(result).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_key_retired', details: { signedAtSource: 'anchoring' } });
+    // Claims a time before the retirement: the claim is not believed, the platform never issued the file.
+    const genuine = before.documents[1]!;
+    const printed = structuredClone(genuine);
+    printed.record.last_name = 'Faussaire';
+    const pdf = await pdfs.render(printed, before.qr[1]!, { attached: genuine, signOptions: { timestamper: rogue } });
+    const result = await verify({ pdf }, platform);
+    expect(byName(result).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_not_issued' });
     expect(byName(result).pdf_signature.details?.timestampProblem).toMatch(/not trusted/);
+    expect(byName(result).pdf_signature.details?.signedAt).toBeUndefined();
+    // A document time-stamp of that TSA proves nothing either.
+    const stamped = await verify({ pdf: await addDocumentTimestamp(pdf, rogue) }, context);
+    expect(byName(stamped).pdf_signature).toMatchObject({ status: 'not-checked', code: 'pdf_signing_time_unknown' });
   });
 
   it('a batch signed with the retired key and anchored after its retirement: credential, QR with its credential, PDF', async () => {
@@ -161,7 +217,9 @@ describe('what a retired key signed after its retirement is refused, naming the 
 
     const pdf = await verify({ pdf: await pdfs.render(doc, after.qr[0]!) }, context);
     expect(byName(pdf).issuer_signature).toMatchObject({ status: 'failed', code: 'key_retired' });
-    expect(byName(pdf).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_key_retired', details: { signedAtSource: 'anchoring' } });
+    expect(byName(pdf).pdf_signature).toMatchObject({ status: 'not-checked', code: 'pdf_signing_time_unknown' });
+    const stored = await verify({ pdf: await pdfs.render(doc, after.qr[0]!) }, platform);
+    expect(byName(stored).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_not_issued' });
     expect(pdf.verdict).toBe('altered');
   });
 
@@ -216,5 +274,41 @@ describe('what a retired key signed after its retirement is refused, naming the 
     const accepted = await run(real);
     expect(accepted.stdout).toContain('Verdict: AUTHENTIC');
     expect(accepted.code).toBe(0);
+
+    // Rendered afresh with the stolen key and no time-stamp: nothing the CLI trusts dates it, never authentic.
+    const bare = path.join(tempDir, 'forged-bare.pdf');
+    await fs.writeFile(bare, await pdfs.render(printed, before.qr[0]!, { attached: genuine }));
+    const undated = await run(bare);
+    expect(undated.stdout).toContain('[pdf_signing_time_unknown]');
+    expect(undated.stdout).not.toContain('Verdict: AUTHENTIC');
+    expect(undated.code).toBe(2);
+  });
+});
+
+describe('a key declared compromised (keys:compromise): what it signed after the compromise is flagged as such', () => {
+  let compromised: VerificationContext;
+  beforeAll(() => {
+    // keys:compromise sets retired_at back to the compromise time and publishes compromised_at.
+    const keys = jwks.keys.map((k) => (k.kid === retiredKid ? { ...k, compromised_at: retiredAt.toISOString() } : k));
+    compromised = { ...platform, jwks: async () => ({ keys }) as never };
+  });
+
+  it('the credential and the QR of a batch anchored after the compromise: key_compromised', async () => {
+    const credential = await verify({ credential: after.documents[0]! }, compromised);
+    expect(byName(credential).issuer_signature).toMatchObject({
+      status: 'failed',
+      code: 'key_compromised',
+      details: { kid: retiredKid, compromisedAt: retiredAt.toISOString(), signedAtSource: 'anchoring' },
+    });
+    expect(credential.verdict).toBe('altered');
+    expect(byName(await verify({ qr: after.qr[0]! }, compromised)).issuer_signature).toMatchObject({ code: 'key_compromised' });
+  });
+
+  it('a PDF time-stamped after the compromise: pdf_key_compromised; one time-stamped before stays authentic', async () => {
+    const late = await verify({ pdf: await pdfs.render(before.documents[0]!, before.qr[0]!, { signOptions: { timestamper: tsaLater } }) }, compromised);
+    expect(byName(late).pdf_signature).toMatchObject({ status: 'failed', code: 'pdf_key_compromised', details: { compromisedAt: retiredAt.toISOString() } });
+    expect(late.verdict).toBe('altered');
+    const early = await verify({ pdf: await pdfs.render(before.documents[0]!, before.qr[0]!, { signOptions: { timestamper: tsaNow } }) }, compromised);
+    expect(early.verdict).toBe('authentic');
   });
 });

@@ -3,8 +3,10 @@
  * JWK, from the key set or the trust list) so that what it signed before keeps verifying; anything
  * it signed after that time is refused. When something was signed is taken from a trusted source
  * only, never from a claim of the document (/M, a signing-time attribute):
- *  - a PDF signature: its RFC 3161 signature timestamp, if the token verifies and its TSA is
- *    trusted (tsaAnchors); otherwise the anchoring time on chain of the credential's batch;
+ *  - a PDF signature: its RFC 3161 signature timestamp or a document timestamp over it, if the
+ *    token verifies and its TSA is trusted (tsaAnchors); otherwise only the caller's record of the
+ *    file it issued (the API's store), dated by its batch's anchoring (ADR 0148): the anchoring
+ *    time alone never dates a PDF, which a thief of the key could render afresh;
  *  - the batch root's and the QR payload's signatures: the batch's anchoring time.
  * A retired key whose signing time cannot be established is "could not check", never passed.
  */
@@ -16,12 +18,19 @@ import { certificatesFromBase64 } from './timestamp-token.ts';
 export interface SigningTime {
   /** Seconds since the epoch (block timestamps are whole seconds). */
   at: Date;
-  source: 'timestamp' | 'anchoring';
+  /**
+   * timestamp: the signature's own time-stamp; document-timestamp: a document time-stamp over it;
+   * anchoring: the batch's anchoring (root, QR); record: the issuer's record of this very file,
+   * dated by its batch's anchoring (ADR 0148).
+   */
+  source: 'timestamp' | 'document-timestamp' | 'anchoring' | 'record';
 }
 
 export interface RetiredKey {
   kid: string;
   retiredAt: Date;
+  /** Set when the issuer declared the key compromised from this time (ADR 0136, 0148). */
+  compromisedAt?: Date;
 }
 
 const MAX_RETIRED_AT = 40;
@@ -34,6 +43,22 @@ export function retirementOf(jwk: unknown): Date | null {
   return Number.isFinite(time) ? new Date(time) : null;
 }
 
+/** A key's declared compromise time, if it carries a valid `compromised_at`. */
+export function compromiseOf(jwk: unknown): Date | null {
+  const value = (jwk as { compromised_at?: unknown } | null)?.compromised_at;
+  if (typeof value !== 'string' || value.length > MAX_RETIRED_AT) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time) : null;
+}
+
+/** A retired key from its JWK (null when it carries no `retired_at`). */
+export function retiredKeyFromJwk(kid: string, jwk: unknown): RetiredKey | null {
+  const retiredAt = retirementOf(jwk);
+  if (!retiredAt) return null;
+  const compromisedAt = compromiseOf(jwk);
+  return { kid, retiredAt, ...(compromisedAt ? { compromisedAt } : {}) };
+}
+
 /** The retirement of the key a kid (base64url, as in a QR payload or a root signature) names, if retired. */
 export function retiredKeyOf(jwks: Jwks, kid: string | undefined): RetiredKey | null {
   if (!kid) return null;
@@ -43,8 +68,7 @@ export function retiredKeyOf(jwks: Jwks, kid: string | undefined): RetiredKey | 
   } catch {
     return null;
   }
-  const retiredAt = retirementOf(jwk);
-  return retiredAt ? { kid, retiredAt } : null;
+  return retiredKeyFromJwk(kid, jwk);
 }
 
 /** The details a check carries about a retired key and when it signed. */
@@ -52,6 +76,7 @@ export function retiredDetails(key: RetiredKey, signed: SigningTime | null): Rec
   return {
     kid: key.kid,
     retiredAt: key.retiredAt.toISOString(),
+    ...(key.compromisedAt ? { compromisedAt: key.compromisedAt.toISOString() } : {}),
     ...(signed ? { signedAt: signed.at.toISOString(), signedAtSource: signed.source } : {}),
   };
 }
@@ -60,6 +85,11 @@ export function retiredDetails(key: RetiredKey, signed: SigningTime | null): Rec
 export function signedWhen(key: RetiredKey, signed: SigningTime | null): 'before' | 'after' | 'unknown' {
   if (!signed) return 'unknown';
   return signed.at.getTime() > key.retiredAt.getTime() ? 'after' : 'before';
+}
+
+/** Whether a signature made after the key's retirement falls in its declared compromise (a distinct reason, ADR 0148). */
+export function signedWhileCompromised(key: RetiredKey, signed: SigningTime | null): boolean {
+  return !!signed && !!key.compromisedAt && signed.at.getTime() >= key.compromisedAt.getTime();
 }
 
 /** The anchoring time of a batch, from the `anchored` check's details (block timestamp, seconds). */

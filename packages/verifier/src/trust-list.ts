@@ -28,6 +28,8 @@ const publicKey = z
     status: z.string().max(20).optional(),
     /** When the issuer retired the key (ISO 8601): nothing it signed after that time is valid (ADR 0138). */
     retired_at: z.iso.datetime({ offset: true }).optional(),
+    /** When the issuer declared the key compromised from (ADR 0148): what it signed after is flagged as such. */
+    compromised_at: z.iso.datetime({ offset: true }).optional(),
     x5c: z.array(certificate).max(10).optional(),
   })
   // Private members (d) and anything unknown are dropped: a trust list holds public keys only.

@@ -27,7 +27,7 @@ export const CHECK_CODES = {
   },
   issuer_signature: {
     passed: ['signature_valid'],
-    failed: ['unknown_key', 'bad_signature', 'qr_malformed', 'key_retired'],
+    failed: ['unknown_key', 'bad_signature', 'qr_malformed', 'key_retired', 'key_compromised'],
     'not-checked': ['jwks_unavailable', 'signature_absent', 'signing_time_unknown', 'skipped_after_failure'],
   },
   issuer_identity: {
@@ -47,7 +47,7 @@ export const CHECK_CODES = {
   },
   pdf_signature: {
     passed: ['pdf_signature_valid', 'pdf_signature_valid_ltv'],
-    failed: ['pdf_unsigned', 'pdf_modified', 'pdf_changed_after_signing', 'pdf_bad_signature', 'pdf_unknown_signer', 'pdf_key_retired'],
+    failed: ['pdf_unsigned', 'pdf_modified', 'pdf_changed_after_signing', 'pdf_bad_signature', 'pdf_unknown_signer', 'pdf_key_retired', 'pdf_key_compromised', 'pdf_not_issued'],
     'not-checked': ['jwks_unavailable', 'pdf_signing_time_unknown'],
   },
 } as const satisfies Record<CheckName, Record<CheckStatus, readonly string[]>>;
@@ -166,4 +166,11 @@ export interface VerificationContext {
    * A signature timestamp from any other TSA is not used to date a signature.
    */
   timestampAuthorities?: readonly Uint8Array[];
+  /**
+   * Whether the caller issued exactly this signed revision of the diploma's PDF (the API: its stored
+   * file begins with these bytes). true: issued; false: the caller holds another file for that
+   * diploma, or none; null: it cannot tell. Asked only for a PDF signed by a retired key that no
+   * trusted time-stamp dates (ADR 0148): what a thief of the key could make, or an old genuine one.
+   */
+  issuedPdf?(diplomaId: string, signedRevision: Uint8Array): Promise<boolean | null>;
 }

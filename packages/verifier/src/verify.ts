@@ -21,7 +21,17 @@ import { qrCodesFromContents, readPdfQrCodes } from './pdf-qr.ts';
 import { readDiplomaPdf } from './pdf-reader.ts';
 import { analysePdfSignature, type PdfSignatureAnalysis } from './pdf-revisions.ts';
 import { certificateSubject, findSignerKey } from './pdf-signer.ts';
-import { anchoringTime, retiredDetails, retiredKeyOf, retirementOf, signedWhen, tsaAnchorsOf, type RetiredKey, type SigningTime } from './retired-keys.ts';
+import {
+  anchoringTime,
+  retiredDetails,
+  retiredKeyFromJwk,
+  retiredKeyOf,
+  signedWhen,
+  signedWhileCompromised,
+  tsaAnchorsOf,
+  type RetiredKey,
+  type SigningTime,
+} from './retired-keys.ts';
 import { trustedTsa } from './timestamp-token.ts';
 import type { PinnedIssuer } from './trust-list.ts';
 import type {
@@ -219,8 +229,8 @@ async function findCredential(context: VerificationContext, id: string): Promise
 
 async function verifyCredential(raw: unknown, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
   const { source } = companions;
-  const pdfCheck = (jwks: () => Promise<Jwks | null>, anchored: SigningTime | null = null) =>
-    companions.pdf ? checkPdfSignature(companions.pdf, jwks, context, anchored) : undefined;
+  const pdfCheck = (jwks: () => Promise<Jwks | null>, anchored: SigningTime | null = null, diplomaId?: string) =>
+    companions.pdf ? checkPdfSignature(companions.pdf, jwks, context, anchored, diplomaId) : undefined;
   const doc = verifyDocument(raw);
 
   if (doc.integrity === 'failed') {
@@ -256,7 +266,7 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
   const [jwks, anchored, notRevoked] = await Promise.all([jwksOnce(), checkAnchoring(port, registryRef, doc.merkleRoot), checkRevocation(port, doc.targetHash, doc.merkleRoot)]);
   // The batch's anchoring time on chain dates what a retired key signed, when nothing better does (ADR 0138).
   const anchoredAt = anchored.status === 'passed' ? anchoringTime(anchored.details?.timestamp) : null;
-  const pdf = await pdfCheck(jwksOnce, anchoredAt);
+  const pdf = await pdfCheck(jwksOnce, anchoredAt, doc.diplomaId);
 
   let anchoredCheck = anchored;
   if (anchored.status === 'failed' && (await context.knownUnpublished?.(doc.diplomaId)) === true) {
@@ -402,7 +412,10 @@ function checkSignatures(doc: Verified, companions: Companions, jwks: Jwks | nul
   // A retired key signs nothing after its retirement: the root and the QR are dated by the batch's anchoring.
   const retired = retiredSigners(jwks, [root === 'valid' ? ['root', doc.issuerSignature?.kid] : null, qr?.status === 'valid' ? ['qr', qr.kid] : null]);
   const late = retired.find((r) => signedWhen(r.key, anchoredAt) === 'after');
-  if (late) return { check: check('issuer_signature', 'failed', 'key_retired', { signed: late.signed, ...retiredDetails(late.key, anchoredAt) }) };
+  if (late) {
+    const code = signedWhileCompromised(late.key, anchoredAt) ? 'key_compromised' : 'key_retired';
+    return { check: check('issuer_signature', 'failed', code, { signed: late.signed, ...retiredDetails(late.key, anchoredAt) }) };
+  }
   const undated = retired.find((r) => signedWhen(r.key, anchoredAt) === 'unknown');
   if (undated) {
     return {
@@ -428,7 +441,13 @@ function retiredSigners(jwks: Jwks, signers: ([string, string | undefined] | nul
   return out;
 }
 
-async function checkPdfSignature(signature: PdfSignatureAnalysis, jwks: () => Promise<Jwks | null>, context: VerificationContext, anchoredAt: SigningTime | null): Promise<Check> {
+async function checkPdfSignature(
+  signature: PdfSignatureAnalysis,
+  jwks: () => Promise<Jwks | null>,
+  context: VerificationContext,
+  anchoredAt: SigningTime | null,
+  diplomaId?: string,
+): Promise<Check> {
   const problem = signature.problem;
   if (problem === 'no signature') return check('pdf_signature', 'failed', 'pdf_unsigned');
   if (!signature.intact) {
@@ -441,20 +460,33 @@ async function checkPdfSignature(signature: PdfSignatureAnalysis, jwks: () => Pr
   if (!signer) return check('pdf_signature', 'failed', 'pdf_unknown_signer', { subject: certificateSubject(signature.signerCertificateDer) });
   const later = signature.later ? { later: signature.later } : {};
   const details = { kid: signer.kid, subject: signer.subject, ...later };
+  const valid = () => check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', details);
 
-  // A retired key: dated by its signature timestamp (a trusted TSA), else by the batch's anchoring.
-  const retiredAt = retirementOf(keys.keys.find((k) => keyIdOf(k) === signer.kid));
-  if (retiredAt) {
-    const key = { kid: signer.kid, retiredAt };
-    const stamped = trustedSignatureTime(signature, tsaAnchorsFor(context, keys));
-    const signedAt = stamped.time ?? anchoredAt;
-    const facts = { ...details, ...retiredDetails(key, signedAt), ...(stamped.problem ? { timestampProblem: stamped.problem } : {}) };
-    const when = signedWhen(key, signedAt);
-    if (when === 'after') return check('pdf_signature', 'failed', 'pdf_key_retired', facts);
-    if (when === 'unknown') return check('pdf_signature', 'not-checked', 'pdf_signing_time_unknown', facts);
-    return check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', facts);
+  const key = retiredKeyFromJwk(
+    signer.kid,
+    keys.keys.find((k) => keyIdOf(k) === signer.kid),
+  );
+  if (!key) return valid();
+  // A retired key (ADR 0148): dated by a trusted time-stamp over its signature (its own, or a
+  // document time-stamp of a later revision), else only by the caller's record of this very file.
+  // The batch's anchoring alone dates nothing here: a thief of the key renders a PDF afresh,
+  // attaching a genuine credential anchored long ago.
+  const stamped = trustedSignatureTime(signature, tsaAnchorsFor(context, keys));
+  // A document time-stamp says the signature existed by then, not when it was made: one after the
+  // retirement (a renewal) proves nothing either way. The signature's own time-stamp is its time.
+  let signedAt = stamped.time && (stamped.time.source === 'timestamp' || stamped.time.at.getTime() <= key.retiredAt.getTime()) ? stamped.time : null;
+  let recorded: boolean | null = null;
+  if (!signedAt && diplomaId && context.issuedPdf) {
+    recorded = await context.issuedPdf(diplomaId, signature.signedBytes).catch(() => null);
+    if (recorded === true && anchoredAt) signedAt = { at: anchoredAt.at, source: 'record' };
   }
-  return check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', details);
+  const facts = { ...details, ...retiredDetails(key, signedAt), ...(stamped.problem ? { timestampProblem: stamped.problem } : {}) };
+  const when = signedWhen(key, signedAt);
+  if (when === 'after') return check('pdf_signature', 'failed', signedWhileCompromised(key, signedAt) ? 'pdf_key_compromised' : 'pdf_key_retired', facts);
+  if (when === 'before') return check('pdf_signature', 'passed', signature.later ? 'pdf_signature_valid_ltv' : 'pdf_signature_valid', facts);
+  // Nothing trusted dates it: the issuer, which keeps every file it issued, says it never issued this one.
+  if (recorded === false) return check('pdf_signature', 'failed', 'pdf_not_issued', facts);
+  return check('pdf_signature', 'not-checked', 'pdf_signing_time_unknown', facts);
 }
 
 function keyIdOf(key: unknown): string | undefined {
@@ -468,15 +500,25 @@ function keyIdOf(key: unknown): string | undefined {
 }
 
 /**
- * The time of a PDF signature's RFC 3161 signature timestamp (checked over the signature value by
- * verifyPdfSignature), if its TSA is trusted; else null, and why.
+ * The earliest trusted time the signature is known to have existed at: its RFC 3161 signature
+ * timestamp (checked over the signature value by verifyPdfSignature) or a document timestamp of a
+ * later revision (checked over everything before it, the signature included), each only if its TSA
+ * is trusted; else null, and why.
  */
 function trustedSignatureTime(signature: PdfSignatureAnalysis, anchors: ReturnType<typeof tsaAnchorsOf>): { time: SigningTime | null; problem?: string } {
-  if (signature.timestampProblem) return { time: null, problem: signature.timestampProblem };
+  const times: SigningTime[] = [];
+  let problem: string | undefined = signature.timestampProblem;
   const stamp = signature.signatureTimestamp;
-  if (!stamp) return { time: null };
-  if (!trustedTsa(stamp, anchors)) return { time: null, problem: 'the signature timestamp is from a TSA that is not trusted' };
-  return { time: { at: stamp.genTime, source: 'timestamp' } };
+  if (!problem && stamp) {
+    if (trustedTsa(stamp, anchors)) times.push({ at: stamp.genTime, source: 'timestamp' });
+    else problem = 'the signature timestamp is from a TSA that is not trusted';
+  }
+  for (const document of signature.later?.documentTimestamps ?? []) {
+    const at = document.genTime ? Date.parse(document.genTime) : Number.NaN;
+    if (document.trusted && Number.isFinite(at)) times.push({ at: new Date(at), source: 'document-timestamp' });
+  }
+  const earliest = times.reduce<SigningTime | null>((first, t) => (!first || t.at.getTime() < first.at.getTime() ? t : first), null);
+  return earliest ? { time: earliest } : { time: null, ...(problem ? { problem } : {}) };
 }
 
 /** The TSAs trusted to date signatures: the issuer's own CAs, the trust list's and the caller's (ADR 0138). */

@@ -47,6 +47,8 @@ export type PublishedKey = EcPublicJwk & {
   x5c: string[];
   status: 'active' | 'retired';
   retired_at?: string;
+  /** Set when the key was declared compromised (`keys:compromise`): verifiers name it (ADR 0148). */
+  compromised_at?: string;
 };
 
 /** A ministry certificate revoked by the platform (key compromise), for the CA's CRL. */
@@ -198,6 +200,7 @@ function publish(all: MinistryKey[], activeKid: string): MinistryKeys['jwks'] {
         status: k.kid === activeKid ? 'active' : 'retired',
       };
       if (k.kid !== activeKid && k.retiredAt) published.retired_at = new Date(k.retiredAt).toISOString();
+      if (k.kid !== activeKid && k.compromisedAt) published.compromised_at = new Date(k.compromisedAt).toISOString();
       return published;
     }),
   });
