@@ -1,0 +1,97 @@
+/// <reference path="./digitalbazaar.d.ts" />
+import * as vc from '@digitalbazaar/vc';
+import { describe, expect, it } from 'vitest';
+import { buildOpenBadgeCredential } from './open-badge.ts';
+import { secureCredential, verificationSuite } from './sign.ts';
+import { buildStatusListCredential, encodeBitstring } from './status-list.ts';
+import { diplomaInput, testIssuer } from './test-support.ts';
+import { verifyOpenBadgeCredential } from './verify.ts';
+
+const STATUS_URL = 'https://diplomes.example.cd/credentials/status/0';
+
+async function setup(revoked: number[] = []) {
+  const issuer = await testIssuer();
+  const bare = issuer.loader();
+  const statusList = await secureCredential(
+    buildStatusListCredential({ id: STATUS_URL, issuer: issuer.did, validFrom: new Date('2026-07-01T00:00:00Z'), encodedList: encodeBitstring(revoked) }),
+    { signer: issuer.signer(), documentLoader: bare },
+  );
+  const loader = issuer.loader(async (url) => (url === STATUS_URL ? statusList : null));
+  const credential = await secureCredential(buildOpenBadgeCredential(diplomaInput(issuer.did)), { signer: issuer.signer(), documentLoader: loader });
+  return { issuer, loader, statusList, credential };
+}
+
+describe('OpenBadgeCredential with ecdsa-rdfc-2019', () => {
+  it('verifies with Digital Bazaar’s verifyCredential (local contexts, no network)', async () => {
+    const { credential, loader } = await setup();
+    expect(credential.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+    expect(credential.proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'ecdsa-rdfc-2019', proofPurpose: 'assertionMethod' });
+    const result = await vc.verifyCredential({ credential, suite: verificationSuite(), documentLoader: loader, checkStatus: async () => ({ verified: true }) });
+    expect(result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+  });
+
+  it('a changed field fails, with Digital Bazaar’s verifier and ours', async () => {
+    const { credential, loader, issuer } = await setup();
+    const changed = structuredClone(credential) as typeof credential & { credentialSubject: { result: Array<{ value: string }> } };
+    changed.credentialSubject.result[0]!.value = '98.4';
+    const result = await vc.verifyCredential({ credential: changed, suite: verificationSuite(), documentLoader: loader, checkStatus: async () => ({ verified: true }) });
+    expect(result.verified).toBe(false);
+    const ours = await verifyOpenBadgeCredential(changed, { documentLoader: loader, trust: { issuers: [issuer.did] } });
+    expect(ours.verified).toBe(false);
+    expect(ours.checks.proof).toMatchObject({ status: 'failed', reason: 'bad-signature' });
+  });
+
+  it('our verification names every check: all ok for a live credential', async () => {
+    const { credential, loader, issuer } = await setup();
+    const result = await verifyOpenBadgeCredential(credential, { documentLoader: loader, trust: { issuers: [issuer.did] } });
+    expect(result.checks).toEqual({ proof: { status: 'ok' }, issuer: { status: 'ok' }, status: { status: 'ok' }, expiry: { status: 'ok' } });
+    expect(result).toMatchObject({ verified: true, revoked: false, issuer: issuer.did, verificationMethod: `${issuer.did}#key-1` });
+  });
+
+  it('a revoked credential’s bit is set: the verification says revoked', async () => {
+    const { credential, loader, issuer } = await setup([3, 7, 131_071]);
+    const result = await verifyOpenBadgeCredential(credential, { documentLoader: loader, trust: { issuers: [issuer.did] } });
+    expect(result.verified).toBe(false);
+    expect(result.revoked).toBe(true);
+    expect(result.checks.status).toMatchObject({ status: 'failed', reason: 'revoked' });
+    expect(result.checks.proof.status).toBe('ok');
+  });
+
+  it('another issuer is not trusted; a tampered status list is not believed', async () => {
+    const { credential, loader, statusList } = await setup();
+    const untrusted = await verifyOpenBadgeCredential(credential, { documentLoader: loader, trust: { issuers: ['did:web:elsewhere.example'] } });
+    expect(untrusted.checks.issuer).toMatchObject({ status: 'failed', reason: 'untrusted-issuer' });
+    // The list's bits changed after signing (e.g. a revocation hidden by a cache in between).
+    const forged = structuredClone(statusList) as typeof statusList & { credentialSubject: { encodedList: string } };
+    forged.credentialSubject.encodedList = encodeBitstring([1]);
+    const issuer = (credential.issuer as { id: string }).id;
+    const result = await verifyOpenBadgeCredential(credential, {
+      documentLoader: async (url) => (url === STATUS_URL ? { contextUrl: null, documentUrl: url, document: forged } : loader(url)),
+      trust: { issuers: [issuer] },
+    });
+    expect(result.checks.status).toMatchObject({ status: 'unknown', reason: 'unresolved' });
+    expect(result.verified).toBe(false);
+  });
+
+  it('expiry: not before validFrom, not after validUntil', async () => {
+    const { credential, loader } = await setup();
+    const early = await verifyOpenBadgeCredential(credential, { documentLoader: loader, now: new Date('2026-07-14T00:00:00Z') });
+    expect(early.checks.expiry).toMatchObject({ status: 'failed', reason: 'not-yet-valid' });
+  });
+
+  it('the status list credential’s proof verifies with Digital Bazaar’s verifier', async () => {
+    const { statusList, loader } = await setup([5]);
+    expect(statusList.type).toEqual(['VerifiableCredential', 'BitstringStatusListCredential']);
+    const result = await vc.verifyCredential({ credential: statusList, suite: verificationSuite(), documentLoader: loader });
+    expect(result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+  });
+
+  it('refuses what is not a credential, and an oversized one, before any processing', async () => {
+    const { loader } = await setup();
+    expect((await verifyOpenBadgeCredential('nope', { documentLoader: loader })).checks.proof.reason).toBe('malformed');
+    const huge = { type: ['VerifiableCredential'], padding: 'x'.repeat(300 * 1024) };
+    expect((await verifyOpenBadgeCredential(huge, { documentLoader: loader })).checks.proof.detail).toMatch(/larger than/);
+  });
+});
