@@ -9,6 +9,7 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchSummary } from '@/features/generations/batch-summary';
 import { CandidatesSection } from '@/features/generations/candidates-section';
+import { BatchHistory } from '@/features/generations/batch-history';
 
 /** A batch: what it is, where it stands, its anchoring proof, and its candidates with their diplomas. */
 export function ShowGenerationPage() {
@@ -51,6 +52,7 @@ export function ShowGenerationPage() {
             onFilter={(next) => setFilter((f) => ({ ...f, page: 1, ...next }))}
             onPage={(page) => setFilter((f) => ({ ...f, page }))}
           />
+          {batch.abilities.view_history ? <BatchHistory batch={batch} /> : null}
         </>
       ) : detail.isError ? (
         <>
