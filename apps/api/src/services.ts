@@ -26,6 +26,7 @@ import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 import { TimestampingService } from './modules/timestamping/timestamping-service.ts';
 import { Retimestamper } from './modules/timestamping/retimestamp-job.ts';
+import { SdJwtVcService } from './modules/sd-jwt-vc/sd-jwt-vc-service.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -83,6 +84,8 @@ export function createServices(
     /** The holder's side: my diplomas and share links (ADR 0132). */
     holder: new HolderService(db, config.publicUrl, verification),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
+    /** A published diploma's SD-JWT VC, signed by the ministry's active key (ADR 0145). */
+    sdJwtVc: identity ? new SdJwtVcService(db, config, identity.keys, null) : null,
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),
     /** The job queue the services send to, given at construction; the platform defines its jobs and starts it (platform.ts). */

@@ -114,14 +114,12 @@ export function claimsFromRecord(record: CredentialRecordLike, kind: DiplomaKind
   };
 }
 
-/** The stable address of a kind's type: `{issuer}/vct/{kind}`. */
-export function vctUrl(issuer: string, kind: DiplomaKind): string {
-  return `${issuer.replace(/\/$/, '')}/vct/${kind}`;
-}
-
-/** The kind a `vct` names, when it is one of this issuer's; null otherwise. */
-export function kindOfVct(issuer: string, vct: string): DiplomaKind | null {
-  return DIPLOMA_KINDS.find((kind) => vctUrl(issuer, kind) === vct) ?? null;
+/**
+ * The stable address of the diploma type (`vct`): `{issuer}/vct/diploma`, one type for both kinds
+ * (the plain claim `kind` says which). Its Type Metadata is served there.
+ */
+export function vctUrl(issuer: string): string {
+  return `${issuer.replace(/\/$/, '')}/vct/diploma`;
 }
 
 const LABELS: Record<DisclosableClaim | PlainClaim, { fr: string; en: string }> = {
@@ -154,19 +152,20 @@ const KIND_NAMES: Record<DiplomaKind, { fr: string; en: string }> = {
 };
 
 /**
- * The SD-JWT VC Type Metadata of a kind (draft 09 §6): names and claim labels in French and
- * English, and which claims are always, allowed or never selectively disclosed.
+ * The SD-JWT VC Type Metadata of the diploma type (draft 09 §6): names and claim labels in French
+ * and English, and which claims are always or never selectively disclosed.
  */
-export function typeMetadata(issuer: string, kind: DiplomaKind, issuerName: string) {
-  const names = KIND_NAMES[kind];
+export function typeMetadata(issuer: string, issuerName: { fr: string; en: string }) {
+  const names = { fr: 'Diplôme', en: 'Diploma' };
+  const kinds = Object.values(KIND_NAMES);
   const sd = (claim: DisclosableClaim | PlainClaim) => ((DISCLOSABLE_CLAIMS as readonly string[]).includes(claim) ? 'always' : 'never');
   return {
-    vct: vctUrl(issuer, kind),
-    name: `${names.en} (${issuerName})`,
-    description: `${names.en} issued by ${issuerName}; each personal claim is disclosed only if its holder chooses to.`,
+    vct: vctUrl(issuer),
+    name: `${names.en} (${issuerName.en})`,
+    description: `${kinds.map((kind) => kind.en).join(' or ')} issued by ${issuerName.en}; each personal claim is disclosed only if its holder chooses to.`,
     display: [
-      { lang: 'fr', locale: 'fr', name: names.fr, description: `${names.fr} délivré par ${issuerName}` },
-      { lang: 'en', locale: 'en', name: names.en, description: `${names.en} issued by ${issuerName}` },
+      { lang: 'fr', locale: 'fr', name: names.fr, description: `${names.fr} délivré par ${issuerName.fr}` },
+      { lang: 'en', locale: 'en', name: names.en, description: `${names.en} issued by ${issuerName.en}` },
     ],
     claims: [...PLAIN_CLAIMS, ...DISCLOSABLE_CLAIMS].map((claim) => ({
       path: [claim],

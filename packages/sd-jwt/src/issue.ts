@@ -8,6 +8,19 @@ import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
 import type { DisclosureFrame, PresentationFrame } from '@sd-jwt/types';
 import { DISCLOSABLE_CLAIMS, SD_JWT_VC_TYP, type DisclosableClaim, type DiplomaClaims } from './claims.ts';
 
+/** A public JWK as wallets give it (WebCrypto's, node:crypto's and jose's all fit). */
+export interface PublicJwk {
+  kty?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+}
+
 /** Signs the bytes given (hashing them with SHA-256 itself) and returns r ‖ s, 64 bytes. */
 export interface RawEs256Signer {
   kid: string;
@@ -28,7 +41,7 @@ export interface IssueOptions {
   claims: DiplomaClaims;
   signer: RawEs256Signer;
   /** The wallet's public key, for holder binding (`cnf.jwk`). */
-  holderPublicJwk?: JsonWebKey;
+  holderPublicJwk?: PublicJwk;
   status?: StatusReference;
   /** Seconds since the epoch; default now. */
   iat?: number;
@@ -48,7 +61,7 @@ export function jwtSigner(signer: RawEs256Signer) {
 }
 
 /** Only the public members of a JWK (a private `d` is never written in a credential). */
-export function publicJwkOf(jwk: JsonWebKey): JsonWebKey {
+export function publicJwkOf(jwk: PublicJwk): PublicJwk {
   if (jwk.kty === 'EC') {
     if (typeof jwk.crv !== 'string' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') throw new Error('holder key: an EC JWK needs crv, x and y');
     return { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y };

@@ -8,7 +8,7 @@ import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SD_JWT_VC_TYP } from './claims.ts';
-import { base64url } from './issue.ts';
+import { base64url, type PublicJwk } from './issue.ts';
 
 /** An SD-JWT larger than this is refused before it is parsed. */
 export const MAX_SD_JWT_BYTES = 256 * 1024;
@@ -70,7 +70,7 @@ export interface VerifiedSdJwt {
   hiddenCount: number;
 }
 
-export interface PublishedJwk extends JsonWebKey {
+export interface PublishedJwk extends PublicJwk {
   kid?: string;
   /** ISO 8601: nothing this key signed after that time is valid (the platform's retired keys). */
   retired_at?: string;
@@ -214,12 +214,12 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
   } else if (!key) {
     checks.push({ name: 'signature', status: 'failed', code: 'unknown_key', detail: facts.kid ?? 'no kid' });
   } else {
-    const cnfJwk = isObject(payload.cnf) && isObject(payload.cnf.jwk) ? (payload.cnf.jwk as JsonWebKey) : null;
+    const cnfJwk = isObject(payload.cnf) && isObject(payload.cnf.jwk) ? (payload.cnf.jwk as PublicJwk) : null;
     const nonce = options.keyBindingNonce ?? (kbJwt ? nonceOf(kbJwt) : undefined);
     const instance = new SDJwtInstance({
       hasher: digest,
       verifier: await es256Verifier(key),
-      ...(cnfJwk ? { kbVerifier: async (data: string, signature: string) => (await ES256.getVerifier(cnfJwk))(data, signature) } : {}),
+      ...(cnfJwk ? { kbVerifier: async (data: string, signature: string) => (await ES256.getVerifier(cnfJwk as object))(data, signature) } : {}),
     });
     // Expiry is its own check below: the signature is verified at a time the token was valid.
     const signatureTime = typeof payload.exp === 'number' && payload.exp < now ? payload.exp : now;

@@ -338,6 +338,15 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/credential` }),
     policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
+  // The SD-JWT VC (ADR 0145) under the same rule: refused to every role as to a stranger, before any key is needed.
+  'GET /api/holder/diplomas/:id/sd-jwt': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/sd-jwt` }),
+    policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
   'DELETE /api/holder/shares/:id': {
     on: 'diploma',
     what: "another account's share link",

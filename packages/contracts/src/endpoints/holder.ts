@@ -78,4 +78,18 @@ export const holderEndpoints = {
     file: 'image/jpeg',
     responses: {},
   }),
+  /**
+   * One of my diplomas as an SD-JWT VC (ADR 0145): every personal claim a separate disclosure the
+   * holder keeps or drops when presenting it; under the rule of its PDF, like the full credential.
+   */
+  sdJwt: endpoint({
+    method: 'GET',
+    path: '/holder/diplomas/:id/sd-jwt',
+    access: 'user',
+    tags,
+    summary: 'One of my diplomas as an SD-JWT VC (dc+sd-jwt: each personal claim selectively disclosable), while I may download it',
+    params: diplomaIdParam,
+    file: 'application/dc+sd-jwt',
+    responses: {},
+  }),
 } as const;

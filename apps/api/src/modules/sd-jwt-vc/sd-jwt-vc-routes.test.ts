@@ -1,0 +1,138 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DISCLOSABLE_CLAIMS, presentDiplomaSdJwt, verifyDiplomaSdJwt } from '@sceau/sd-jwt';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas, generationItems, nationalResults, users } from '../../db/schema.ts';
+import { createServices } from '../../services.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
+import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { SdJwtVcService } from './sd-jwt-vc-service.ts';
+
+const PUBLIC_URL = 'https://diplomes.example.cd';
+const PHONE = '+243812340001';
+const PASSWORD = 'Titulaire-2026';
+
+let ctx: TestContext;
+let app: App;
+let keysDir: string;
+let keys: MinistryKeys;
+let service: SdJwtVcService;
+let mine: DiplomaFixture;
+let revoked: DiplomaFixture;
+let others: DiplomaFixture;
+let holder: string;
+
+/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
+const record = (id: string) => ({
+  diploma_id: id,
+  serial: 'DE-2026-0000001-2',
+  candidate_code: '12345678901234',
+  last_name: 'MUKENDI',
+  middle_name: 'KABONGO',
+  first_name: 'Grâce',
+  birth_date: '2008-03-14',
+  birth_place: 'Kananga',
+  gender: 'F',
+  option: 'Scientifique',
+  option_code: 'SC',
+  school: 'Lycée Lumière',
+  school_code: 'LL01',
+  centre: 'Institut St Joseph',
+  centre_code: 'C12',
+  educ_province: 'Kasaï-Central 1',
+  educ_province_code: 'KC1',
+  session: 'Juin 2026',
+  session_year: 2026,
+  percentage: 71.5,
+  issue_date: '2026-07-20',
+  issuer: 'minepst.gouv.cd',
+});
+
+beforeAll(async () => {
+  ctx = await createTestApp({ PUBLIC_URL });
+  keysDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-sd-jwt-keys-'));
+  keys = await loadMinistryKeys({ ...ctx.config.keys, dir: keysDir }, pino({ level: 'silent' }));
+  service = new SdJwtVcService(ctx.db, ctx.config, keys, null);
+  const base = createServices(ctx.db, ctx.config);
+  app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, sdJwtVc: service } });
+  await app.ready();
+  const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(3)).map((r) => r.code);
+  mine = await insertDiplomaFixture(ctx.db, base.storage, codes[0]!);
+  revoked = await insertDiplomaFixture(ctx.db, base.storage, codes[1]!, { revoked: true });
+  others = await insertDiplomaFixture(ctx.db, base.storage, codes[2]!);
+  for (const diploma of [mine, revoked, others])
+    await ctx.db
+      .update(diplomas)
+      .set({ credential: { record: record(diploma.id) } })
+      .where(eq(diplomas.id, diploma.id));
+  for (const diploma of [mine, revoked]) await ctx.db.update(generationItems).set({ phone: PHONE }).where(eq(generationItems.id, diploma.itemId));
+  await ctx.db.insert(users).values({ name: 'Grâce', phone: PHONE, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
+  holder = await signIn(ctx, PHONE, PASSWORD);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  keys?.close();
+  await ctx?.close();
+  if (keysDir) await rm(keysDir, { recursive: true, force: true });
+});
+
+const get = (url: string, token?: string) => app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+describe("a diploma's SD-JWT VC", () => {
+  it('is downloaded by its holder only (private, no-store), and verifies against the keys of /.well-known/jwt-vc-issuer', async () => {
+    const res = await get(`/api/holder/diplomas/${mine.id}/sd-jwt`, holder);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/dc\+sd-jwt/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['content-disposition']).toContain('.sd-jwt');
+
+    const metadata = (await get('/.well-known/jwt-vc-issuer')).json();
+    expect(metadata.issuer).toBe(PUBLIC_URL);
+    const [header] = res.body.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ typ: 'dc+sd-jwt', alg: 'ES256', kid: keys.active.kid });
+    const result = await verifyDiplomaSdJwt(res.body, { jwks: metadata.jwks, issuer: PUBLIC_URL, vcts: [`${PUBLIC_URL}/vct/diploma`] });
+    expect(result.checks.filter((c) => c.name !== 'status').every((c) => c.status === 'passed')).toBe(true);
+    expect(result.claims).toMatchObject({ family_name: 'MUKENDI', place_of_birth: 'Kananga', percentage: 71.5, kind: 'diplome_etat', serial: 'DE-2026-0000001-2' });
+    expect(result.claims).not.toHaveProperty('candidate_code');
+
+    // The holder hides their birth place and percentage: a verifier sees neither.
+    const shown = await presentDiplomaSdJwt(res.body, ['family_name', 'given_name', 'school']);
+    const seen = await verifyDiplomaSdJwt(shown, { jwks: metadata.jwks, issuer: PUBLIC_URL });
+    expect(seen.claims).not.toHaveProperty('place_of_birth');
+    expect(seen.claims).not.toHaveProperty('percentage');
+    expect(seen.hiddenCount).toBe(DISCLOSABLE_CLAIMS.length - 3);
+  });
+
+  it('is refused to anyone else as for a diploma that does not exist, to a revoked diploma, and without a token', async () => {
+    expect((await get(`/api/holder/diplomas/${others.id}/sd-jwt`, holder)).statusCode).toBe(404);
+    expect((await get(`/api/holder/diplomas/${revoked.id}/sd-jwt`, holder)).statusCode).not.toBe(200);
+    expect((await get(`/api/holder/diplomas/${mine.id}/sd-jwt`, await signIn(ctx, 'root@sceau.example'))).statusCode).toBe(404);
+    expect((await get(`/api/holder/diplomas/${mine.id}/sd-jwt`)).statusCode).toBe(401);
+  });
+
+  it('binds the wallet key given to the service (cnf.jwk, public members only)', async () => {
+    const wallet = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+    const credential = await service.issue(mine.id, { holderPublicJwk: wallet });
+    const payload = JSON.parse(Buffer.from(credential.split('.')[1]!, 'base64url').toString());
+    expect(payload.cnf.jwk).toEqual({ kty: 'EC', crv: 'P-256', x: wallet.x, y: wallet.y });
+    expect(payload).toMatchObject({ iss: PUBLIC_URL, vct: `${PUBLIC_URL}/vct/diploma` });
+    await expect(service.issue('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('serves the type metadata at its vct address, in French and English', async () => {
+    const res = await get('/vct/diploma');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const metadata = res.json();
+    expect(metadata.vct).toBe(`${PUBLIC_URL}/vct/diploma`);
+    expect(metadata.display.map((d: { lang: string }) => d.lang)).toEqual(['fr', 'en']);
+    expect(metadata.claims.find((c: { path: string[] }) => c.path[0] === 'percentage')).toMatchObject({ sd: 'always' });
+  });
+});
