@@ -144,7 +144,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
     { prefix: '/api' },
   );
 
-  if (identity) await app.register(wellKnownRoutes, { config, ...identity });
+  if (identity) await app.register(wellKnownRoutes, { config, ...identity, timestamping: context.services.timestamping ?? null });
   // The SD-JWT VC issuer metadata and the diploma's type metadata (ADR 0145).
   if (context.services.sdJwtVc) await app.register(sdJwtVcWellKnownRoutes, { sdJwtVc: context.services.sdJwtVc });
   // The TSA, the CRL and the certificates of PAdES B-LTA (ADR 0135), at the root like /.well-known.

@@ -137,6 +137,12 @@ const envSchema = z.object({
   /** The Authorization header the TSA wants, if any (e.g. `Basic …`). */
   TSA_AUTHORIZATION: z.string().min(1).optional(),
   TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * The certificates (PEM file) that TSA_URL's time-stamps chain to: its root, or its own
+   * certificate. The verifier dates a retired key's signatures by them, and sceau-issuer.json
+   * publishes them as `timestamp_authorities` for the independent verifier (ADR 0148).
+   */
+  TSA_TRUST_ANCHORS: z.string().optional(),
   /** Room reserved in each PDF for one token of TSA_URL's TSA, in bytes. */
   TSA_MAX_TOKEN_BYTES: z.coerce.number().int().min(1024).max(65_536).default(12_288),
   /** With configured ministry keys: their CA's current CRL (DER or PEM file), published at /pki/ca.crl and put in each PDF's DSS. */
@@ -368,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       authorization: e.TSA_AUTHORIZATION ?? null,
       timeoutMs: e.TSA_TIMEOUT_MS,
       maxTokenBytes: e.TSA_MAX_TOKEN_BYTES,
+      trustAnchorsFile: e.TSA_TRUST_ANCHORS || null,
       crlFile: e.MINISTRY_CRL_FILE ?? null,
       retimestampMarginDays: e.RETIMESTAMP_MARGIN_DAYS,
       retimestampPerRun: e.RETIMESTAMP_PER_RUN,

@@ -18,6 +18,7 @@ const safe = {
   SMTP_URL: 'smtp://relay.ministry.example:587',
   SMS_GATEWAY_URL: 'https://sms.ministry.example/send',
   TSA_URL: 'https://tsa.trust-provider.example/tsr',
+  TSA_TRUST_ANCHORS: '/etc/sceau/tsa-root.pem',
 };
 
 describe('production refuses development settings', () => {
@@ -29,6 +30,8 @@ describe('production refuses development settings', () => {
     expect(productionProblems(loadConfig({ ...safe, DEMO_DATA: 'true' })).map((p) => p.split(' ')[0])).toEqual(['DEMO_DATA']);
     // The platform's own development TSA is refused as its development signing key is (ADR 0135).
     expect(productionProblems(loadConfig({ ...safe, TSA_URL: '' })).map((p) => p.split(' ')[0])).toEqual(['TSA_URL']);
+    // A remote TSA whose root no verifier is given dates nothing (ADR 0148).
+    expect(productionProblems(loadConfig({ ...safe, TSA_TRUST_ANCHORS: '' })).map((p) => p.split(' ')[0])).toEqual(['TSA_TRUST_ANCHORS']);
     // Development keeps its conveniences.
     expect(productionProblems(loadConfig({}))).toEqual([]);
   });

@@ -28,6 +28,11 @@ export function productionProblems(config: Config): string[] {
     problems.push(
       'TSA_URL is not set, so diplomas would be time-stamped by a development time-stamping authority whose key and certificate are generated under DATA_DIR/keys/tsa: set it to the URL of an RFC 3161 time-stamping authority (ADR 0135).',
     );
+  } else if (!config.timestamping.trustAnchorsFile) {
+    // ADR 0148: without its root, no verifier believes the TSA's time, and a retired key's diplomas cannot be dated.
+    problems.push(
+      "TSA_TRUST_ANCHORS is not set, so no verifier would trust TSA_URL's time-stamps and diplomas signed with a key later retired could not be dated: set it to a PEM file holding the TSA's root certificate (ADR 0148).",
+    );
   }
   if (!config.mail.smtpUrl) {
     problems.push(

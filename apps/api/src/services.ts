@@ -58,7 +58,7 @@ export function createServices(
   const retimestamper = timestamping ? new Retimestamper(db, storage, timestamping, config.timestamping, overrides.log ?? { info: () => {}, warn: () => {} }) : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
-  const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain) : null;
+  const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain, { storage, timestamping }) : null;
   // A revocation clears the verification answers of every process (ADR 0106).
   const invalidation = overrides.invalidation ?? new CacheInvalidation(overrides.log ?? { warn: () => {} });
   if (verification) invalidation.subscribe((hash) => verification.invalidate(hash));

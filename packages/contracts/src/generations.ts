@@ -38,8 +38,9 @@ export const GENERATION_TRANSITIONS: Record<GenerationStatus, readonly Generatio
 
 export const SIGNATURE_TRANSITIONS: Record<SignatureStatus, readonly SignatureStatus[]> = {
   not_started: ['in_progress'],
-  // Anchoring retries stay "in progress": only a mined transaction moves it to finished.
-  in_progress: ['finished'],
+  // Anchoring retries stay "in progress": only a mined transaction moves it to finished. Back to not
+  // started only when the batch's signing key was retired before its root was written (ADR 0148).
+  in_progress: ['finished', 'not_started'],
   finished: [],
 };
 

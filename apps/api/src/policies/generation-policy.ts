@@ -12,6 +12,21 @@ export interface BatchFacts extends Scope {
   revokedAt: Date | null;
 }
 
+/**
+ * The keys a batch's diplomas were produced with (QR codes, PDF signatures, root) and the key the
+ * platform signs with now (ADR 0148). A batch made with a key since retired must not be published:
+ * its root would be anchored after the retirement, and every verifier would refuse its diplomas.
+ */
+export interface SigningKeyFacts {
+  batchKids: readonly string[];
+  activeKid: string;
+}
+
+const signedWithActiveKey = (keys: SigningKeyFacts | undefined) => (): Decision => {
+  const retired = keys?.batchKids.find((kid) => kid !== keys.activeKid);
+  return retired === undefined ? true : { field: 'signing_key', message: { key: 'field.batch_signing_key_retired', params: { kid: retired } }, conflict: true };
+};
+
 /** A batch is launched when ready, or relaunched after a failed generation (it resumes where it stopped). */
 const LAUNCHABLE_STATUSES: readonly GenerationStatus[] = ['ready_for_generation', 'failed'];
 /** A list is added to a batch until its candidates are validated. */
@@ -85,7 +100,12 @@ export const generationPolicy = {
    */
   preview: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status !== 'cancelled')),
 
-  sign: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status === 'ready_for_signature')),
+  /**
+   * The official signature (anchoring) of a generated batch; with the batch's signing keys known
+   * (the signature step), refused while they are not the active key (ADR 0148).
+   */
+  sign: (actor: Actor, batch: BatchFacts, keys?: SigningKeyFacts) =>
+    firstDenial(inScope(actor, batch), needs(actor, 'generation.generate'), when(batch.status === 'ready_for_signature'), signedWithActiveKey(keys)),
 
   /** Published diplomas are revoked, never deleted; a batch being generated must finish or fail first. */
   cancel: (actor: Actor, batch: BatchFacts) =>

@@ -7,16 +7,20 @@ import { AppError, fieldError, type FieldMessage } from '../lib/errors.ts';
  * - 'forbidden': in scope, but the actor lacks the permission (403);
  * - 'role': in scope, but the object needs a higher role (403 'Rôle insuffisant', e.g. a root account);
  * - 'state': the object's state does not allow it now (409);
- * - a field message: the request asks for something the actor may not grant (422 on that field).
+ * - a field message: the request asks for something the actor may not grant (422 on that field);
+ * - a field message with `conflict`: the object's state does not allow it, and the message says why
+ *   and what to do (409 with that message on the field).
  */
-export type Decision = true | 'hidden' | 'forbidden' | 'role' | 'state' | { field: string; message: FieldMessage };
+export type Decision = true | 'hidden' | 'forbidden' | 'role' | 'state' | { field: string; message: FieldMessage; conflict?: true };
 
 const CODE: Record<'hidden' | 'forbidden' | 'role' | 'state', ErrorCode> = { hidden: 'not_found', forbidden: 'forbidden_permission', role: 'forbidden_role', state: 'conflict' };
 
 /** Throws the denial as the API answers it; returns nothing when allowed. */
 export function authorize(decision: Decision): void {
   if (decision === true) return;
-  if (typeof decision === 'object') throw fieldError(decision.field, decision.message);
+  if (typeof decision === 'object') {
+    throw decision.conflict ? new AppError('conflict', { fields: { [decision.field]: [decision.message] } }) : fieldError(decision.field, decision.message);
+  }
   throw new AppError(CODE[decision]);
 }
 

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { generations } from '../../db/schema.ts';
+import { diplomas, generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../policies/actor.ts';
-import type { BatchFacts } from '../../policies/generation-policy.ts';
+import type { BatchFacts, SigningKeyFacts } from '../../policies/generation-policy.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { authorize, type Decision } from '../../policies/policy.ts';
 
 export type BatchRow = typeof generations.$inferSelect;
@@ -26,4 +27,20 @@ export async function batchFor(
   if (!batch) throw new AppError('not_found');
   authorize(rule(actor, batch));
   return batch;
+}
+
+/**
+ * A key other than the active one that signed some of the batch's diplomas (none: all by the active key), and the active key, for the batch's
+ * signature rule (ADR 0148); undefined without keys (no identity: nothing is signed anyway).
+ */
+export async function batchSigningKeys(db: Pick<Db, 'select'>, id: number, keys: Pick<MinistryKeys, 'active'> | null): Promise<SigningKeyFacts | undefined> {
+  if (!keys) return undefined;
+  const activeKid = keys.active.kid;
+  // One diploma signed with another key is enough (the first found: a batch of 100,000 is not read whole).
+  const rows = await db
+    .select({ kid: diplomas.signingKeyId })
+    .from(diplomas)
+    .where(and(eq(diplomas.generationId, id), ne(diplomas.signingKeyId, activeKid)))
+    .limit(1);
+  return { batchKids: rows.map((r) => r.kid), activeKid };
 }

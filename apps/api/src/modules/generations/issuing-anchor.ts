@@ -3,6 +3,7 @@ import { reconcile } from '@sceau/chain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { generations } from '../../db/schema.ts';
+import { batchSigningKeys } from './batch-access.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
 import type { IssuingDeps } from './issuing-deps.ts';
 
@@ -60,10 +61,20 @@ export async function reconcileAnchors(
  * throws (the job is retried) and leaves the signature "in progress": it is "finished" only with
  * a mined transaction.
  */
-export async function anchorBatch(deps: Pick<IssuingDeps, 'db' | 'chain' | 'log'>, generationId: number): Promise<void> {
+export async function anchorBatch(deps: Pick<IssuingDeps, 'db' | 'chain' | 'log' | 'keys'>, generationId: number): Promise<void> {
   const { db, chain, log } = deps;
   const [batch] = await db.select().from(generations).where(eq(generations.id, generationId));
   if (!batch || batch.status !== 'ready_for_signature' || batch.signatureStatus !== 'in_progress' || !batch.merkleRoot) return;
+  // The key rotated between the signature step and this job: anchored now, every verifier would
+  // refuse the batch (ADR 0148). Its signature goes back to "not started", the reason recorded.
+  const signingKeys = await batchSigningKeys(db, generationId, deps.keys);
+  const retired = signingKeys?.batchKids[0];
+  if (retired !== undefined) {
+    const message = `signed with key ${retired}, retired since (active key ${signingKeys!.activeKid}): cancel the batch and issue its list again`;
+    await db.transaction((tx) => moveSignature(tx, generationId, 'not_started', { changes: { lastError: message } }));
+    log.warn({ generationId, kid: retired }, `batch not anchored: ${message}`);
+    return;
+  }
   const anchor = await chain.registry.issueRoot(`0x${batch.merkleRoot}`);
   await db.transaction(async (tx) => {
     const changes = {

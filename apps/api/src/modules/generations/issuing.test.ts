@@ -18,6 +18,8 @@ import { signIn } from '../../../test/helpers.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import { loadMinistryKeys, rotateDevelopmentKey } from '../keys/ministry-keys.ts';
 import { moveSignature } from './generation-status.ts';
+import type { CredentialDocument } from '@sceau/credential';
+import { createPdfFactory } from '@sceau/verifier/test-support';
 
 let ctx: ChainTestContext;
 let chain: OpenChain;
@@ -180,6 +182,18 @@ describe('issuing a batch', () => {
     const pdf = (await services.storage.get(old!.pdfKey!))!;
     const byPdf = await services.verification!.verify({ pdf: new Uint8Array(pdf) });
     expect(byPdf.verdict).toBe('authentic');
+
+    // A thief of the retired key (its signer kept from before the rotation) renders the diploma
+    // afresh, its name changed, around the genuine credential, signs without a time-stamp (or with
+    // one of their own TSA): the platform holds another file for that diploma (ADR 0148).
+    const stolen = await createPdfFactory(ctx.keys.active.pdfSigner);
+    const genuine = old!.credential as unknown as CredentialDocument;
+    const printed = structuredClone(genuine);
+    printed.record.last_name = 'FAUSSAIRE';
+    const forged = await stolen.render(printed, old!.qrPayload, { attached: genuine });
+    const refused = await services.verification!.verify({ pdf: forged });
+    expect(refused.checks.find((c) => c.name === 'pdf_signature')).toMatchObject({ status: 'failed', code: 'pdf_not_issued', details: { kid: before } });
+    expect(refused.verdict).toBe('altered');
   });
 
   it('never finishes a signature without a mined transaction: a chain that is down leaves it in progress', async () => {

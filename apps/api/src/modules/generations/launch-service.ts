@@ -7,13 +7,14 @@ import type { Services } from '../../services.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import { batchFor, type BatchRow } from './batch-access.ts';
+import { authorize } from '../../policies/policy.ts';
+import { batchFor, batchSigningKeys, type BatchRow } from './batch-access.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
 
 /** How long a verified launch code allows the launch. */
 const LAUNCH_GRANT_MINUTES = 10;
 
-type LaunchServices = Pick<Services, 'otp' | 'queue' | 'jobs' | 'storage'>;
+type LaunchServices = Pick<Services, 'otp' | 'queue' | 'jobs' | 'storage' | 'identity'>;
 
 /**
  * Launching, following and publishing a batch (spec: /otp-generation, /generating-op): a one-time
@@ -163,6 +164,8 @@ export class LaunchService {
   async applySignature(actor: Actor, generationId: number): Promise<void> {
     const { queue, jobs } = this.requireQueue();
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.sign);
+    // Made with a key since retired: its root anchored now would be refused by every verifier (ADR 0148).
+    authorize(generationPolicy.sign(actor, batch, await batchSigningKeys(this.db, batch.id, this.services.identity?.keys ?? null)));
     if (batch.signatureStatus === 'not_started') await this.db.transaction((tx) => moveSignature(tx, batch.id, 'in_progress', { by: actor }));
     await queue.send(jobs.anchor, { generationId: batch.id }, { singletonKey: `anchor:${batch.id}` });
   }

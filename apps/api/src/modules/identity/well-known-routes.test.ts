@@ -1,5 +1,6 @@
 import { connectChain, createRegistry } from '@sceau/chain';
-import { readFile } from 'node:fs/promises';
+import { createDevelopmentPki } from '@sceau/pdf';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
@@ -7,8 +8,10 @@ import { createServices } from '../../services.ts';
 import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import { TimestampingService } from '../timestamping/timestamping-service.ts';
+import { issuerDocument } from './well-known-routes.ts';
 import { runCli } from '@sceau/verifier/cli-run';
-import { parseTrustList } from '@sceau/verifier/trust-list';
+import { parseTrustList, trustListEntry } from '@sceau/verifier/trust-list';
 import { writeDevelopmentTrustList } from './development-trust-list.ts';
 
 let ctx: ChainTestContext;
@@ -62,6 +65,31 @@ describe('the published identity of the issuer', () => {
     chain = await ctx.restartChain();
     expect(chain.address).toBe(address);
     expect(chain.action).toBe('existing');
+  });
+});
+
+describe('the time-stamping authorities verifiers trust (ADR 0148)', () => {
+  it("publishes the platform's own TSA root by default, which a trust list entry keeps", async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/.well-known/sceau-issuer.json' })).json();
+    const chainDer = await new TimestampingService(ctx.config, keys).tsaCertificateChainDer();
+    expect(doc.timestamp_authorities).toEqual([Buffer.from(chainDer!.at(-1)!).toString('base64')]);
+    const jwks = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect(trustListEntry(doc, jwks).timestamp_authorities).toEqual(doc.timestamp_authorities);
+  });
+
+  it('with TSA_TRUST_ANCHORS, publishes its certificates; a file without any is refused, naming the setting', async () => {
+    const root = await createDevelopmentPki({ organization: 'Trust Provider TSA Root' });
+    const file = path.join(ctx.dataDir, 'tsa-root.pem');
+    await writeFile(file, root.caCertificatePem);
+    const config = { ...ctx.config, timestamping: { ...ctx.config.timestamping, trustAnchorsFile: file } };
+    const anchors = await new TimestampingService(config, keys).trustedAuthoritiesDer();
+    expect(anchors.map((der) => Buffer.from(der).toString('base64'))).toEqual([Buffer.from(root.caCertificateDer).toString('base64')]);
+    expect(issuerDocument(config, keys, chain, anchors).timestamp_authorities).toEqual([Buffer.from(root.caCertificateDer).toString('base64')]);
+
+    const empty = path.join(ctx.dataDir, 'empty.pem');
+    await writeFile(empty, 'not a certificate\n');
+    const broken = { ...ctx.config, timestamping: { ...ctx.config.timestamping, trustAnchorsFile: empty } };
+    await expect(new TimestampingService(broken, keys).trustedAuthoritiesDer()).rejects.toThrow(/TSA_TRUST_ANCHORS .* must hold 1 to 10 PEM certificates/);
   });
 });
 

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import type { TimestampingService } from '../timestamping/timestamping-service.ts';
 
 /** Who issues the diplomas, as anyone can check it on the ministry's own domain. */
-export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<OpenChain, 'chainId' | 'address' | 'local'>) {
+export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<OpenChain, 'chainId' | 'address' | 'local'>, timestampAuthorities: readonly Uint8Array[] = []) {
   const base = config.publicUrl.replace(/\/$/, '');
   return {
     id: config.issuer.id,
@@ -26,6 +27,9 @@ export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<O
       rpc_url: config.chain.publicRpcUrl ?? chain.local?.rpcUrl ?? null,
       explorer_tx_url: config.chain.explorerTxUrl,
     },
+    // The TSAs whose time-stamps date this issuer's signatures (ADR 0148): base64 DER, for the trust
+    // list and the independent verifier. The issuer's own CAs (its keys' x5c) need no listing.
+    ...(timestampAuthorities.length ? { timestamp_authorities: timestampAuthorities.map((der) => Buffer.from(der).toString('base64')) } : {}),
   };
 }
 
@@ -34,7 +38,10 @@ export function issuerDocument(config: Config, keys: MinistryKeys, chain: Pick<O
  * the registry contract. In production the ministry's domain serves these, and a DNS TXT record
  * repeats the registry address.
  */
-export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Config; keys: MinistryKeys; chain: Pick<OpenChain, 'chainId' | 'address' | 'local'> }) {
+export async function wellKnownRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; keys: MinistryKeys; chain: Pick<OpenChain, 'chainId' | 'address' | 'local'>; timestamping?: TimestampingService | null },
+) {
   const cache = (reply: { header(name: string, value: string): unknown }) => {
     reply.header('cache-control', 'public, max-age=300');
     reply.header('access-control-allow-origin', '*');
@@ -52,7 +59,9 @@ export async function wellKnownRoutes(app: FastifyInstance, opts: { config: Conf
     { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'The issuer: its keys, verification URLs and registry contract' } },
     async (_, reply) => {
       cache(reply);
-      return issuerDocument(opts.config, opts.keys, opts.chain);
+      // A TSA_TRUST_ANCHORS file that cannot be read fails the request: an issuer document without its TSAs would mislead.
+      const authorities = (await opts.timestamping?.trustedAuthoritiesDer()) ?? [];
+      return issuerDocument(opts.config, opts.keys, opts.chain, authorities);
     },
   );
 }

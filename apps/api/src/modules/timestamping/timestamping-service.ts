@@ -12,6 +12,7 @@ import {
   type ValidationData,
   verifyTimeStampToken,
 } from '@sceau/pdf';
+import { chainsToAnchor } from '@sceau/verifier/timestamp-token';
 import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -53,6 +54,9 @@ const CRL_VALIDITY_MS = 7 * DAY_MS;
 const CRL_REFRESH_MS = DAY_MS;
 /** The set-up is read again from the files after this long (a revocation by another process). */
 const SETUP_TTL_MS = 60_000;
+/** TSA_TRUST_ANCHORS is a few certificates: a larger file is a mistake, not read. */
+const MAX_ANCHORS_FILE_BYTES = 256 * 1024;
+const MAX_ANCHORS = 10;
 
 interface TsaFiles {
   key_file: string;
@@ -64,6 +68,16 @@ interface RevocationFile {
 
 function pemBlocks(pem: string): Uint8Array[] {
   return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
+}
+
+/** The certificates of a TSA_TRUST_ANCHORS file (PEM), bounded; throws when it holds none. */
+async function readAnchorsFile(file: string): Promise<Uint8Array[]> {
+  const info = await stat(file);
+  if (info.size > MAX_ANCHORS_FILE_BYTES) throw new Error(`TSA_TRUST_ANCHORS (${file}) is larger than ${MAX_ANCHORS_FILE_BYTES} bytes`);
+  const certificates = pemBlocks(await readFile(file, 'utf8'));
+  if (certificates.length === 0 || certificates.length > MAX_ANCHORS) throw new Error(`TSA_TRUST_ANCHORS (${file}) must hold 1 to ${MAX_ANCHORS} PEM certificates`);
+  for (const der of certificates) new X509Certificate(der);
+  return certificates;
 }
 
 function crlDer(bytes: Buffer): Uint8Array {
@@ -144,6 +158,30 @@ export class TimestampingService {
   }
 
   /**
+   * The time-stamping authorities a verifier should trust to date this platform's signatures
+   * (ADR 0148), DER: TSA_TRUST_ANCHORS's certificates with TSA_URL, else the root of the
+   * platform's own TSA chain. The verifier's context and sceau-issuer.json's
+   * `timestamp_authorities` (read by the independent verifier and the trust list) use them.
+   */
+  async trustedAuthoritiesDer(): Promise<Uint8Array[]> {
+    this.anchors ??= this.readTrustedAuthorities().catch((error: unknown) => {
+      this.anchors = null;
+      throw error;
+    });
+    return this.anchors;
+  }
+
+  private anchors: Promise<Uint8Array[]> | null = null;
+
+  private async readTrustedAuthorities(): Promise<Uint8Array[]> {
+    const file = this.config.timestamping.trustAnchorsFile;
+    if (file) return readAnchorsFile(file);
+    if (!this.local) return [];
+    const chain = await this.tsaCertificateChainDer();
+    return chain?.length ? [chain[chain.length - 1]!] : [];
+  }
+
+  /**
    * Revokes a certificate of the development CA (by serial, hexadecimal) and issues the CRL again
    * at once. With configured keys the ministry's CA revokes, not the platform.
    */
@@ -194,6 +232,22 @@ export class TimestampingService {
       const configured: TsaSetup = { kind: 'http', url: t.tsaUrl!, timeoutMs: t.timeoutMs, maxTokenBytes: t.maxTokenBytes, authorization: t.authorization };
       const probe = await remoteTimestamper(configured).timestamp(randomBytes(32));
       const info = verifyTimeStampToken(probe);
+      if (t.trustAnchorsFile) {
+        // Every diploma's time-stamps must date it for verifiers (ADR 0148): a TSA outside TSA_TRUST_ANCHORS issues nothing.
+        const anchors = (await this.trustedAuthoritiesDer()).map((der) => new X509Certificate(der));
+        const leaf = new X509Certificate(info.tsaCertificateDer);
+        if (
+          !chainsToAnchor(
+            leaf,
+            info.certificatesDer.map((der) => new X509Certificate(der)),
+            anchors,
+          )
+        ) {
+          throw new Error(`the TSA at ${t.tsaUrl} (${leaf.subject.replaceAll('\n', ', ')}) does not chain to a certificate of TSA_TRUST_ANCHORS (${t.trustAnchorsFile})`);
+        }
+      } else {
+        this.log.warn({}, 'TSA_TRUST_ANCHORS is not set: verifiers will not trust the time-stamps of TSA_URL (ADR 0148)');
+      }
       tsaSetup = { ...configured, maxTokenBytes: Math.min(t.maxTokenBytes, Math.ceil(probe.length * 1.25) + 512) };
       tsaChain = info.certificatesDer;
     } else {

@@ -26,6 +26,8 @@ import { diplomas, generations } from '../../db/schema.ts';
 import { trackChain, untrackChain } from '../../prometheus/metrics.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import type { TimestampingService } from '../timestamping/timestamping-service.ts';
 
 type Hex = `0x${string}`;
 
@@ -118,7 +120,16 @@ export class VerificationService {
    */
   private readonly diplomaById: ReturnType<typeof prepareDiplomaById>;
 
-  constructor(db: Db, config: Config, keys: MinistryKeys, chain: OpenChain) {
+  /** The TSAs trusted to date signatures (ADR 0148), read once; null until read. */
+  private timestampAuthorities: Promise<readonly Uint8Array[]> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    config: Config,
+    keys: MinistryKeys,
+    chain: OpenChain,
+    private readonly trust: { storage?: FileStorage; timestamping?: TimestampingService | null } = {},
+  ) {
     this.diplomaById = prepareDiplomaById(db);
     this.maxStalenessMs = config.chain.revocationMaxStalenessSeconds * 1000;
     // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not
@@ -159,6 +170,7 @@ export class VerificationService {
         return found !== null && !published(found);
       },
       parsePdf: (pdf) => (this.parser ??= createPdfParsePool()).parse(pdf, CREDENTIAL_ATTACHMENT),
+      ...(trust.storage ? { issuedPdf: (id: string, signed: Uint8Array) => this.issuedPdf(id, signed) } : {}),
     };
   }
 
@@ -175,6 +187,31 @@ export class VerificationService {
     return row ?? null;
   }
 
+  /**
+   * Whether the platform issued exactly this signed revision of a diploma's PDF: its stored file
+   * (renewals only append to it, ADR 0135) begins with these bytes. Asked by the engine only for a
+   * PDF signed by a retired key that no trusted time-stamp dates (ADR 0148); the stored file is the
+   * platform's own, its size bounded by what rendering writes.
+   */
+  private async issuedPdf(id: string, signed: Uint8Array): Promise<boolean | null> {
+    if (!DIPLOMA_ID_PATTERN.test(id) || !this.trust.storage) return null;
+    const [row] = await this.db.select({ pdfKey: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.id, id)).limit(1);
+    if (!row?.pdfKey) return false;
+    const stored = await this.trust.storage.get(row.pdfKey);
+    if (!stored) return null;
+    return stored.length >= signed.length && stored.subarray(0, signed.length).equals(signed);
+  }
+
+  /** The TSAs the platform trusts (TSA_TRUST_ANCHORS, or its own TSA's root); none while they cannot be read. */
+  private async trustedTimestampAuthorities(): Promise<readonly Uint8Array[]> {
+    if (!this.trust.timestamping) return [];
+    this.timestampAuthorities ??= this.trust.timestamping.trustedAuthoritiesDer().catch(() => {
+      this.timestampAuthorities = null;
+      return [];
+    });
+    return this.timestampAuthorities;
+  }
+
   async verify(input: VerificationInput): Promise<VerificationResult> {
     return this.cache.getOrVerify(input, () => this.compute(input, this.context));
   }
@@ -182,7 +219,8 @@ export class VerificationService {
   /** The engine, with the revocations read from the index or the chain and when that view was taken. */
   private async compute(input: VerificationInput, context: VerificationContext): Promise<VerificationResult> {
     const view = { at: Number.POSITIVE_INFINITY };
-    const result = await verify(input, { ...context, registry: this.registryFor(view) });
+    const timestampAuthorities = await this.trustedTimestampAuthorities();
+    const result = await verify(input, { ...context, registry: this.registryFor(view), ...(timestampAuthorities.length ? { timestampAuthorities } : {}) });
     if (view.at !== Number.POSITIVE_INFINITY) this.viewAt.set(result, view.at);
     return result;
   }
