@@ -1,7 +1,8 @@
 /**
  * Declares a retired ministry key compromised from a given time (ADR 0136, docs/security.md "Key
- * compromise"): its retirement time is set back to that time, so every verifier refuses what it
- * signed from then on; its certificate is recorded as revoked (keyCompromise) for the CA's CRL; and
+ * compromise"): its retirement time is set back to that time and its compromise time published
+ * (compromised_at), so every verifier refuses what it signed from then on and says why
+ * (key_compromised / pdf_key_compromised, ADR 0148); its certificate is recorded as revoked (keyCompromise) for the CA's CRL; and
  * the diplomas the platform signed with it since then are listed, to be issued again.
  *   npm run keys:compromise -- --kid <key id> --since 2026-11-20T08:00:00Z [--out affected.json]
  * The active key cannot be declared compromised: rotate first. Restart every process afterwards.
@@ -40,6 +41,10 @@ try {
   try {
     const affected = await diplomasSignedSince(database.db, marked.kid, new Date(marked.retiredAt));
     console.log(`${affected.length} diploma(s) signed with this key since ${marked.retiredAt}, refused from now on: issue them again.`);
+    // ADR 0148: flagged, not only listed. The key set publishes compromised_at once restarted.
+    console.log(
+      'Once every process has restarted, their public verification (page, API, independent verifier) says "signed with a key the ministry declared compromised, after the compromise: to be issued again" (key_compromised, pdf_key_compromised).',
+    );
     for (const d of affected.slice(0, 50)) console.log(`  ${d.id}  batch ${d.generationId}  candidate ${d.candidateCode}  issued ${d.issuedAt}${d.revoked ? '  (revoked)' : ''}`);
     if (affected.length > 50) console.log(`  … and ${affected.length - 50} more${values.out ? '' : ' (write them all with --out <file>)'}`);
     if (values.out) {
