@@ -6,6 +6,7 @@
  */
 import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { inflateSync } from 'node:zlib';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SD_JWT_VC_TYP } from './claims.ts';
 import { base64url, type PublicJwk } from './issue.ts';
@@ -16,6 +17,8 @@ export const MAX_SD_JWT_BYTES = 256 * 1024;
 export const MAX_DISCLOSURES = 64;
 /** A status list token larger than this is not read. */
 export const MAX_STATUS_LIST_BYTES = 1024 * 1024;
+/** Its list, inflated, larger than this is not read either (a small token can inflate to gigabytes). */
+export const MAX_STATUS_LIST_INFLATED_BYTES = 16 * 1024 * 1024;
 
 export type SdJwtCheckName = 'format' | 'issuer' | 'signature' | 'type' | 'expiry' | 'disclosures' | 'key_binding' | 'status';
 export type SdJwtCheckStatus = 'passed' | 'failed' | 'unchecked';
@@ -325,6 +328,9 @@ async function statusCheck(payload: Record<string, unknown>, options: VerifyOpti
     const key = await keyFor(options.statusJwks ?? options.jwks, header.kid);
     if (!key) throw new Error('unknown key');
     if (!(await (await es256Verifier(key))(`${h}.${p}`, s))) throw new Error('bad signature');
+    const list = isObject(body.status_list) ? body.status_list : null;
+    if (!list || typeof list.lst !== 'string') throw new Error('no status_list');
+    inflateSync(Buffer.from(list.lst, 'base64url'), { maxOutputLength: MAX_STATUS_LIST_INFLATED_BYTES });
     const status = getListFromStatusListJWT(token).getStatus(idx);
     if (status === 0) return { name: 'status', status: 'passed', code: 'not_revoked' };
     return { name: 'status', status: 'failed', code: status === 2 ? 'suspended' : 'revoked' };
