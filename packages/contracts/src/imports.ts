@@ -119,6 +119,53 @@ export const IMPORT_ERROR_CODES = [
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
+export const PHOTO_WARNINGS = ['photo_too_small', 'photo_landscape'] as const;
+export type PhotoWarningCode = (typeof PHOTO_WARNINGS)[number];
+
+/** A usable photo that will print poorly or cropped (ADR 0147): said, never refused. */
+export const photoWarningView = z.object({
+  row: z.number().int(),
+  candidate_code: z.string(),
+  file: z.string(),
+  code: z.enum(PHOTO_WARNINGS),
+  /** In the request's language. */
+  message: z.string(),
+});
+export type PhotoWarningView = z.infer<typeof photoWarningView>;
+
+/** Why a file of a photos zip added to a batch was not used (ADR 0147). */
+export const PHOTO_REFUSALS = ['photo_unreadable', 'photo_too_large', 'candidate_rejected', 'photo_duplicate'] as const;
+export type PhotoRefusal = (typeof PHOTO_REFUSALS)[number];
+
+/**
+ * `POST /generations/:id/photos`' report: each file of the zip given to a candidate of the batch
+ * (with its warnings), matched to none, or refused and why. Lists hold the first
+ * IMPORT_LIMITS.maxErrorsListed; the counts say how many in all.
+ */
+export const photoZipReport = z.object({
+  message: z.string(),
+  generation_id: z.number().int(),
+  files: z.number().int(),
+  added: z.array(
+    z.object({
+      file: z.string(),
+      candidate_code: z.string(),
+      item_id: z.number().int(),
+      warnings: z.array(z.object({ code: z.enum(['photo_too_small', 'photo_landscape']), message: z.string() })),
+    }),
+  ),
+  added_count: z.number().int(),
+  /** No candidate of this batch has the file's name as its code. */
+  unmatched: z.array(z.object({ file: z.string(), message: z.string() })),
+  unmatched_count: z.number().int(),
+  refused: z.array(z.object({ file: z.string(), candidate_code: z.string().nullable(), code: z.enum(PHOTO_REFUSALS), message: z.string() })),
+  refused_count: z.number().int(),
+  /** The batch's candidates (not rejected) still without a photo afterwards. */
+  without_photo: z.number().int(),
+});
+export const photoZipResponse = envelope(photoZipReport);
+export type PhotoZipReport = z.infer<typeof photoZipReport>;
+
 export const importRowError = z.object({
   /** The line in the file (the header is line 1). */
   row: z.number().int(),
@@ -170,7 +217,18 @@ export const importCheckResult = z.object({
   sheets: z.array(z.string()),
   /** Lines under the header left out as not being candidates (totals, signatures, notes, a repeated header), with their text (the first 100). */
   ignored: z.array(z.object({ row: z.number().int(), text: z.string() })),
-  photos: z.object({ files: z.number().int(), matched: z.number().int() }).nullable(),
+  /**
+   * With a zip: its files, the rows it gives a photo, every row left without one (named, not
+   * counted), and the photos that will print poorly (ADR 0147: warnings, the row is imported).
+   */
+  photos: z
+    .object({
+      files: z.number().int(),
+      matched: z.number().int(),
+      missing: z.array(z.object({ row: z.number().int(), candidate_code: z.string() })),
+      warnings: z.array(photoWarningView),
+    })
+    .nullable(),
   /** The stored list this check is of (a list check's answer): sent back with the start, which refuses a draft holding another list since (ADR 0143). */
   list_id: z.string().optional(),
 });

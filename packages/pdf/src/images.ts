@@ -128,7 +128,8 @@ export function isFittedPhoto(input: Uint8Array, boxMm: { w: number; h: number }
 }
 
 /**
- * Fits a photo to the photo box at the target resolution (cover, centred) and re-encodes it as a
+ * Fits a photo to the photo box at the target resolution (cover, centre-top: a wide photo keeps its
+ * middle, a tall one its top, where the head is — ADR 0147) and re-encodes it as a
  * JPEG under the byte limit. Costs a few milliseconds: do it once when the photo is validated
  * and store the result, so that rendering embeds it as is.
  */
@@ -139,11 +140,7 @@ export async function preparePhoto(input: Uint8Array, boxMm: { w: number; h: num
   // cost ~10-20 ms) by being decoded and encoded again: its metadata is dropped, its image kept.
   const ready = alreadyFittedJpeg(input, width, height, limits.maxBytes);
   if (ready) return ready;
-  const resized = sharp(input, { failOn: 'error' })
-    .rotate()
-    .resize(width, height, { fit: 'cover', position: 'attention' })
-    .toColourspace('srgb')
-    .flatten({ background: '#ffffff' });
+  const resized = sharp(input, { failOn: 'error' }).rotate().resize(width, height, { fit: 'cover', position: 'north' }).toColourspace('srgb').flatten({ background: '#ffffff' });
   let output: Buffer = Buffer.alloc(0);
   for (const quality of [82, 72, 62, 52, 42]) {
     output = await resized.clone().jpeg({ quality, mozjpeg: true, chromaSubsampling: '4:2:0' }).toBuffer();

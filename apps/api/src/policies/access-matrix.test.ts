@@ -538,6 +538,27 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
       { variant: 'to a published batch', alsoOk: [{ status: 422, field: 'file' }] },
     ),
   ],
+  // A photos zip to a batch before launch (ADR 0147): an allowed call without the zip ends in 422 on `photos`.
+  'POST /api/generations/:id/photos': [
+    batchCase(
+      'pending_validation',
+      generationPolicy.addPhotos,
+      (b) => {
+        const form = multipart({});
+        return { url: `/api/generations/${b.id}/photos`, payload: form.payload, headers: form.headers };
+      },
+      { alsoOk: [{ status: 422, field: 'photos' }] },
+    ),
+    batchCase(
+      'in_progress',
+      generationPolicy.addPhotos,
+      (b) => {
+        const form = multipart({});
+        return { url: `/api/generations/${b.id}/photos`, payload: form.payload, headers: form.headers };
+      },
+      { variant: 'after launch', alsoOk: [{ status: 422, field: 'photos' }] },
+    ),
+  ],
   'GET /api/importations/:id/tracking': {
     on: 'importation',
     what: 'a running import',

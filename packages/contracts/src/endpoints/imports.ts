@@ -6,6 +6,7 @@ import {
   fromRegistryResponse,
   importCandidatesResponse,
   importCheckResponse,
+  photoZipResponse,
   exportFormatQuery,
   importExampleQuery,
   importationsQuery,
@@ -73,6 +74,19 @@ export const importsEndpoints = {
     summary: 'Add candidates to a batch still being prepared (multipart: generation_id, file, optional photos)',
     multipart: true,
     responses: { 200: importCandidatesResponse, 202: importCandidatesResponse },
+  }),
+  /** Multipart `photos` (a zip): each photo named by a candidate's code given to that candidate of the batch (ADR 0147). */
+  addPhotos: endpoint({
+    method: 'POST',
+    path: '/generations/:id/photos',
+    access: create,
+    tags,
+    summary: "Add a photos zip to a batch before launch: each file named by a candidate code becomes that candidate's photo, waiting for validation",
+    description:
+      "Multipart field `photos` (zip, the list import's bounds: size, entry count, inflated bytes). HEIC, JPEG, PNG, WebP and GIF are read; the answer reports every file added (with its warnings: too small, landscape), unmatched or refused, and is audited. 409 once the batch is launched (or before its candidates are imported).",
+    params: idParam,
+    multipart: true,
+    responses: { 200: photoZipResponse },
   }),
   /** Every problem of a draft's list check, to send back to the school (ADR 0143). */
   checkErrors: endpoint({

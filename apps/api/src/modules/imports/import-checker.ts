@@ -1,13 +1,13 @@
 import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportErrorCode } from '@sceau/contracts';
 import { isFittedPhoto } from '@sceau/pdf';
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import sharp from 'sharp';
 import type yauzl from 'yauzl';
 import type { Db } from '../../db/client.ts';
 import { centres, generationItems, generations, institutions, options } from '../../db/schema.ts';
 import { isWithin, type Scope } from '../../policies/scope.ts';
 import { describePlace, type Match, type Place, ReferenceMatcher } from '../reference-data/reference-matcher.ts';
 import { cleanText, comparable, readBirthDate, readCandidateCode, readEmail, readGender, readName, readPercentage, readPhone } from './row-values.ts';
+import { type PhotoUnreadable, type PhotoWarning, readPhoto } from './photo-reading.ts';
 import { normaliseHeader, type Table } from './table-reader.ts';
 import { baseName, type ZipArchive } from './zip-archive.ts';
 
@@ -40,11 +40,27 @@ export interface CheckedCandidate {
   photo: string | null;
 }
 
+/** A row's usable photo that will print poorly or cropped (ADR 0147): said, not refused. */
+export interface PhotoNote {
+  row: number;
+  candidateCode: string;
+  file: string;
+  warning: PhotoWarning;
+}
+
+export interface PhotoSummary {
+  files: number;
+  matched: number;
+  /** Rows to be imported without a photo (none in the zip for them), each named. */
+  missing: { row: number; candidateCode: string }[];
+  warnings: PhotoNote[];
+}
+
 export interface CheckOutcome {
   rows: number;
   candidates: CheckedCandidate[];
   problems: RowProblem[];
-  photos: { files: number; matched: number } | null;
+  photos: PhotoSummary | null;
 }
 
 export interface CheckContext {
@@ -59,7 +75,8 @@ const HEADER_KEYS = new Map<string, ImportColumn>(IMPORT_COLUMNS.flatMap((c) => 
 /** Every header spelling the reader should recognise. */
 export const HEADER_HINTS: ReadonlySet<string> = new Set(HEADER_KEYS.keys());
 
-const PHOTO_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'];
+/** A photo named after the candidate's code: these extensions first, then any file of that stem (refused if it is no photo). */
+export const PHOTO_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp', '.heic', '.heif', '.gif'];
 /** Photos are stored at 300 × 400 pixels (the diploma's photo box at 200 dpi), as JPEGs of at most 30 KB. */
 export const PHOTO_BOX_MM = { w: 38.1, h: 50.8 };
 export const PHOTO_LIMITS = { dpi: 200, maxBytes: 30_000 };
@@ -91,6 +108,8 @@ export interface ReadRow {
   centre: [string, string];
   /** The photo's name in the zip (its key in ZipArchive.files), when the zip holds a readable one. */
   photo: string | null;
+  /** What the photo will look like printed (ADR 0147), when it has something against it. */
+  photoWarnings?: PhotoWarning[];
 }
 
 /** What a list holds by itself: a pure function of its bytes, its zip's bytes and the session's year. */
@@ -173,16 +192,20 @@ export async function readRows(table: Table, context: Pick<CheckContext, 'sessio
     if ('error' in email) problem('email', email.error);
 
     let photo: string | null = null;
+    let warnings: PhotoWarning[] | undefined;
     if (context.zip) {
       const named = baseName(cleanText(cell('photo')));
       const codeValue = 'value' in code ? code.value : null;
-      const key = named ? named : codeValue ? PHOTO_EXTENSIONS.map((ext) => `${codeValue}${ext}`).find((k) => context.zip!.files.has(k)) : undefined;
+      const key = named ? named : codeValue ? photoKeyFor(context.zip, codeValue) : undefined;
       const entry = key ? context.zip.files.get(key) : undefined;
       if (named && !entry) problem('photo', 'photo_not_in_zip', { value: cleanText(cell('photo')) });
       else if (entry) {
         const checked = await checkPhoto(context.zip, entry);
-        if (checked) problem('photo', checked);
-        else photo = key!;
+        if ('problem' in checked) problem('photo', checked.problem, { value: entry.fileName, ...(checked.reason ? { context: checked.reason } : {}) });
+        else {
+          photo = key!;
+          if (checked.warnings.length) warnings = checked.warnings;
+        }
       }
     }
 
@@ -209,6 +232,7 @@ export async function readRows(table: Table, context: Pick<CheckContext, 'sessio
       school: [cleanText(cell('ecole')), comparable(cell('ecole'))],
       centre: [cleanText(cell('centre')), comparable(cell('centre'))],
       photo,
+      ...(warnings ? { photoWarnings: warnings } : {}),
     });
   }
   return { rows: table.rows.length, fileProblem: null, read, zipFiles };
@@ -220,7 +244,7 @@ export async function readRows(table: Table, context: Pick<CheckContext, 'sessio
  * reference rows and one indexed query per 5,000 codes.
  */
 export async function checkRows(db: Db, list: ReadList, context: Pick<CheckContext, 'sessionId' | 'provinceId' | 'scope'>): Promise<CheckOutcome> {
-  const photos = list.zipFiles === null ? null : { files: list.zipFiles, matched: 0 };
+  const photos: PhotoSummary | null = list.zipFiles === null ? null : { files: list.zipFiles, matched: 0, missing: [], warnings: [] };
   if (list.fileProblem) return { rows: list.rows, candidates: [], photos, problems: [list.fileProblem] };
 
   const reference = await loadReferenceData(db);
@@ -268,7 +292,10 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
       continue;
     }
     candidates.push({ row, candidateCode: r.code!, ...r.values!, optionId: option!.id, institutionId: school!.id, centreId: centre!.id, photo: r.photo });
-    if (r.photo && photos) photos.matched++;
+    if (r.photo && photos) {
+      photos.matched++;
+      for (const warning of r.photoWarnings ?? []) photos.warnings.push({ row, candidateCode: r.code!, file: r.photo, warning });
+    } else if (photos) photos.missing.push({ row, candidateCode: r.code! });
   }
 
   // Against the session's other batches (a cancelled batch frees its candidates).
@@ -278,25 +305,58 @@ export async function checkRows(db: Db, list: ReadList, context: Pick<CheckConte
       problems.push({ row: firstRowOfCode.get(code)!, column: 'code_candidat', code: 'code_already_imported', params: { generation: generationId } });
     const refused = new Set(known.keys());
     candidates.splice(0, candidates.length, ...candidates.filter((c) => !refused.has(c.candidateCode)));
+    if (photos) {
+      photos.missing = photos.missing.filter((m) => !refused.has(m.candidateCode));
+      photos.warnings = photos.warnings.filter((w) => !refused.has(w.candidateCode));
+      photos.matched = candidates.filter((c) => c.photo).length;
+    }
   }
   problems.sort((a, b) => a.row - b.row);
   return { rows: list.rows, candidates, problems, photos };
 }
 
-async function checkPhoto(zip: ZipArchive, entry: yauzl.Entry): Promise<ImportErrorCode | null> {
-  if (entry.uncompressedSize > IMPORT_LIMITS.photoMaxBytes) return 'photo_too_large';
-  try {
-    const bytes = await zip.read(entry);
-    // A photo already fitted to the box is a well-formed JPEG the import keeps as it is (ADR 0107):
-    // its segment headers say so in microseconds, where sharp's metadata costs a quarter of a
-    // millisecond of CPU and a trip through its thread pool.
-    if (isFittedPhoto(bytes, PHOTO_BOX_MM, PHOTO_LIMITS)) return null;
-    const meta = await sharp(bytes).metadata();
-    if (!meta.width || !meta.height || !['jpeg', 'png', 'webp'].includes(meta.format ?? '')) return 'photo_unreadable';
-    return null;
-  } catch {
-    return 'photo_unreadable';
+const stems = new WeakMap<ZipArchive, Map<string, string>>();
+
+/**
+ * The zip's file for a candidate code: `<code>.jpg` and the other photo extensions first, then any
+ * file of that stem (`<code>.pdf`, `<code>.bmp`), which the check then refuses for what it is
+ * rather than leaving the row silently without a photo.
+ */
+export function photoKeyFor(zip: ZipArchive, candidateCode: string): string | undefined {
+  const code = candidateCode.toLowerCase();
+  const known = PHOTO_EXTENSIONS.map((ext) => `${code}${ext}`).find((k) => zip.files.has(k));
+  if (known) return known;
+  let byStem = stems.get(zip);
+  if (!byStem) {
+    byStem = new Map();
+    for (const name of zip.files.keys()) {
+      const dot = name.lastIndexOf('.');
+      const stem = dot > 0 ? name.slice(0, dot) : name;
+      if (!byStem.has(stem)) byStem.set(stem, name);
+    }
+    stems.set(zip, byStem);
   }
+  return byStem.get(code);
+}
+
+export type PhotoCheck = { problem: ImportErrorCode; reason?: PhotoUnreadable } | { warnings: PhotoWarning[] };
+
+/** One photo of a zip: usable (with what it has against it), or why not. */
+export async function checkPhoto(zip: ZipArchive, entry: yauzl.Entry): Promise<PhotoCheck> {
+  if (entry.uncompressedSize > IMPORT_LIMITS.photoMaxBytes) return { problem: 'photo_too_large' };
+  let bytes: Buffer;
+  try {
+    bytes = await zip.read(entry);
+  } catch {
+    return { problem: 'photo_unreadable', reason: 'damaged' };
+  }
+  // A photo already fitted to the box is a well-formed JPEG the import keeps as it is (ADR 0107):
+  // its segment headers say so in microseconds, where sharp's metadata costs a quarter of a
+  // millisecond of CPU and a trip through its thread pool.
+  if (isFittedPhoto(bytes, PHOTO_BOX_MM, PHOTO_LIMITS)) return { warnings: [] };
+  const read = await readPhoto(bytes);
+  if ('unreadable' in read) return { problem: 'photo_unreadable', reason: read.unreadable };
+  return { warnings: read.warnings };
 }
 
 /** Candidate codes already in a batch of the session that is not cancelled, with that batch. */

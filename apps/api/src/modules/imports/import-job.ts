@@ -1,4 +1,3 @@
-import { preparePhoto } from '@sceau/pdf';
 import type { ImportationStatus } from '@sceau/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { findImportedCodes, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
 import { ImportRefused, readListKey, recheckStoredList } from './list-files.ts';
+import { preparePhotoFiles } from './photo-reading.ts';
 
 /** Runs of the job before an import that keeps failing is given up (retries of pg-boss, and restarts). */
 const MAX_ATTEMPTS = 5;
@@ -20,6 +20,11 @@ const PHOTOS_AT_ONCE = 8;
 
 export function photoKey(generationId: number, candidateCode: string): string {
   return `photos/${generationId}/${candidateCode}.jpg`;
+}
+
+/** The candidate's latest original photo (bounded, ADR 0147), which the editor crops from; edits never replace it. */
+export function originalPhotoKey(generationId: number, candidateCode: string): string {
+  return `photos/${generationId}/originals/${candidateCode}.jpg`;
 }
 
 /**
@@ -113,8 +118,9 @@ export class ImportJob {
             const entry = candidate.photo ? zip?.files.get(candidate.photo) : undefined;
             if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
             if (!entry) return;
-            const jpeg = await preparePhoto(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
-            await this.storage.put(photoKey(batch.id, candidate.candidateCode), Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength));
+            const files = await preparePhotoFiles(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
+            if (files.original) await this.storage.put(originalPhotoKey(batch.id, candidate.candidateCode), files.original);
+            await this.storage.put(photoKey(batch.id, candidate.candidateCode), files.photo);
           }),
         );
         if (Date.now() - lastReport > 500) {

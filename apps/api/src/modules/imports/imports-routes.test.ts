@@ -245,7 +245,13 @@ describe('importing a checked list', () => {
       { name: 'photos', filename: 'photos.zip', type: 'application/zip', data: photos },
     ]);
     const data = missing.json().data;
-    expect(data.photos).toEqual({ files: 3, matched: 2 });
+    // The 800 × 600 PNG is landscape: a warning naming its row and file, the row still imported.
+    expect(data.photos).toEqual({
+      files: 3,
+      matched: 2,
+      missing: [],
+      warnings: [{ row: 3, candidate_code: '20260001000002', file: '20260001000002.png', code: 'photo_landscape', message: expect.stringContaining('paysage') }],
+    });
     expect((data.errors as CheckError[]).map((e) => [e.row, e.column, e.code])).toEqual([
       [4, 'photo', 'photo_not_in_zip'],
       [5, 'photo', 'photo_unreadable'],
@@ -254,7 +260,8 @@ describe('importing a checked list', () => {
     const fixed = await check([csvFile(csv([row('20260001000001', { photo: 'Kabongo.jpg' }), row('20260001000002'), row('20260001000003')]))], admin, {
       generation_id: data.generation_id,
     });
-    expect(fixed.json().data).toMatchObject({ valid_rows: 3, errors: [], photos: { files: 3, matched: 2 } });
+    // The row left without a photo is named, not counted.
+    expect(fixed.json().data).toMatchObject({ valid_rows: 3, errors: [], photos: { files: 3, matched: 2, missing: [{ row: 4, candidate_code: '20260001000003' }] } });
 
     const started = await start(data.generation_id);
     await t.services.imports.job.handle({ importationId: started.json().data.importation_id }, { id: 'test' });

@@ -10,10 +10,11 @@ import { actorOf } from '../../policies/actor.ts';
 import { parseOrThrow } from '../../lib/validation.ts';
 import { attachment, EXPORT_CONTENT_TYPES, tableStream } from '../../lib/table-export.ts';
 import { checkErrorRows, checkErrors } from './check-export.ts';
-import type { RowProblem } from './import-checker.ts';
+import type { PhotoSummary, RowProblem } from './import-checker.ts';
 import { exampleCsv, exampleXlsx } from './import-example.ts';
 import type { CheckResult } from './imports-service.ts';
 import { readImportForm } from './multipart-upload.ts';
+import { type PhotoZipOutcome, PhotoZipService } from './photo-zip.ts';
 
 /** The check's answer in the request's language (the first IMPORT_LIMITS.maxErrorsListed problems). */
 function present(request: FastifyRequest, result: CheckResult) {
@@ -33,8 +34,51 @@ function present(request: FastifyRequest, result: CheckResult) {
     sheet: result.sheet,
     sheets: result.sheets,
     ignored: result.ignored.slice(0, 100),
-    photos: result.photos,
+    photos: result.photos && presentPhotos(request, result.photos),
     ...(result.listId ? { list_id: result.listId } : {}),
+  };
+}
+
+/** The zip's summary: rows without a photo named, warnings translated (the first IMPORT_LIMITS.maxErrorsListed of each). */
+export function presentPhotos(request: FastifyRequest, photos: PhotoSummary) {
+  return {
+    files: photos.files,
+    matched: photos.matched,
+    missing: photos.missing.slice(0, IMPORT_LIMITS.maxErrorsListed).map((m) => ({ row: m.row, candidate_code: m.candidateCode })),
+    warnings: photos.warnings.slice(0, IMPORT_LIMITS.maxErrorsListed).map((w) => ({
+      row: w.row,
+      candidate_code: w.candidateCode,
+      file: w.file,
+      code: w.warning,
+      message: request.t(`errors:field.import_${w.warning}`, { value: w.file }),
+    })),
+  };
+}
+
+/** A photos zip's report in the request's language (the first IMPORT_LIMITS.maxErrorsListed of each list). */
+function presentPhotoZip(request: FastifyRequest, outcome: PhotoZipOutcome) {
+  const max = IMPORT_LIMITS.maxErrorsListed;
+  const refusal = (r: PhotoZipOutcome['refused'][number]) => {
+    if (r.code === 'photo_unreadable' || r.code === 'photo_too_large')
+      return request.t(`errors:field.import_${r.code}`, { value: r.file, ...(r.reason ? { context: r.reason } : {}) });
+    return request.t(`errors:field.photo_zip_${r.code}`, { value: r.file, code: r.candidateCode });
+  };
+  return {
+    message: request.t('messages:photo_zip_added', { count: outcome.added.length }),
+    generation_id: outcome.generationId,
+    files: outcome.files,
+    added: outcome.added.slice(0, max).map((a) => ({
+      file: a.file,
+      candidate_code: a.candidateCode,
+      item_id: a.itemId,
+      warnings: a.warnings.map((code) => ({ code, message: request.t(`errors:field.import_${code}`, { value: a.file }) })),
+    })),
+    added_count: outcome.added.length,
+    unmatched: outcome.unmatched.slice(0, max).map((u) => ({ file: u.file, message: request.t('errors:field.photo_zip_unmatched', { value: u.file }) })),
+    unmatched_count: outcome.unmatched.length,
+    refused: outcome.refused.slice(0, max).map((r) => ({ file: r.file, candidate_code: r.candidateCode, code: r.code, message: refusal(r) })),
+    refused_count: outcome.refused.length,
+    without_photo: outcome.withoutPhoto,
   };
 }
 
@@ -101,6 +145,15 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
     const { generation_id } = parseOrThrow(importCandidatesFields, fields);
     const result = await imports.importCandidates(actorOf(request), generation_id, files);
     return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
+  });
+
+  const photoZips = new PhotoZipService(db, services.storage);
+  /** A photos zip added to a batch before launch (ADR 0147): the batch's rule first, then the bounded upload. */
+  serve(app, endpoints.imports.addPhotos, async (request) => {
+    const actor = actorOf(request);
+    await photoZips.batchFor(actor, request.params.id);
+    const { files } = await readImportForm(request);
+    return { data: presentPhotoZip(request, await photoZips.addPhotos(actor, request.params.id, files.photos)) };
   });
 
   /** Every problem of a draft's check as a file for the school (ADR 0143), in the request's language. */

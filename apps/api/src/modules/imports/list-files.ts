@@ -56,7 +56,7 @@ export function readListKey(listKey: string): string {
 }
 
 /** Changes whenever readRows changes what it reads: an older stored check is then ignored. */
-const READ_LIST_VERSION = 2;
+const READ_LIST_VERSION = 3;
 
 interface StoredReadList {
   version: number;

@@ -57,7 +57,7 @@ export async function readEditedImage(dataUrl: string): Promise<Buffer> {
   const { width, height } = meta.autoOrient;
   if (width < 100 || height < 100) throw fieldError('image', { key: 'field.validation_image_too_small', params: { width: 100, height: 100 } });
   const fits = width >= L.width.min && width <= L.width.max && height >= L.height.min && height <= L.height.max;
-  const image = fits ? oriented : oriented.resize(L.width.default, L.height.default, { fit: 'cover', position: 'attention' });
+  const image = fits ? oriented : oriented.resize(L.width.default, L.height.default, { fit: 'cover', position: 'north' });
   return toStoredJpeg(image);
 }
 
