@@ -31,6 +31,8 @@ import { usersRoutes } from './modules/accounts/users-routes.ts';
 import { validationsRoutes } from './modules/validations/validations-routes.ts';
 import { distributionRoutes } from './modules/distribution/distribution-routes.ts';
 import { holderRoutes } from './modules/holder/holder-routes.ts';
+import { vcHolderRoutes, vcPublicRoutes } from './modules/vc/vc-routes.ts';
+import { credentialStatusRoutes } from './modules/credential-status/credential-status-routes.ts';
 import { sdJwtVcRoutes, sdJwtVcWellKnownRoutes } from './modules/sd-jwt-vc/sd-jwt-vc-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
@@ -134,6 +136,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
       await api.register(validationsRoutes, context);
       await api.register(distributionRoutes, context);
       await api.register(holderRoutes, context);
+      await api.register(vcHolderRoutes, context);
       await api.register(sdJwtVcRoutes, context);
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(publicDiplomaRoutes, context);
@@ -147,6 +150,9 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   if (identity) await app.register(wellKnownRoutes, { config, ...identity, timestamping: context.services.timestamping ?? null });
   // The SD-JWT VC issuer metadata and the diploma's type metadata (ADR 0145).
   if (context.services.sdJwtVc) await app.register(sdJwtVcWellKnownRoutes, { sdJwtVc: context.services.sdJwtVc });
+  // The ministry's did:web, Open Badges issuer Profile and revocation status lists (ADR 0144).
+  await app.register(vcPublicRoutes, { vc: context.services.vc, publicUrl: config.publicUrl });
+  await app.register(credentialStatusRoutes, { status: context.services.credentialStatus });
   // The TSA, the CRL and the certificates of PAdES B-LTA (ADR 0135), at the root like /.well-known.
   await app.register(timestampingRoutes, { db: context.db, timestamping: context.services.timestamping ?? null });
   await app.register(webPlugin, { config, pages: context.services.verification ? serverVerdict(config, context.services.verification) : null });

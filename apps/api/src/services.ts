@@ -26,6 +26,8 @@ import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 import { TimestampingService } from './modules/timestamping/timestamping-service.ts';
 import { Retimestamper } from './modules/timestamping/retimestamp-job.ts';
+import { CredentialStatusService } from './modules/credential-status/credential-status-service.ts';
+import { VcService } from './modules/vc/vc-service.ts';
 import { SdJwtVcService } from './modules/sd-jwt-vc/sd-jwt-vc-service.ts';
 
 export type Services = ReturnType<typeof createServices>;
@@ -63,6 +65,10 @@ export function createServices(
   const invalidation = overrides.invalidation ?? new CacheInvalidation(overrides.log ?? { warn: () => {} });
   if (verification) invalidation.subscribe((hash) => verification.invalidate(hash));
   const imports = new ImportsService(db, storage, overrides.log ?? { info: () => {}, warn: () => {} }, queue);
+  // The ministry's revocation status lists and the diplomas as W3C VC / Open Badges 3.0 (ADR 0144).
+  const credentialStatus = new CredentialStatusService(db, config.publicUrl, identity?.keys ?? null);
+  invalidation.subscribe(() => credentialStatus.invalidate());
+  const vc = new VcService(db, config, identity?.keys ?? null, credentialStatus);
   const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} }, queue);
   return {
     messenger,
@@ -81,6 +87,10 @@ export function createServices(
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash), queue) : null,
     imports,
     distribution,
+    /** Each diploma's place in the revocation status lists, and the lists (ADR 0144). */
+    credentialStatus,
+    /** A published diploma as an Open Badges 3.0 / W3C VC 2.0 credential (ADR 0144). */
+    vc,
     /** The holder's side: my diplomas and share links (ADR 0132). */
     holder: new HolderService(db, config.publicUrl, verification),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),

@@ -347,6 +347,15 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/sd-jwt` }),
     policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
+  // The W3C VC / Open Badges 3.0 (ADR 0144) under the rule of the PDF: refused to every role as to a stranger.
+  'GET /api/holder/diplomas/:id/vc': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/vc` }),
+    policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
   'DELETE /api/holder/shares/:id': {
     on: 'diploma',
     what: "another account's share link",

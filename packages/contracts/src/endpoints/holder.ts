@@ -33,6 +33,21 @@ export const holderEndpoints = {
     file: 'application/json',
     responses: {},
   }),
+  /**
+   * One of my diplomas as a W3C Verifiable Credential 2.0 / Open Badges 3.0 (ADR 0144): an
+   * OpenBadgeCredential with a Data Integrity proof (ecdsa-rdfc-2019) by the ministry's key, for
+   * Open Badges tools and VC wallets; under the rule of its PDF, like the full credential.
+   */
+  vc: endpoint({
+    method: 'GET',
+    path: '/holder/diplomas/:id/vc',
+    access: 'user',
+    tags,
+    summary: 'One of my diplomas as a W3C Verifiable Credential / Open Badges 3.0 (JSON-LD file, Data Integrity proof), while I may download it',
+    params: diplomaIdParam,
+    file: 'application/vc+ld+json',
+    responses: {},
+  }),
   shares: endpoint({
     method: 'GET',
     path: '/holder/shares',

@@ -233,6 +233,8 @@ export const diplomas = pgTable(
     revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
     revocationTxHash: varchar('revocation_tx_hash', { length: 66 }),
     downloads: integer('downloads').notNull().default(0),
+    /** Its position in the ministry's revocation status lists (ADR 0144): from a sequence, never reused. */
+    statusIndex: integer('status_index').notNull().default(sql`nextval('diploma_status_index_seq')`),
   },
   (t) => [
     index('diplomas_pending_pdf_idx').on(t.generationId).where(sql`${t.pdfKey} is null`),
@@ -242,6 +244,7 @@ export const diplomas = pgTable(
     index('diplomas_candidate_idx').on(t.candidateCode),
     index('diplomas_timestamp_expiry_idx').on(t.timestampExpiresAt).where(sql`${t.pdfKey} is not null`),
     uniqueIndex('diplomas_serial_key').on(t.serial),
+    uniqueIndex('diplomas_status_index_key').on(t.statusIndex),
   ],
 );
 

@@ -1,0 +1,272 @@
+/// <reference path="../../../../../packages/vc/src/digitalbazaar.d.ts" />
+import * as dbVc from '@digitalbazaar/vc';
+import { bitstringEntry, createDocumentLoader, tokenStatusListEntry, verificationSuite, verifyOpenBadgeCredential, type DidDocument, type DocumentLoader } from '@sceau/vc';
+import { eq } from 'drizzle-orm';
+import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { buildApp, type App } from '../../app.ts';
+import { diplomas, generationItems, generations, nationalResults, users } from '../../db/schema.ts';
+import { createServices } from '../../services.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
+import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
+import { loadMinistryKeys, rotateDevelopmentKey, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { VcService } from './vc-service.ts';
+
+const PUBLIC_URL = 'https://diplomes.example.cd';
+const DID = 'did:web:diplomes.example.cd';
+const PHONE = '+243812340077';
+const PASSWORD = 'Titulaire-2026';
+
+let ctx: TestContext;
+let app: App;
+let keysDir: string;
+let keys: MinistryKeys;
+let status: CredentialStatusService;
+let vc: VcService;
+let mine: DiplomaFixture;
+let second: DiplomaFixture;
+let inRevokedBatch: DiplomaFixture;
+let others: DiplomaFixture;
+let holder: string;
+
+/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
+const record = (id: string, n: number) => ({
+  diploma_id: id,
+  serial: `DE-2026-000000${n}-2`,
+  candidate_code: `1234567890123${n}`,
+  last_name: 'MUKENDI',
+  middle_name: 'KABONGO',
+  first_name: 'Grâce',
+  birth_date: '2008-03-14',
+  birth_place: 'Kananga',
+  gender: 'F',
+  option: 'Scientifique',
+  option_code: 'SC',
+  school: 'Lycée Lumière',
+  school_code: 'LL01',
+  centre: 'Institut St Joseph',
+  centre_code: 'C12',
+  educ_province: 'Kasaï-Central 1',
+  educ_province_code: 'KC1',
+  session: 'Juin 2026',
+  session_year: 2026,
+  percentage: 71.5,
+  issue_date: '2026-07-20',
+  issuer: 'minepst.gouv.cd',
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+const asHolder = () => ({ authorization: `Bearer ${holder}` });
+
+/** What a verifier outside the platform has: the contexts shipped in @sceau/vc, and what the platform serves over HTTP. */
+async function outsideLoader(): Promise<DocumentLoader> {
+  const didDocument = (await get('/.well-known/did.json')).json() as DidDocument;
+  return createDocumentLoader({
+    didDocuments: [didDocument],
+    resolve: async (url) => {
+      if (!url.startsWith(`${PUBLIC_URL}/credentials/status/`)) return null;
+      const res = await get(url.slice(PUBLIC_URL.length));
+      return res.statusCode === 200 ? res.json() : null;
+    },
+  });
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp({ PUBLIC_URL });
+  keysDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-vc-keys-'));
+  keys = await loadMinistryKeys({ ...ctx.config.keys, dir: keysDir }, pino({ level: 'silent' }));
+  // Re-read the database at every request: the tests revoke and look at once.
+  status = new CredentialStatusService(ctx.db, PUBLIC_URL, keys, { recheckMs: 0 });
+  vc = new VcService(ctx.db, ctx.config, keys, status);
+  const base = createServices(ctx.db, ctx.config);
+  app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, credentialStatus: status, vc } });
+  await app.ready();
+  const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(4)).map((r) => r.code);
+  mine = await insertDiplomaFixture(ctx.db, base.storage, codes[0]!);
+  second = await insertDiplomaFixture(ctx.db, base.storage, codes[1]!);
+  inRevokedBatch = await insertDiplomaFixture(ctx.db, base.storage, codes[2]!);
+  others = await insertDiplomaFixture(ctx.db, base.storage, codes[3]!);
+  for (const [n, diploma] of [mine, second, inRevokedBatch, others].entries())
+    await ctx.db
+      .update(diplomas)
+      .set({ credential: { record: record(diploma.id, n) } })
+      .where(eq(diplomas.id, diploma.id));
+  for (const diploma of [mine, second]) await ctx.db.update(generationItems).set({ phone: PHONE }).where(eq(generationItems.id, diploma.itemId));
+  await ctx.db.insert(users).values({ name: 'Grâce', phone: PHONE, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
+  holder = await signIn(ctx, PHONE, PASSWORD);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  keys?.close();
+  await ctx?.close();
+  if (keysDir) await rm(keysDir, { recursive: true, force: true });
+});
+
+describe("a diploma's Open Badges 3.0 credential", () => {
+  it('is downloaded by its holder only (private, no-store), and verifies with Digital Bazaar’s verifier on what the platform publishes', async () => {
+    expect((await get(`/api/holder/diplomas/${mine.id}/vc`)).statusCode).toBe(401);
+    const res = await get(`/api/holder/diplomas/${mine.id}/vc`, asHolder());
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['content-disposition']).toContain('.vc.json');
+    const credential = res.json();
+    expect(credential).toMatchObject({
+      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      id: `${PUBLIC_URL}/verify/${mine.id}`,
+      type: ['VerifiableCredential', 'OpenBadgeCredential'],
+      issuer: { id: DID, type: ['Profile'] },
+      credentialSubject: {
+        type: ['AchievementSubject'],
+        name: 'MUKENDI KABONGO Grâce',
+        identifier: [{ type: 'IdentityObject', identityHash: '12345678901230', identityType: 'identifier', hashed: false }],
+        achievement: { type: ['Achievement'], achievementType: 'Diploma', fieldOfStudy: 'Scientifique', criteria: { narrative: expect.stringContaining('Juin 2026') } },
+        result: [{ type: ['Result'], value: '71.5' }],
+      },
+      credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListCredential: `${PUBLIC_URL}/credentials/status/0` },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'ecdsa-rdfc-2019', verificationMethod: `${DID}#${keys.active.kid}` },
+    });
+
+    const loader = await outsideLoader();
+    const result = await dbVc.verifyCredential({
+      credential,
+      suite: verificationSuite(),
+      documentLoader: loader,
+      checkStatus: async () => ({ verified: (await verifyOpenBadgeCredential(credential, { documentLoader: loader })).checks.status.status === 'ok' }),
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+    expect(await vc.verify(credential)).toMatchObject({ verified: true, revoked: false, issuer: DID });
+
+    // A changed field: the proof no longer holds.
+    const changed = structuredClone(credential);
+    changed.credentialSubject.name = 'MUKENDI KABONGO Gracia';
+    expect((await dbVc.verifyCredential({ credential: changed, suite: verificationSuite(), documentLoader: loader, checkStatus: async () => ({ verified: true }) })).verified).toBe(
+      false,
+    );
+    expect((await vc.verify(changed)).checks.proof).toMatchObject({ status: 'failed', reason: 'bad-signature' });
+  });
+
+  it("is refused for another person's diploma", async () => {
+    expect((await get(`/api/holder/diplomas/${others.id}/vc`, asHolder())).statusCode).toBe(404);
+  });
+
+  it('the DID document (at /.well-known/did.json) resolves the proof’s verification method to the active key of the JWKS', async () => {
+    const didDocument = (await get('/.well-known/did.json')).json() as DidDocument;
+    expect(didDocument.id).toBe(DID);
+    // The same keys as the JWKS the platform publishes (/.well-known/jwks.json).
+    expect(didDocument.verificationMethod.map((m) => m.id)).toEqual(keys.jwks().keys.map((k) => `${DID}#${k.kid}`));
+    const credential = (await vc.issue(mine.id)) as { proof: { verificationMethod: string } };
+    const method = (await (await outsideLoader())(credential.proof.verificationMethod)).document as { type: string; controller: string; publicKeyMultibase: string };
+    expect(method).toMatchObject({ type: 'Multikey', controller: DID });
+    const EcdsaMultikey = await import('@digitalbazaar/ecdsa-multikey');
+    const jwk = await EcdsaMultikey.toJwk({ keyPair: await EcdsaMultikey.from(method) });
+    expect({ x: jwk.x, y: jwk.y }).toEqual({ x: keys.active.publicJwk.x, y: keys.active.publicJwk.y });
+  });
+
+  it('the issuer Profile is published as JSON-LD', async () => {
+    const res = await get('/credentials/issuer');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/ld\+json/);
+    expect(res.json()).toMatchObject({ id: DID, type: ['Profile'], name: ctx.config.issuer.name });
+  });
+});
+
+describe('the status lists', () => {
+  const tokenBit = async (index: number) => {
+    const res = await get('/credentials/status/0/token');
+    expect(res.headers['content-type']).toMatch(/^application\/statuslist\+jwt/);
+    const header = decodeProtectedHeader(res.body);
+    expect(header).toMatchObject({ typ: 'statuslist+jwt', alg: 'ES256', kid: keys.active.kid });
+    const jwk = keys.jwks().keys.find((k) => k.kid === header.kid)!;
+    const { payload } = await compactVerify(res.body, await importJWK({ kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, 'ES256'));
+    const claims = JSON.parse(new TextDecoder().decode(payload));
+    expect(claims.sub).toBe(`${PUBLIC_URL}/credentials/status/0/token`);
+    return tokenStatusListEntry(claims.status_list, index);
+  };
+  const bitstringBit = async (index: number) => {
+    const list = (await get('/credentials/status/0')).json();
+    return bitstringEntry(list.credentialSubject.encodedList, index);
+  };
+
+  it('entryFor gives the index, the list and both addresses; an unknown diploma is not found', async () => {
+    const entry = await status.entryFor(mine.id);
+    expect(entry).toEqual({ index: expect.any(Number), list: 0, bitstringUrl: `${PUBLIC_URL}/credentials/status/0`, tokenStatusUrl: `${PUBLIC_URL}/credentials/status/0/token` });
+    const again = await status.entryFor(mine.id);
+    expect(again).toEqual(entry);
+    expect((await status.entryFor(second.id)).index).not.toBe(entry.index);
+    await expect(status.entryFor('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('the list credential’s proof verifies with Digital Bazaar’s verifier; public, short max-age, ETag and 304', async () => {
+    const res = await get('/credentials/status/0');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    const list = res.json();
+    expect(list).toMatchObject({
+      type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+      issuer: DID,
+      credentialSubject: { type: 'BitstringStatusList', statusPurpose: 'revocation' },
+    });
+    const result = await dbVc.verifyCredential({ credential: list, suite: verificationSuite(), documentLoader: await outsideLoader() });
+    expect(result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+    const etag = res.headers.etag as string;
+    expect((await get('/credentials/status/0', { 'if-none-match': etag })).statusCode).toBe(304);
+    expect((await get('/credentials/status/999999')).statusCode).toBe(404);
+    expect((await get('/credentials/status/abc')).statusCode).toBe(404);
+  });
+
+  it('a revoked diploma, and a diploma of a revoked batch, have their bit set in both lists; the VC verification says revoked', async () => {
+    const credential = await vc.issue(second.id);
+    const batchCredential = await vc.issue(inRevokedBatch.id);
+    const secondIndex = (await status.entryFor(second.id)).index;
+    const batchIndex = (await status.entryFor(inRevokedBatch.id)).index;
+    const mineIndex = (await status.entryFor(mine.id)).index;
+    expect([await bitstringBit(secondIndex), await tokenBit(secondIndex)]).toEqual([false, false]);
+    expect((await vc.verify(credential)).verified).toBe(true);
+
+    await ctx.db.update(diplomas).set({ revokedAt: new Date(), revocationReason: 'erreur matérielle' }).where(eq(diplomas.id, second.id));
+    await ctx.db.update(generations).set({ revokedAt: new Date(), revocationReason: 'fraude' }).where(eq(generations.id, inRevokedBatch.generationId));
+
+    for (const index of [secondIndex, batchIndex]) expect([await bitstringBit(index), await tokenBit(index)]).toEqual([true, true]);
+    expect([await bitstringBit(mineIndex), await tokenBit(mineIndex)]).toEqual([false, false]);
+    for (const revoked of [credential, batchCredential]) {
+      const outside = await verifyOpenBadgeCredential(revoked, { documentLoader: await outsideLoader(), trust: { issuers: [DID] } });
+      expect(outside).toMatchObject({ verified: false, revoked: true, checks: { proof: { status: 'ok' }, status: { status: 'failed', reason: 'revoked' } } });
+    }
+    // The holder's download follows the diploma's rule: a revoked diploma's is refused.
+    expect((await get(`/api/holder/diplomas/${second.id}/vc`, asHolder())).statusCode).toBe(409);
+  });
+});
+
+describe('after a key rotation', () => {
+  it('the retired key still resolves (older credentials verify); new ones name the new key', async () => {
+    const older = await vc.issue(mine.id);
+    const rotated = await rotateDevelopmentKey({ ...ctx.config.keys, dir: keysDir });
+    const after = await loadMinistryKeys({ ...ctx.config.keys, dir: keysDir }, pino({ level: 'silent' }));
+    try {
+      const afterStatus = new CredentialStatusService(ctx.db, PUBLIC_URL, after, { recheckMs: 0 });
+      const afterVc = new VcService(ctx.db, ctx.config, after, afterStatus);
+      const didDocument = await afterVc.did!.didDocument();
+      expect(didDocument.verificationMethod.map((m) => m.id)).toEqual([`${DID}#${rotated.retired}`, `${DID}#${rotated.active}`]);
+      expect(didDocument.verificationMethod[0]!.expires).toBeDefined();
+      expect(didDocument.verificationMethod[1]!.expires).toBeUndefined();
+      const old = await afterVc.verify(older);
+      expect(old.checks.proof.status).toBe('ok');
+      expect(old.checks.issuer.status).toBe('ok');
+      expect(old.verificationMethod).toBe(`${DID}#${rotated.retired}`);
+      const fresh = (await afterVc.issue(mine.id)) as { proof: { verificationMethod: string } };
+      expect(fresh.proof.verificationMethod).toBe(`${DID}#${rotated.active}`);
+      expect((await afterVc.verify(fresh)).verified).toBe(true);
+    } finally {
+      after.close();
+    }
+  });
+});
