@@ -13,7 +13,7 @@
  * the validation screens at 390 px too; the key screens once more in English.
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import ExcelJS from 'exceljs';
+import * as XLSX from '@e965/xlsx';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -180,16 +180,17 @@ function csv(rows: Row[]): Buffer {
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8')]);
 }
 
+/**
+ * The corrected list as another office program writes it: SheetJS (not exceljs, which the platform
+ * reads with), a title line above the headers, dates as real date cells, codes and phones as text.
+ */
 async function xlsx(rows: Row[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Lauréats 2026');
-  // A title line above the headers, as schools write them.
-  sheet.addRow(['Liste des lauréats — Institut Bonsomi']);
-  sheet.addRow(HEADERS.map((h) => (h === 'lieu_naissance' ? 'Lieu de naissance' : h)));
-  for (const r of rows) sheet.addRow(HEADERS.map((h) => r[h]));
-  sheet.getColumn(1).numFmt = '@';
-  sheet.getColumn(HEADERS.indexOf('telephone') + 1).numFmt = '@';
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  const title = ['Liste des lauréats — Institut Bonsomi'];
+  const headers = HEADERS.map((h) => (h === 'lieu_naissance' ? 'Lieu de naissance' : h));
+  const sheet = XLSX.utils.aoa_to_sheet([title, headers, ...rows.map((r) => HEADERS.map((h) => r[h]))], { cellDates: true, dateNF: 'dd/mm/yyyy' });
+  const workbook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(workbook, sheet, 'Lauréats 2026');
+  return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', cellDates: false }) as Buffer;
 }
 
 /** An identity photo as a phone takes it: a face on a coloured wall, 600 × 800 JPEG. */
@@ -485,8 +486,13 @@ test('the whole issuing journey: template, list with errors then corrected, phot
 
     await page.getByRole('button', { name: `Valider ${JEAN}` }).click();
     await expect(page.getByRole('row').filter({ hasText: JEAN }).locator('[data-validation="data-validated"]')).toBeVisible();
-    await page.getByLabel('Tout sélectionner sur cette page').check();
-    await page.getByRole('button', { name: 'Valider la sélection' }).click();
+    // The rest at once: "validate all pending", with its count and a confirmation (issue 15 item 6).
+    await page.getByTestId('validate-all').click();
+    const all = page.getByRole('dialog', { name: 'Valider toutes les fiches en attente' });
+    await expect(all.getByTestId('validate-all-count')).toHaveText('4 fiches en attente seront validées telles quelles.');
+    await auditPage(page, 'issuing-4-validate-all', locale, desktop);
+    await all.getByRole('button', { name: 'Valider les 4 candidats' }).click();
+    await expect(all).toHaveCount(0);
     const ready = page.getByTestId('validation-ready');
     await expect(ready).toContainText('Toutes les validations sont faites : le lot est prêt pour la génération.');
     // The candidate rejected on the photo page counts as rejected here too, and waits for nobody.
@@ -571,6 +577,13 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     }).toPass({ timeout: 30_000 });
     await expect(rootPage.getByTestId('broadcast-status')).toContainText('Terminée', { timeout: 30_000 });
     await auditPage(rootPage, 'issuing-6-broadcast-sent', locale, desktop);
+    // The batch's history (issue 15 item 6): who did what, in words, by part.
+    const history = rootPage.getByTestId('batch-history');
+    await expect(history.getByRole('listitem').filter({ hasText: 'Diffusion aux candidats demandée' })).toBeVisible();
+    await history.getByLabel('Partie').selectOption('validation');
+    await expect(history.getByRole('listitem').filter({ hasText: 'Candidat rejeté pour sa photo' })).toContainText('Motif : Photo floue, visage méconnaissable');
+    await expect(history.getByRole('listitem').filter({ hasText: 'Données en attente toutes validées' })).toContainText('4 candidats');
+    await auditPage(rootPage, 'issuing-6-history', locale, desktop);
     await rootPage.context().close();
   });
 

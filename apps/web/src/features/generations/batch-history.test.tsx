@@ -90,6 +90,44 @@ describe("a batch's history on its page", () => {
     expect(await within(section).findByTestId('batch-history-empty')).toHaveTextContent("Nothing has been recorded in this batch's history");
   });
 
+  it('shows a broadcast just requested without a reload', async () => {
+    const asked: URL[] = [];
+    let entries: BatchHistoryEntryView[] = [];
+    const batch = makeGeneration({ abilities: makeAbilities({ view: true, view_history: true, broadcast: true }) });
+    renderApp({
+      path: `/show/${batch.id}`,
+      signedIn: { profile: makeProfile(['root']) },
+      routes: {
+        ...routes(batch, asked),
+        [`GET /api/generations/${batch.id}/history`]: () => jsonResponse({ data: entries, meta: { current_page: 1, last_page: 1, per_page: 20, total: entries.length } }),
+        [`POST /api/generations/${batch.id}/broadcast`]: () => {
+          entries = [
+            {
+              id: 20,
+              at: '2026-03-05T08:00:00.000Z',
+              actor: 'Odette Mbuyi',
+              actor_kind: 'staff',
+              action: 'generation.broadcast_requested',
+              candidate_code: null,
+              details: { candidates: 2 },
+            },
+          ];
+          const queued = { id: 4, generation_id: batch.id, status: 'queued', total: 2, sent: 0, skipped: 0, failed: 0, created_at: '2026-03-05T08:00:00.000Z', finished_at: null };
+          return jsonResponse({ data: { message: 'Les notifications de diffusion ont été envoyées avec succès.', broadcast: queued } }, 202);
+        },
+      },
+    });
+    const section = await screen.findByTestId('batch-history');
+    expect(await within(section).findByTestId('batch-history-empty')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByTestId('batch-broadcast')).getByRole('button', { name: 'Diffuser aux candidats' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Diffuser le lot aux candidats' })).getByRole('button', { name: 'Diffuser' }));
+    const entry = await within(section).findByRole('listitem');
+    expect(entry).toHaveTextContent('Diffusion aux candidats demandée');
+    expect(entry).toHaveTextContent('2 candidats');
+    expect(entry).toHaveTextContent('Odette Mbuyi');
+  });
+
   it('is not shown to whom the server does not grant it', async () => {
     const asked: URL[] = [];
     const batch = makeGeneration({ abilities: makeAbilities({ view: true }) });

@@ -14,9 +14,13 @@ import { dynamicKey, translate } from '@/lib/text-keys';
 
 export const BATCH_HISTORY_PAGE_SIZE = 20;
 
-function useBatchHistory(id: number, filter: { page: number; kind: BatchHistoryKind | '' }) {
+/**
+ * A page of the history. Every batch mutation invalidates `['generations', …]`, this included; the
+ * batch's own moves (generation, anchoring: jobs, not this page's doing) are in `stage`.
+ */
+function useBatchHistory(id: number, stage: string, filter: { page: number; kind: BatchHistoryKind | '' }) {
   return useApiQuery({
-    queryKey: ['generations', 'history', id, filter],
+    queryKey: ['generations', 'history', id, stage, filter],
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
       api.call(endpoints.generations.history, {
@@ -75,11 +79,11 @@ function actorName(t: TFunction, entry: BatchHistoryEntryView): string {
  * by part, in the reader's language. Shown to the batch's staff (the `view_history` ability the
  * API sends; the API enforces it).
  */
-export function BatchHistory({ batch }: { batch: Pick<GenerationView, 'id'> }) {
+export function BatchHistory({ batch }: { batch: Pick<GenerationView, 'id' | 'status' | 'signature_status'> }) {
   const { t, i18n } = useTranslation();
   const locale = currentLocale(i18n);
   const [filter, setFilter] = useState<{ page: number; kind: BatchHistoryKind | '' }>({ page: 1, kind: '' });
-  const history = useBatchHistory(batch.id, filter);
+  const history = useBatchHistory(batch.id, `${batch.status}/${batch.signature_status}`, filter);
   const entries = history.data?.data ?? [];
 
   return (

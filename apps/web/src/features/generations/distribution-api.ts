@@ -26,7 +26,11 @@ export function useBroadcast(generationId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => (await api.call(endpoints.distribution.broadcast, { params: { id: generationId } })).data,
-    onSuccess: ({ broadcast }) => queryClient.setQueryData(broadcastKey(generationId), broadcast),
+    onSuccess: ({ broadcast }) => {
+      queryClient.setQueryData(broadcastKey(generationId), broadcast);
+      // The batch's history now holds the request.
+      void queryClient.invalidateQueries({ queryKey: ['generations', 'history', generationId] });
+    },
   });
 }
 
