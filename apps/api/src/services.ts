@@ -95,7 +95,7 @@ export function createServices(
     holder: new HolderService(db, config.publicUrl, verification),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** A published diploma's SD-JWT VC, signed by the ministry's active key (ADR 0145). */
-    sdJwtVc: identity ? new SdJwtVcService(db, config, identity.keys, null) : null,
+    sdJwtVc: identity ? new SdJwtVcService(db, config, identity.keys, credentialStatus) : null,
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),
     /** The job queue the services send to, given at construction; the platform defines its jobs and starts it (platform.ts). */

@@ -168,7 +168,8 @@ export type PublicDiplomaView = z.infer<typeof publicDiplomaView>;
 export const verificationResult = z.object({
   verdict: z.enum(VERDICTS),
   verdict_label: z.string(),
-  source: z.enum(['pdf', 'credential', 'qr', 'link']),
+  /** What was verified: a PDF, a credential document, a QR code, a link, or a portable form (an SD-JWT VC or a W3C VC, ADR 0145). */
+  source: z.enum(['pdf', 'credential', 'qr', 'link', 'sd-jwt', 'vc']),
   checks: z.array(verificationCheck),
   diploma: publicDiplomaView.nullable(),
   /**

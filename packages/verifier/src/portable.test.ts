@@ -102,9 +102,9 @@ describe('portable forms', () => {
     expect(result?.checks.map((c) => `${c.name}:${c.status}:${c.code}`)).toEqual([
       'integrity:passed:disclosures_match',
       'issuer_signature:passed:signature_valid',
-      'issuer_identity:passed:issuer_matches',
+      'issuer_identity:passed:issuer_address_matches',
       'credential_type:passed:type_matches',
-      'validity_period:passed:not_expired',
+      'validity_period:passed:within_validity',
       'not_revoked:passed:not_revoked',
     ]);
     expect(result?.diploma).toMatchObject({ id: 'AAAAAAAAAAAAAAAAAAAAAA', last_name: 'MUKENDI', percentage: 71.5, issuer: { id: 'minepst.gouv.cd' } });

@@ -106,6 +106,8 @@ const SD_JWT_CODE: Partial<Record<SdJwtCheck['code'], string>> = {
   revoked: 'diploma_revoked',
   suspended: 'diploma_suspended',
   well_formed: 'disclosures_match',
+  issuer_matches: 'issuer_address_matches',
+  not_expired: 'within_validity',
 };
 
 const STATUS: Record<SdJwtCheck['status'], CheckStatus> = { passed: 'passed', failed: 'failed', unchecked: 'not-checked' };
@@ -227,7 +229,7 @@ function vcCheck(name: keyof VcVerification['checks'], check: VcCheck): Portable
   const portable = VC_CHECK[name];
   const details = check.detail ? { details: { detail: check.detail } } : {};
   if (check.status === 'ok') {
-    const code = { proof: 'signature_valid', issuer: 'issuer_matches', status: 'not_revoked', expiry: 'within_validity' }[name];
+    const code = { proof: 'signature_valid', issuer: 'issuer_address_matches', status: 'not_revoked', expiry: 'within_validity' }[name];
     return { name: portable, status: 'passed', code };
   }
   const status: CheckStatus = check.status === 'failed' ? 'failed' : 'not-checked';

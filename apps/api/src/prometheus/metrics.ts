@@ -30,7 +30,7 @@ export const jobsRun = new Counter({
   registers: [registry],
 });
 
-export type VerificationPath = 'id' | 'pdf' | 'qr' | 'credential';
+export type VerificationPath = 'id' | 'pdf' | 'qr' | 'credential' | 'sd-jwt' | 'vc';
 
 export const verifications = new Counter({
   name: 'sceau_verifications_total',

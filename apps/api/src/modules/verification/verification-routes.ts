@@ -13,6 +13,7 @@ import { fixedSecurityHeaders, quieter } from '../../lib/hot-routes.ts';
 import { dynamicKey } from '../../lib/i18n.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { countVerification } from '../../prometheus/metrics.ts';
+import { MAX_PORTABLE_BYTES, PortableVerification, portableForm, presentPortable } from './portable-verification.ts';
 import { presentResult, type Translate, type VerificationInput, type VerificationService } from './verification-service.ts';
 
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
@@ -66,7 +67,12 @@ export interface VerificationRouteOptions {
   apiProcesses?: number;
 }
 
-export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (app, { config, verification, apiProcesses = apiProcessCount() }) => {
+export const verificationRoutes: FastifyPluginAsyncZod<AppContext & VerificationRouteOptions> = async (
+  app,
+  { config, services, verification, apiProcesses = apiProcessCount() },
+) => {
+  // The portable forms (ADR 0145), against the platform's own keys and status lists.
+  const portable = services.identity ? new PortableVerification(config, services.identity.keys, services.credentialStatus) : null;
   await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5, fieldSize: 4096 } });
   app.addHook('onClose', async () => verification.closeParsers());
   const limiter = new RateLimiterMemory({ keyPrefix: 'verify', points: Math.max(1, Math.ceil(VERIFY_LIMIT_PER_MINUTE / Math.max(1, apiProcesses))), duration: 60 });
@@ -184,7 +190,21 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
           link = part.value.trim();
         }
       }
-      if (file && file.length > 0) return answer(request, reply, inputFromFile(file));
+      if (file && file.length > 0) {
+        const isPdf = file.length >= 5 && Buffer.from(file.subarray(0, 5)).toString('latin1') === '%PDF-';
+        const text = isPdf ? '' : new TextDecoder('utf-8', { fatal: false }).decode(file);
+        const form = isPdf ? null : portableForm(text);
+        if (form === 'too_large') throw fieldError('cert_document', { key: 'field.portable_too_large', params: { size: MAX_PORTABLE_BYTES / 1024 } });
+        if (form && portable) {
+          await consume(request, reply);
+          const result = await portable.verify(text);
+          if (result) {
+            countVerification(result.verdict, result.form);
+            return send(reply, Buffer.from(JSON.stringify(z.encode(verificationResponse, { data: presentPortable(result, translate(request)) }))));
+          }
+        }
+        return answer(request, reply, inputFromFile(file));
+      }
       if (link) {
         if (/^SC1:/.test(link)) return answer(request, reply, { qr: link });
         const id = diplomaIdFromLink(link);
