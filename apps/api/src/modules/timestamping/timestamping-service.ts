@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import { fetchTsaCrls } from './remote-tsa-crl.ts';
 
 /**
  * PAdES B-LTA's trust services (ADR 0135): the time-stamping authority and the CA's revocation
@@ -250,6 +251,8 @@ export class TimestampingService {
       }
       tsaSetup = { ...configured, maxTokenBytes: Math.min(t.maxTokenBytes, Math.ceil(probe.length * 1.25) + 512) };
       tsaChain = info.certificatesDer;
+      // The remote TSA's own revocation data (its certificates' CRL distribution points), in the DSS beside the CA's.
+      crls.push(...(await this.remoteTsaCrls(unique([info.tsaCertificateDer, ...info.certificatesDer]))));
     } else {
       const local = await this.localTsa(ca, crls);
       tsaSetup = { kind: 'local', privateKeyPem: local.privateKeyPem, certificateChainDer: local.chain };
@@ -262,6 +265,31 @@ export class TimestampingService {
     if (tsaSetup.kind === 'http') hash.update(tsaSetup.url);
     const setup: LongTermSetup = { id: hash.digest('hex').slice(0, 16), tsa: tsaSetup, validation: { certificates, crls } };
     return { at: this.now().getTime(), setup, tsa, crl };
+  }
+
+  private remoteCrls: { key: string; until: number; crls: Uint8Array[] } | null = null;
+
+  /**
+   * The CRLs of TSA_URL's certificates (remote-tsa-crl.ts), fetched again after a day or at their
+   * nextUpdate, whichever comes first; while a new fetch fails, those last fetched are kept (asked
+   * again every ten minutes). A CRL that cannot be had is a warning: the DSS then has the
+   * certificates only.
+   */
+  private async remoteTsaCrls(chain: Uint8Array[]): Promise<Uint8Array[]> {
+    const now = this.now().getTime();
+    const key = chain.map((der) => createHash('sha256').update(der).digest('hex')).join(',');
+    const known = this.remoteCrls?.key === key ? this.remoteCrls : null;
+    if (known && now < known.until) return known.crls;
+    const anchors = this.config.timestamping.trustAnchorsFile ? await this.trustedAuthoritiesDer() : [];
+    const { crls, problems } = await fetchTsaCrls(chain, anchors, { timeoutMs: this.config.timestamping.timeoutMs });
+    for (const problem of problems) this.log.warn({}, `TSA_URL: ${problem}; the PDFs' DSS goes without it`);
+    if (crls.length === 0 && known && known.crls.length > 0 && problems.length > 0) {
+      this.remoteCrls = { ...known, until: now + SETUP_TTL_MS * 10 };
+      return known.crls;
+    }
+    const until = Math.min(now + CRL_REFRESH_MS, ...crls.map((c) => c.nextUpdate?.getTime() ?? Number.POSITIVE_INFINITY));
+    this.remoteCrls = { key, until: Math.max(until, now + SETUP_TTL_MS), crls: crls.map((c) => c.der) };
+    return this.remoteCrls.crls;
   }
 
   /** The development CA's files (development mode), or null. */
