@@ -18,7 +18,7 @@ export async function credentialStatusRoutes(app: FastifyInstance, opts: { statu
 
   app.get(
     '/credentials/status/:list',
-    { schema: { tags: ['identity'], summary: 'A revocation status list of the ministry (W3C BitstringStatusListCredential, Data Integrity proof)' } },
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'A revocation status list of the ministry (W3C BitstringStatusListCredential, Data Integrity proof)' } },
     async (request, reply) => {
       const list = listParam(request);
       if (list === null || !(await status.hasList(list))) throw new AppError('not_found');
@@ -30,7 +30,7 @@ export async function credentialStatusRoutes(app: FastifyInstance, opts: { statu
   );
   app.get(
     '/credentials/status/:list/token',
-    { schema: { tags: ['identity'], summary: 'The same revocation status list as an IETF OAuth Token Status List (statuslist+jwt, ES256)' } },
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'The same revocation status list as an IETF OAuth Token Status List (statuslist+jwt, ES256)' } },
     async (request, reply) => {
       const list = listParam(request);
       if (list === null || !(await status.hasList(list))) throw new AppError('not_found');

@@ -31,14 +31,22 @@ export async function vcPublicRoutes(app: FastifyInstance, opts: { vc: VcService
     open(reply, 300).type('application/did+ld+json');
     return JSON.stringify(await did.didDocument());
   };
-  app.get('/.well-known/did.json', { schema: { tags: ['identity'], summary: "The ministry's did:web document: every key that ever signed, as Multikey" } }, didDocument);
+  app.get(
+    '/.well-known/did.json',
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The ministry's did:web document: every key that ever signed, as Multikey" } },
+    didDocument,
+  );
   // A platform under a path is `did:web:host:path`, whose document is `<path>/did.json`.
   if (new URL(opts.publicUrl).pathname.replace(/\/$/, '') !== '') {
-    app.get('/did.json', { schema: { tags: ['identity'], summary: "The ministry's did:web document (platform under a path)" } }, didDocument);
+    app.get('/did.json', { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The ministry's did:web document (platform under a path)" } }, didDocument);
   }
 
-  app.get('/credentials/issuer', { schema: { tags: ['identity'], summary: 'The ministry as an Open Badges 3.0 issuer Profile (JSON-LD)' } }, async (_, reply) => {
-    open(reply, 300).type('application/ld+json');
-    return JSON.stringify(vc.profileDocument());
-  });
+  app.get(
+    '/credentials/issuer',
+    { config: { access: 'public' }, schema: { tags: ['identity'], summary: 'The ministry as an Open Badges 3.0 issuer Profile (JSON-LD)' } },
+    async (_, reply) => {
+      open(reply, 300).type('application/ld+json');
+      return JSON.stringify(vc.profileDocument());
+    },
+  );
 }
