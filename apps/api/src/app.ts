@@ -34,6 +34,7 @@ import { holderRoutes } from './modules/holder/holder-routes.ts';
 import { vcHolderRoutes, vcPublicRoutes } from './modules/vc/vc-routes.ts';
 import { credentialStatusRoutes } from './modules/credential-status/credential-status-routes.ts';
 import { sdJwtVcRoutes, sdJwtVcWellKnownRoutes } from './modules/sd-jwt-vc/sd-jwt-vc-routes.ts';
+import { oid4vciRoutes, oid4vciWellKnownRoutes } from './modules/oid4vci/oid4vci-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
 import { timestampingRoutes } from './modules/timestamping/timestamping-routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
       await api.register(holderRoutes, context);
       await api.register(vcHolderRoutes, context);
       await api.register(sdJwtVcRoutes, context);
+      await api.register(oid4vciRoutes, { ...context, oid4vci: context.services.oid4vci });
       if (context.services.verification) await api.register(verificationRoutes, { ...context, verification: context.services.verification });
       await api.register(publicDiplomaRoutes, context);
       await api.register(candidateCheckRoutes, context);
@@ -148,6 +150,8 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   );
 
   if (identity) await app.register(wellKnownRoutes, { config, ...identity, timestamping: context.services.timestamping ?? null });
+  // OpenID4VCI's metadata (ADR 0146): wallets read them at the issuer's root.
+  await app.register(oid4vciWellKnownRoutes, { config, oid4vci: context.services.oid4vci });
   // The SD-JWT VC issuer metadata and the diploma's type metadata (ADR 0145).
   if (context.services.sdJwtVc) await app.register(sdJwtVcWellKnownRoutes, { sdJwtVc: context.services.sdJwtVc });
   // The ministry's did:web, Open Badges issuer Profile and revocation status lists (ADR 0144).

@@ -26,6 +26,8 @@ import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 import { TimestampingService } from './modules/timestamping/timestamping-service.ts';
 import { Retimestamper } from './modules/timestamping/retimestamp-job.ts';
+import { credentialIssuerOf } from './modules/oid4vci/oid4vci-metadata.ts';
+import { Oid4vciService } from './modules/oid4vci/oid4vci-service.ts';
 import { CredentialStatusService } from './modules/credential-status/credential-status-service.ts';
 import { VcService } from './modules/vc/vc-service.ts';
 import { SdJwtVcService } from './modules/sd-jwt-vc/sd-jwt-vc-service.ts';
@@ -70,6 +72,7 @@ export function createServices(
   invalidation.subscribe(() => credentialStatus.invalidate());
   const vc = new VcService(db, config, identity?.keys ?? null, credentialStatus);
   const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} }, queue);
+  const sdJwtVc = identity ? new SdJwtVcService(db, config, identity.keys, null) : null;
   return {
     messenger,
     storage,
@@ -93,9 +96,11 @@ export function createServices(
     vc,
     /** The holder's side: my diplomas and share links (ADR 0132). */
     holder: new HolderService(db, config.publicUrl, verification),
+    /** Issuance of the holder's diplomas to their wallet by OpenID4VCI (ADR 0146): the SD-JWT VC and the Open Badges 3.0 VC. */
+    oid4vci: new Oid4vciService(db, credentialIssuerOf(config), { sdJwt: sdJwtVc, openBadge: identity ? vc : null }),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),
     /** A published diploma's SD-JWT VC, signed by the ministry's active key (ADR 0145). */
-    sdJwtVc: identity ? new SdJwtVcService(db, config, identity.keys, credentialStatus) : null,
+    sdJwtVc,
     /** Public downloads of diploma PDFs, written in batches (ADR 0091). */
     downloads: new DownloadCounter(db, { log: overrides.log ?? { warn: () => {} } }),
     /** The job queue the services send to, given at construction; the platform defines its jobs and starts it (platform.ts). */

@@ -100,3 +100,25 @@ export const sharedDiplomaView = z.object({
 });
 export type SharedDiplomaView = z.infer<typeof sharedDiplomaView>;
 export const sharedDiplomaResponse = envelope(sharedDiplomaView);
+
+/** Issuance to a wallet by OpenID4VCI (ADR 0146): an offer's pre-authorised code is good for this long, once. */
+export const WALLET_OFFER_MINUTES = 10;
+
+/** The grant type of the pre-authorised code flow (OpenID4VCI 1.0, section 4.1.1). */
+export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+/**
+ * A credential offer for one of my diplomas, by value: what a wallet reads from the QR code or the
+ * `openid-credential-offer://` link (`offer_uri`), until `expires_at`.
+ */
+export const walletOfferView = z.object({
+  credential_offer: z.object({
+    credential_issuer: z.string(),
+    credential_configuration_ids: z.array(z.string()),
+    grants: z.object({ [PRE_AUTHORIZED_CODE_GRANT]: z.object({ 'pre-authorized_code': z.string() }) }),
+  }),
+  offer_uri: z.string(),
+  expires_at: z.string(),
+});
+export type WalletOfferView = z.infer<typeof walletOfferView>;
+export const walletOfferResponse = envelope(walletOfferView);

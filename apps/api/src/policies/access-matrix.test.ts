@@ -33,8 +33,8 @@ import { checkRequirement, ROLES, type GenerationStatus, type RoleName } from '@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { auditLog, centres, institutions, shareLinks } from '../db/schema.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { auditLog, centres, institutions, shareLinks, walletOffers } from '../db/schema.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
@@ -309,6 +309,27 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // A share link's secret is its only key (ADR 0132): a well-formed unknown one is refused to anyone alike.
   'GET /api/shared/:token': publicCase(`/api/shared/${'A'.repeat(43)}`),
   'GET /api/shared/:token/photo': publicCase(`/api/shared/${'A'.repeat(43)}/photo`),
+  // OpenID4VCI (ADR 0146): a wallet's calls carry no account; the offer's code or access token is their only key.
+  'POST /api/oid4vci/token': publicCase('/api/oid4vci/token', {}),
+  'POST /api/oid4vci/nonce': publicCase('/api/oid4vci/nonce'),
+  // The access token the offer's code gave is its key, not an account: with a live one, an empty request is answered 400.
+  'POST /api/oid4vci/credential': {
+    on: 'public',
+    places: NOWHERE,
+    request: async (_, c) => {
+      const batch = await insertBatch(c.m, c.m.schools.A, 'completed');
+      const token = randomBytes(32).toString('base64url');
+      await c.m.ctx.db.insert(walletOffers).values({
+        userId: c.account.actor.id,
+        diplomaId: batch.diplomaId!,
+        codeHash: randomBytes(32).toString('hex'),
+        codeExpiresAt: new Date(),
+        tokenHash: createHash('sha256').update(`wallet-token:${token}`).digest('hex'),
+        tokenExpiresAt: new Date(Date.now() + 60_000),
+      });
+      return { url: '/api/oid4vci/credential', payload: {}, headers: { authorization: `Bearer ${token}` } };
+    },
+  },
 
   // ---------------------------------------------------------------- any signed-in account
   'GET /api/me': noObject('/api/me'),
@@ -355,6 +376,15 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
     request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/vc` }),
     policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
+  // A wallet offer (ADR 0146) under the rule of the download: refused to every role as to a stranger.
+  'POST /api/holder/diplomas/:id/wallet-offer': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/wallet-offer` }),
+    policy: (actor, b) => holderPolicy.walletOffer(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
   'DELETE /api/holder/shares/:id': {
     on: 'diploma',

@@ -85,6 +85,11 @@ export const holderPolicy = {
       () => holderPolicy.view(account, diploma),
       () => (live(diploma) ? true : { field: 'diploma_id', message: 'field.share_link_diploma_revoked' }),
     ) satisfies Decision,
+  /**
+   * A wallet receives a diploma's credentials under its download's rule (ADR 0146): the holder
+   * offers it, and the rule is read again when the wallet asks, so a revocation in between ends it.
+   */
+  walletOffer: (account: HolderAccount, diploma: HolderDiplomaFacts) => holderPolicy.download(account, diploma) satisfies Decision,
   /** A share link is managed (listed, revoked) by its maker only. */
   manageShare: (account: HolderAccount, share: ShareFacts) => (share.userId === account.id ? true : 'hidden') satisfies Decision,
   /**

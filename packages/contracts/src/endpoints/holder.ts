@@ -1,7 +1,16 @@
 import { errorResponse, idParam } from '../api.ts';
 import { endpoint } from '../endpoint.ts';
 import { diplomaIdParam } from '../public-site.ts';
-import { createShareRequest, createShareResponse, holderDiplomasResponse, sharedDiplomaResponse, shareLinkResponse, shareLinksResponse, shareTokenParams } from '../holder.ts';
+import {
+  createShareRequest,
+  createShareResponse,
+  holderDiplomasResponse,
+  sharedDiplomaResponse,
+  shareLinkResponse,
+  shareLinksResponse,
+  shareTokenParams,
+  walletOfferResponse,
+} from '../holder.ts';
 
 /**
  * The holder's side (ADR 0132): any signed-in account sees the diplomas whose candidate has its
@@ -47,6 +56,19 @@ export const holderEndpoints = {
     params: diplomaIdParam,
     file: 'application/vc+ld+json',
     responses: {},
+  }),
+  /**
+   * A credential offer for a wallet (OpenID4VCI pre-authorised code flow, ADR 0146): under the rule
+   * of the diploma's download; the code is single-use and expires after `WALLET_OFFER_MINUTES`.
+   */
+  walletOffer: endpoint({
+    method: 'POST',
+    path: '/holder/diplomas/:id/wallet-offer',
+    access: 'user',
+    tags,
+    summary: 'A credential offer to add one of my diplomas to a wallet (QR code or openid-credential-offer:// link), good once for 10 minutes',
+    params: diplomaIdParam,
+    responses: { 201: walletOfferResponse, 409: errorResponse },
   }),
   shares: endpoint({
     method: 'GET',

@@ -1,0 +1,406 @@
+import { clientAuthenticationAnonymous, type JwtSigner, type SignJwtCallback } from '@openid4vc/oauth2';
+import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
+import { createHash, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.ts';
+import { auditLog, diplomas, generationItems, nationalResults, users, walletNonces, walletOffers } from '../../db/schema.ts';
+import { createServices, type Services } from '../../services.ts';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { hashPassword } from '../accounts/auth-service.ts';
+import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { CONFIGURATION, Oid4vciService, type WalletIssuers } from './oid4vci-service.ts';
+import { OID4VCI_REQUESTS_PER_MINUTE } from './oid4vci-routes.ts';
+
+const ISSUER = 'https://diplomes.test';
+const VCT = `${ISSUER}/credentials/diploma`;
+const PASSWORD = 'Titulaire-2026';
+const AMANI_PHONE = '+243812345678';
+
+let ctx: TestContext;
+let services: Services;
+let app: App;
+let amani: string;
+let beya: string;
+let mine: DiplomaFixture;
+let hers: DiplomaFixture;
+let mineRevoked: DiplomaFixture;
+let mineLater: DiplomaFixture;
+
+/**
+ * The credential makers, as the platform gives them: the SD-JWT VC maker binds the credential to
+ * the key it is given (`cnf.jwk`), the Open Badges maker answers the diploma's VC.
+ */
+const issuerKeys = await generateKeyPair('ES256');
+const issued: { diplomaId: string; holderPublicJwk?: JWK }[] = [];
+const makers: WalletIssuers = {
+  sdJwt: {
+    vct: VCT,
+    async issue(diplomaId, { holderPublicJwk }) {
+      issued.push({ diplomaId, holderPublicJwk });
+      const jwt = await new SignJWT({ vct: VCT, sub: diplomaId, cnf: { jwk: holderPublicJwk } })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dc+sd-jwt' })
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .sign(issuerKeys.privateKey);
+      return `${jwt}~`;
+    },
+  },
+  openBadge: {
+    async issue(diplomaId) {
+      issued.push({ diplomaId });
+      return { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential', 'OpenBadgeCredential'], id: `urn:diploma:${diplomaId}` };
+    },
+  },
+};
+
+/** The wallet's fetch, answered by the app in-process at the issuer's address. */
+const walletFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const request = new Request(input, init);
+  const url = new URL(request.url);
+  expect(url.origin).toBe(ISSUER);
+  const body = request.method === 'GET' ? undefined : Buffer.from(await request.arrayBuffer());
+  const answer = await app.inject({
+    method: request.method as 'GET' | 'POST',
+    url: url.pathname + url.search,
+    headers: Object.fromEntries(request.headers),
+    ...(body?.length ? { payload: body } : {}),
+  });
+  return new Response(answer.statusCode === 204 ? null : answer.rawPayload, { status: answer.statusCode, headers: answer.headers as Record<string, string> });
+};
+
+/** The wallet's key (P-256) and its signer, as a wallet keeps them. */
+const walletKeys = await generateKeyPair('ES256', { extractable: true });
+const walletJwk = await exportJWK(walletKeys.publicKey);
+const signJwt: SignJwtCallback = async (signer: JwtSigner, { header, payload }) => {
+  const jwt = await new SignJWT(payload).setProtectedHeader({ ...header, alg: signer.alg }).sign(walletKeys.privateKey);
+  return { jwt, signerJwk: walletJwk as never };
+};
+const wallet = new Openid4vciClient({
+  callbacks: {
+    fetch: walletFetch as never,
+    signJwt,
+    hash: (data, alg) => new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+    generateRandom: (length) => new Uint8Array(randomBytes(length)),
+    clientAuthentication: clientAuthenticationAnonymous(),
+  },
+});
+
+const as = (token: string) => ({ authorization: `Bearer ${token}` });
+const offerFor = (token: string, diplomaId: string) => app.inject({ method: 'POST', url: `/api/holder/diplomas/${diplomaId}/wallet-offer`, headers: as(token) });
+const codeOf = (offer: { credential_offer: { grants: Record<string, { 'pre-authorized_code': string }> } }) =>
+  offer.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code'];
+const tokenRequest = (form: Record<string, string> | string, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/oid4vci/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
+  });
+const exchange = async (code: string) =>
+  (await tokenRequest({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code })).json().access_token as string;
+const nonce = async () => (await app.inject({ method: 'POST', url: '/api/oid4vci/nonce' })).json().c_nonce as string;
+const proof = (claims: { nonce?: string; aud?: string; iat?: number }, header: Record<string, unknown> = {}) =>
+  new SignJWT({ ...(claims.nonce ? { nonce: claims.nonce } : {}) })
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: walletJwk, ...header })
+    .setAudience(claims.aud ?? ISSUER)
+    .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
+    .sign(walletKeys.privateKey);
+const credentialRequest = (accessToken: string | null, body: unknown) =>
+  app.inject({ method: 'POST', url: '/api/oid4vci/credential', headers: accessToken ? as(accessToken) : {}, payload: body as object });
+/** A fresh offer for Amani's diploma, exchanged: its access token. */
+const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
+
+async function person(name: string, contact: { email?: string; phone?: string }): Promise<string> {
+  await ctx.db.insert(users).values({ name, ...contact, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
+  return signIn(ctx, contact.email ?? contact.phone!, PASSWORD);
+}
+
+beforeAll(async () => {
+  setGlobalConfig({ allowInsecureUrls: false });
+  ctx = await createTestApp({ PUBLIC_URL: ISSUER });
+  services = createServices(ctx.db, ctx.config);
+  services.oid4vci = new Oid4vciService(ctx.db, ISSUER, makers);
+  app = await buildApp({ db: ctx.db, config: ctx.config, services });
+  await app.ready();
+  const candidates = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(4)).map((r) => r.code);
+  mine = await insertDiplomaFixture(ctx.db, services.storage, candidates[0]!);
+  hers = await insertDiplomaFixture(ctx.db, services.storage, candidates[1]!);
+  mineRevoked = await insertDiplomaFixture(ctx.db, services.storage, candidates[2]!, { revoked: true });
+  mineLater = await insertDiplomaFixture(ctx.db, services.storage, candidates[3]!);
+  for (const diploma of [mine, mineRevoked, mineLater]) await ctx.db.update(generationItems).set({ phone: AMANI_PHONE }).where(eq(generationItems.id, diploma.itemId));
+  await ctx.db.update(generationItems).set({ email: 'beya@example.cd' }).where(eq(generationItems.id, hers.itemId));
+  amani = await person('Amani', { phone: AMANI_PHONE });
+  beya = await person('Beya', { email: 'beya@example.cd' });
+});
+afterAll(async () => {
+  await app?.close();
+  await ctx?.close();
+});
+
+describe('metadata', () => {
+  it('publishes the credential issuer metadata: endpoints, both configurations, names in French and English', async () => {
+    const response = await app.inject({ method: 'GET', url: '/.well-known/openid-credential-issuer' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const metadata = response.json();
+    expect(metadata.credential_issuer).toBe(ISSUER);
+    expect(metadata.credential_endpoint).toBe(`${ISSUER}/api/oid4vci/credential`);
+    expect(metadata.nonce_endpoint).toBe(`${ISSUER}/api/oid4vci/nonce`);
+    expect(metadata.display.map((d: { locale: string }) => d.locale)).toEqual(['fr', 'en']);
+    const sdJwt = metadata.credential_configurations_supported[CONFIGURATION.sdJwt];
+    expect(sdJwt).toMatchObject({ format: 'dc+sd-jwt', vct: VCT, cryptographic_binding_methods_supported: ['jwk'] });
+    expect(sdJwt.proof_types_supported.jwt.proof_signing_alg_values_supported).toEqual(['ES256', 'EdDSA']);
+    expect(sdJwt.credential_metadata.display.map((d: { name: string; locale: string }) => [d.locale, d.name])).toEqual([
+      ['fr', 'Diplôme'],
+      ['en', 'Diploma'],
+    ]);
+    const badge = metadata.credential_configurations_supported[CONFIGURATION.openBadge];
+    expect(badge.format).toBe('ldp_vc');
+    expect(badge.credential_definition.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+  });
+
+  it('publishes the authorisation server metadata of the pre-authorised code flow', async () => {
+    const metadata = (await app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
+    expect(metadata).toMatchObject({
+      issuer: ISSUER,
+      token_endpoint: `${ISSUER}/api/oid4vci/token`,
+      'pre-authorized_grant_anonymous_access_supported': true,
+      grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
+    });
+  });
+});
+
+describe('a wallet (the OpenWallet Foundation client) obtains the diploma', () => {
+  it('resolves the offer, reads the metadata, exchanges the code, takes a nonce, proves its key and receives the SD-JWT VC bound to it', async () => {
+    const created = await offerFor(amani, mine.id);
+    expect(created.statusCode).toBe(201);
+    expect(created.headers['cache-control']).toContain('no-store');
+    const { data } = created.json();
+    expect(data.offer_uri.startsWith('openid-credential-offer://?credential_offer=')).toBe(true);
+    expect(new Date(data.expires_at).getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(new Date(data.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+
+    const offer = await wallet.resolveCredentialOffer(data.offer_uri);
+    expect(offer.credential_configuration_ids).toEqual([CONFIGURATION.sdJwt, CONFIGURATION.openBadge]);
+    const issuerMetadata = await wallet.resolveIssuerMetadata(offer.credential_issuer);
+    const { accessTokenResponse } = await wallet.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer: offer, issuerMetadata });
+    expect(accessTokenResponse.token_type).toBe('Bearer');
+    const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
+    const { jwt } = await wallet.createCredentialRequestJwtProof({
+      issuerMetadata,
+      credentialConfigurationId: CONFIGURATION.sdJwt,
+      nonce: c_nonce,
+      signer: { method: 'jwk', alg: 'ES256', publicJwk: walletJwk as never },
+    });
+    const response = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: CONFIGURATION.sdJwt,
+      proofs: { jwt: [jwt] },
+    });
+    const credential = (response.credentialResponse.credentials?.[0] as { credential: unknown } | undefined)?.credential;
+    expect(typeof credential).toBe('string');
+    const claims = decodeJwt((credential as string).split('~')[0]!);
+    expect(claims.vct).toBe(VCT);
+    expect(claims.sub).toBe(mine.id);
+    // Bound to the wallet's own key, not any other.
+    expect(claims.cnf).toEqual({ jwk: { kty: walletJwk.kty, crv: walletJwk.crv, x: walletJwk.x, y: walletJwk.y } });
+
+    // The same token also obtains the Open Badges 3.0 VC, which needs no key proof.
+    const badge = await wallet.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: CONFIGURATION.openBadge });
+    expect((badge.credentialResponse.credentials?.[0] as { credential: unknown } | undefined)?.credential).toMatchObject({
+      type: ['VerifiableCredential', 'OpenBadgeCredential'],
+      id: `urn:diploma:${mine.id}`,
+    });
+
+    const [stored] = await ctx.db
+      .select()
+      .from(walletOffers)
+      .where(
+        eq(
+          walletOffers.codeHash,
+          createHash('sha256')
+            .update(`wallet-code:${codeOf(data)}`)
+            .digest('hex'),
+        ),
+      );
+    expect(stored).toMatchObject({ diplomaId: mine.id, credentialsIssued: 2 });
+    expect(stored!.codeUsedAt).not.toBeNull();
+    expect(stored!.tokenHash).not.toBe(accessTokenResponse.access_token);
+    const audit = await ctx.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.subjectId, mine.id));
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['diploma.wallet_offer_created', 'diploma.wallet_credential_issued']));
+  });
+});
+
+describe('the holder makes an offer', () => {
+  it('keeps only the hash of the code', async () => {
+    const { data } = (await offerFor(amani, mine.id)).json();
+    const rows = await ctx.db.select({ codeHash: walletOffers.codeHash }).from(walletOffers);
+    expect(rows.some((row) => row.codeHash === codeOf(data))).toBe(false);
+    expect(JSON.parse(decodeURIComponent(data.offer_uri.split('credential_offer=')[1]))).toEqual(data.credential_offer);
+  });
+
+  it("refuses another person's diploma as unknown, a revoked one as a conflict, and a stranger", async () => {
+    expect((await offerFor(beya, mine.id)).statusCode).toBe(404);
+    expect((await offerFor(amani, hers.id)).statusCode).toBe(404);
+    expect((await offerFor(amani, mineRevoked.id)).statusCode).toBe(409);
+    expect((await app.inject({ method: 'POST', url: `/api/holder/diplomas/${mine.id}/wallet-offer` })).statusCode).toBe(401);
+  });
+});
+
+describe('the token endpoint', () => {
+  const grant = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+  it('refuses a code used twice (invalid_grant), without a second token', async () => {
+    const code = codeOf((await offerFor(amani, mine.id)).json().data);
+    const first = await tokenRequest({ grant_type: grant, 'pre-authorized_code': code });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.json()).toMatchObject({ token_type: 'Bearer', expires_in: 300 });
+    const again = await tokenRequest({ grant_type: grant, 'pre-authorized_code': code });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+  });
+
+  it('refuses an expired code and an unknown one', async () => {
+    const code = codeOf((await offerFor(amani, mine.id)).json().data);
+    await ctx.db
+      .update(walletOffers)
+      .set({ codeExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex')));
+    expect((await tokenRequest({ grant_type: grant, 'pre-authorized_code': code })).json().error).toBe('invalid_grant');
+    expect((await tokenRequest({ grant_type: grant, 'pre-authorized_code': 'x'.repeat(43) })).json().error).toBe('invalid_grant');
+  });
+
+  it('answers malformed requests in the OAuth form', async () => {
+    const wrongGrant = await tokenRequest({ grant_type: 'authorization_code', code: 'abc' });
+    expect(wrongGrant.statusCode).toBe(400);
+    expect(wrongGrant.json().error).toBe('unsupported_grant_type');
+    expect((await tokenRequest({ 'pre-authorized_code': 'abc' })).json().error).toBe('invalid_request');
+    expect((await tokenRequest({ grant_type: grant })).json().error).toBe('invalid_request');
+    expect((await tokenRequest(`grant_type=${encodeURIComponent(grant)}&pre-authorized_code=a&pre-authorized_code=b`)).json().error).toBe('invalid_request');
+    const json = await app.inject({ method: 'POST', url: '/api/oid4vci/token', payload: { grant_type: grant, 'pre-authorized_code': 'abc' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().error).toBe('invalid_request');
+    // Bounded before it is read: a form larger than 2 KB is refused as such.
+    const large = await tokenRequest({ grant_type: grant, 'pre-authorized_code': 'x'.repeat(4096) });
+    expect(large.statusCode).toBe(413);
+    expect(large.json()).toEqual({ error: 'invalid_request', error_description: 'The request body is too large' });
+  });
+
+  it('gives no token for a diploma revoked after the offer', async () => {
+    const code = codeOf((await offerFor(amani, mineLater.id)).json().data);
+    await ctx.db.update(diplomas).set({ revokedAt: new Date() }).where(eq(diplomas.id, mineLater.id));
+    expect((await tokenRequest({ grant_type: grant, 'pre-authorized_code': code })).json().error).toBe('invalid_grant');
+    await ctx.db.update(diplomas).set({ revokedAt: null }).where(eq(diplomas.id, mineLater.id));
+  });
+});
+
+describe('the credential endpoint', () => {
+  it('refuses a missing, wrong or expired access token with a Bearer challenge', async () => {
+    const missing = await credentialRequest(null, { credential_configuration_id: CONFIGURATION.openBadge });
+    expect(missing.statusCode).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expect(missing.json().error).toBe('invalid_token');
+    const wrong = await credentialRequest('not-a-token', { credential_configuration_id: CONFIGURATION.openBadge });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    const token = await accessToken();
+    await ctx.db
+      .update(walletOffers)
+      .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(walletOffers.tokenHash, createHash('sha256').update(`wallet-token:${token}`).digest('hex')));
+    expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.openBadge })).statusCode).toBe(401);
+  });
+
+  it('refuses key proofs with a nonce it did not give, a spent nonce, or no nonce', async () => {
+    const token = await accessToken();
+    const forged = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({ nonce: 'made-up-nonce' })] } });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error).toBe('invalid_nonce');
+    const fresh = await nonce();
+    const ok = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({ nonce: fresh })] } });
+    expect(ok.statusCode).toBe(200);
+    const replayed = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({ nonce: fresh })] } });
+    expect(replayed.json().error).toBe('invalid_nonce');
+    expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({})] } })).json().error).toBe('invalid_nonce');
+    // An expired nonce is no nonce.
+    const old = await nonce();
+    await ctx.db.update(walletNonces).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({ nonce: old })] } })).json().error).toBe(
+      'invalid_nonce',
+    );
+  });
+
+  it('refuses proofs for another audience, stale or future, of another type, naming a kid, or signed by another key', async () => {
+    const token = await accessToken();
+    const ask = async (jwt: string) => (await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [jwt] } })).json();
+    expect(await ask(await proof({ nonce: await nonce(), aud: 'https://evil.example' }))).toEqual({
+      error: 'invalid_proof',
+      error_description: `The key proof's aud must be ${ISSUER}`,
+    });
+    expect((await ask(await proof({ nonce: await nonce(), iat: Math.floor(Date.now() / 1000) - 600 }))).error).toBe('invalid_proof');
+    expect((await ask(await proof({ nonce: await nonce(), iat: Math.floor(Date.now() / 1000) + 600 }))).error).toBe('invalid_proof');
+    expect((await ask(await proof({ nonce: await nonce() }, { typ: 'JWT' }))).error).toBe('invalid_proof');
+    expect((await ask(await proof({ nonce: await nonce() }, { kid: 'did:example:123#key-1' }))).error).toBe('invalid_proof');
+    const other = await exportJWK((await generateKeyPair('ES256', { extractable: true })).publicKey);
+    expect((await ask(await proof({ nonce: await nonce() }, { jwk: other }))).error).toBe('invalid_proof');
+    expect((await ask('not.a.jwt')).error).toBe('invalid_proof');
+    // No proof at all, or two of them: the SD-JWT VC is bound to one key.
+    expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt })).json().error).toBe('invalid_proof');
+    const two = [await proof({ nonce: await nonce() }), await proof({ nonce: await nonce() })];
+    expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: two } })).json().error).toBe('invalid_proof');
+  });
+
+  it('accepts an Ed25519 key proof (EdDSA)', async () => {
+    const token = await accessToken();
+    const keys = await generateKeyPair('EdDSA', { extractable: true });
+    const jwk = await exportJWK(keys.publicKey);
+    const jwt = await new SignJWT({ nonce: await nonce() })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'openid4vci-proof+jwt', jwk })
+      .setAudience(ISSUER)
+      .setIssuedAt()
+      .sign(keys.privateKey);
+    const response = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [jwt] } });
+    expect(response.statusCode).toBe(200);
+    expect(issued.at(-1)!.holderPublicJwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: jwk.x });
+  });
+
+  it('answers unknown configurations, malformed and oversized requests in the OpenID4VCI form', async () => {
+    const token = await accessToken();
+    expect((await credentialRequest(token, { credential_configuration_id: 'mdoc' })).json().error).toBe('unknown_credential_configuration');
+    expect((await credentialRequest(token, { format: 'ldp_vc' })).json().error).toBe('invalid_credential_request');
+    expect((await credentialRequest(token, { credential_identifier: 'x' })).json().error).toBe('invalid_credential_request');
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/oid4vci/credential',
+      headers: { ...as(token), 'content-type': 'application/json' },
+      payload: '{"credential_configuration_id":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toBe('invalid_request');
+    const large = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: ['x'.repeat(20_000)] } });
+    expect(large.statusCode).toBe(413);
+    expect(large.json().error).toBe('invalid_request');
+  });
+
+  it('denies the credential once the diploma is revoked, even with a live token', async () => {
+    const token = await accessToken(mineLater.id);
+    await ctx.db.update(diplomas).set({ revokedAt: new Date() }).where(eq(diplomas.id, mineLater.id));
+    const response = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.openBadge });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe('credential_request_denied');
+    await ctx.db.update(diplomas).set({ revokedAt: null }).where(eq(diplomas.id, mineLater.id));
+  });
+
+  it('limits the calls of one address per minute, answered in the OAuth form', async () => {
+    let last = await app.inject({ method: 'POST', url: '/api/oid4vci/nonce', remoteAddress: '203.0.113.9' });
+    for (let i = 1; i <= OID4VCI_REQUESTS_PER_MINUTE && last.statusCode === 200; i++)
+      last = await app.inject({ method: 'POST', url: '/api/oid4vci/nonce', remoteAddress: '203.0.113.9' });
+    expect(last.statusCode).toBe(429);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last.json().error).toBe('invalid_request');
+  });
+});

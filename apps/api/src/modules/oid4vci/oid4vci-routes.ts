@@ -1,0 +1,152 @@
+import { endpoints } from '@sceau/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import type { Config } from '../../config.ts';
+import { serve } from '../../lib/endpoints.ts';
+import { AppError } from '../../lib/errors.ts';
+import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
+import { actorOf } from '../../policies/actor.ts';
+import { bearerToken } from '../../plugins/access.ts';
+import { OAuthError } from './oauth-error.ts';
+import { authorizationServerMetadata, credentialIssuerMetadata, OID4VCI_PATHS } from './oid4vci-metadata.ts';
+import type { Oid4vciService } from './oid4vci-service.ts';
+
+/** Largest token request read (a form of two short fields). */
+export const TOKEN_BODY_LIMIT = 2048;
+/** Largest credential request read (a configuration id and one key proof of a few hundred bytes). */
+export const CREDENTIAL_BODY_LIMIT = 16 * 1024;
+/** Requests per minute and address on each protocol endpoint, like the other public routes. */
+export const OID4VCI_REQUESTS_PER_MINUTE = 30;
+
+/** Every failure of the protocol's endpoints: the OAuth error body (RFC 6749 section 5.2), not the platform's. */
+const oauthError = z.object({ error: z.string(), error_description: z.string() });
+const failures = { '4xx': oauthError, '5xx': oauthError };
+const tokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
+const nonceResponse = z.object({ c_nonce: z.string() });
+const credentialResponse = z.object({ credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })) });
+
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+
+/**
+ * The wallet's side of OpenID4VCI 1.0 (ADR 0146): token, nonce and credential endpoints, answering
+ * every failure in the protocol's own form (`{ error, error_description }`), never the platform's.
+ */
+async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciService; db: AppContext['db'] }) {
+  const { service } = opts;
+  const limiter = pgRateLimiter(opts.db.$client, { keyPrefix: 'oid4vci', points: OID4VCI_REQUESTS_PER_MINUTE, durationSeconds: 60 });
+  const limit = (name: string) => async (request: FastifyRequest) => consumeAll([[limiter, `${name}:${request.ip}`]]);
+
+  // The token request is a form (RFC 6749 section 4.1.3); a repeated field is refused, not guessed.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: TOKEN_BODY_LIMIT }, (_request, body, done) => {
+    const params = new URLSearchParams(body as string);
+    const form: Record<string, string> = {};
+    for (const [name, value] of params) {
+      if (name in form) return done(new OAuthError('invalid_request', `${name.slice(0, 40)} is repeated`), undefined);
+      form[name] = value;
+    }
+    done(null, form);
+  });
+
+  app.setErrorHandler((error: FastifyError | OAuthError | AppError, request, reply) => {
+    noStore(reply);
+    if (error instanceof OAuthError) return reply.code(error.status).headers(error.headers).send(error.body);
+    if (error instanceof AppError && error.code === 'rate_limited') {
+      const seconds = Number(error.options.params?.seconds ?? 60);
+      return reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .send({ error: 'invalid_request', error_description: `Too many requests: retry in ${seconds} seconds` });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (status === 413) return reply.code(413).send({ error: 'invalid_request', error_description: 'The request body is too large' });
+    if (status === 415) return reply.code(415).send({ error: 'invalid_request', error_description: 'Unsupported content type' });
+    if (status !== undefined && status >= 400 && status < 500) return reply.code(400).send({ error: 'invalid_request', error_description: 'The request could not be read' });
+    request.log.error({ err: error }, 'OpenID4VCI request failed');
+    return reply.code(500).send({ error: 'server_error', error_description: 'The credential could not be issued; try again later' });
+  });
+
+  app.post(
+    OID4VCI_PATHS.token.replace(/^\/api/, ''),
+    {
+      config: { access: 'public' },
+      bodyLimit: TOKEN_BODY_LIMIT,
+      onRequest: limit('token'),
+      schema: {
+        tags: ['oid4vci'],
+        summary: 'OpenID4VCI token endpoint: a pre-authorised code (form-encoded, single use) for a short access token',
+        response: { 200: tokenResponse, ...failures },
+      },
+    },
+    async (request, reply) => {
+      if (request.headers['content-type']?.split(';')[0]?.trim() !== 'application/x-www-form-urlencoded') {
+        throw new OAuthError('invalid_request', 'The token request must be application/x-www-form-urlencoded');
+      }
+      noStore(reply);
+      return service.token(request.body as Record<string, string>);
+    },
+  );
+
+  app.post(
+    OID4VCI_PATHS.nonce.replace(/^\/api/, ''),
+    {
+      config: { access: 'public' },
+      bodyLimit: 1024,
+      onRequest: limit('nonce'),
+      schema: { tags: ['oid4vci'], summary: 'OpenID4VCI nonce endpoint: a fresh c_nonce for a key proof', response: { 200: nonceResponse, ...failures } },
+    },
+    async (_request, reply) => {
+      noStore(reply);
+      return { c_nonce: await service.nonce() };
+    },
+  );
+
+  app.post(
+    OID4VCI_PATHS.credential.replace(/^\/api/, ''),
+    {
+      config: { access: 'public' },
+      bodyLimit: CREDENTIAL_BODY_LIMIT,
+      onRequest: limit('credential'),
+      schema: {
+        tags: ['oid4vci'],
+        summary: "OpenID4VCI credential endpoint: the offered diploma as SD-JWT VC (bound to the proof's key) or Open Badges 3.0 VC",
+        response: { 200: credentialResponse, ...failures },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      return service.credential(bearerToken(request), request.body);
+    },
+  );
+}
+
+/** Under /api: the holder's offer (the platform's errors) and the protocol's endpoints (OAuth errors). */
+export const oid4vciRoutes: FastifyPluginAsyncZod<AppContext & { oid4vci: Oid4vciService }> = async (app, { db, oid4vci }) => {
+  serve(app, endpoints.holder.walletOffer, async (request, reply) => {
+    const offer = await oid4vci.createOffer(actorOf(request), request.params.id);
+    return reply.code(201).header('cache-control', 'private, no-store').send({ data: offer });
+  });
+  await app.register(protocolRoutes, { service: oid4vci, db });
+};
+
+/** The two metadata documents a wallet reads first, at the root like the issuer's other `/.well-known` files. */
+export async function oid4vciWellKnownRoutes(app: FastifyInstance, opts: { config: Config; oid4vci: Oid4vciService }) {
+  const publish = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
+  app.get(
+    '/.well-known/openid-credential-issuer',
+    { config: { access: 'public' }, schema: { tags: ['oid4vci'], summary: 'OpenID4VCI credential issuer metadata: endpoints and the diploma as dc+sd-jwt and ldp_vc' } },
+    async (_, reply) => {
+      publish(reply);
+      return credentialIssuerMetadata(opts.config, { vct: opts.oid4vci.vct, openBadge: opts.oid4vci.offersOpenBadge });
+    },
+  );
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    { config: { access: 'public' }, schema: { tags: ['oid4vci'], summary: 'OAuth authorisation server metadata (RFC 8414): the token endpoint of the pre-authorised code flow' } },
+    async (_, reply) => {
+      publish(reply);
+      return authorizationServerMetadata(opts.config);
+    },
+  );
+}
