@@ -1,5 +1,6 @@
 /// <reference path="../../../../../packages/vc/src/digitalbazaar.d.ts" />
 import * as dbVc from '@digitalbazaar/vc';
+import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { bitstringEntry, createDocumentLoader, tokenStatusListEntry, verificationSuite, verifyOpenBadgeCredential, type DidDocument, type DocumentLoader } from '@sceau/vc';
 import { eq } from 'drizzle-orm';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
@@ -188,7 +189,10 @@ describe('the status lists', () => {
     const { payload } = await compactVerify(res.body, await importJWK({ kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, 'ES256'));
     const claims = JSON.parse(new TextDecoder().decode(payload));
     expect(claims.sub).toBe(`${PUBLIC_URL}/credentials/status/0/token`);
-    return tokenStatusListEntry(claims.status_list, index);
+    const ours = tokenStatusListEntry(claims.status_list, index);
+    // The OpenWallet Foundation's reader (what SD-JWT VC verifiers use) reads the same bit.
+    expect(getListFromStatusListJWT(res.body).getStatus(index)).toBe(ours ? 1 : 0);
+    return ours;
   };
   const bitstringBit = async (index: number) => {
     const list = (await get('/credentials/status/0')).json();
