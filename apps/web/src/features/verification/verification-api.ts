@@ -11,8 +11,8 @@ export type PublicDiploma = PublicDiplomaView;
 
 /** The server refuses larger documents; checked here too, before the file travels on a slow network. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
-/** What the server reads (by content): our PDF, the credential JSON, or a text file with the QR's content. */
-export const DOCUMENT_ACCEPT = '.pdf,.json,.txt,application/pdf,application/json,text/plain';
+/** What the server reads (by content): our PDF, the credential JSON or W3C VC, an SD-JWT VC, or a text file with the QR's content. */
+export const DOCUMENT_ACCEPT = '.pdf,.json,.txt,.sd-jwt,application/pdf,application/json,text/plain,application/dc+sd-jwt';
 
 /** The offline QR's text: `SC1:` then base45, whose alphabet includes the space (ADR 0011). */
 const QR_TEXT = /^SC1:[0-9A-Z $%*+\-./:]+$/;

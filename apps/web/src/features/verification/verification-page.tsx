@@ -9,6 +9,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { OfflineResult, type OfflineState } from '@/features/verification/offline-result';
 import { classifyQrText, useVerifyQr, type QrContent } from '@/features/verification/qr-content';
 import { isImageFile, readQrPhoto, type QrPhotoProblem } from '@/features/verification/qr-photo';
+import { isPortableTooLarge, MAX_PORTABLE_BYTES, pastedPortable } from '@/features/verification/portable-upload';
 import { DOCUMENT_ACCEPT, isAcceptableLink, MAX_DOCUMENT_BYTES } from '@/features/verification/verification-api';
 import { useVerifyDocument } from '@/features/verification/verify-document-api';
 import { VerificationResult } from '@/features/verification/verification-result';
@@ -61,6 +62,7 @@ export function VerificationPage() {
   const resultTitle = useRef<HTMLHeadingElement>(null);
   const photoToken = useRef(0);
   const maxSize = formatBytes(MAX_DOCUMENT_BYTES, currentLocale(i18n));
+  const portableTooLarge = t('errors:field.portable_too_large', { size: MAX_PORTABLE_BYTES / 1024 });
 
   const active = shown === 'qr' ? verifyQr : verify;
   const offlineDone = shown === 'offline' && offline?.state.status !== 'pending';
@@ -105,6 +107,10 @@ export function VerificationPage() {
     setErrors(({ document: _dropped, ...rest }) => rest);
     setFile(next);
     const token = ++photoToken.current;
+    // An SD-JWT or a W3C VC past what the server reads is refused here, before it is sent.
+    void isPortableTooLarge(next).then((tooLarge) => {
+      if (tooLarge && token === photoToken.current) refuseFile(portableTooLarge);
+    });
     if (!isImageFile(next)) return setPhoto({ status: 'none' });
     // A photo: its QR code is read here, in the browser (the decoder loads with the first photo).
     setPhoto({ status: 'reading' });
@@ -157,8 +163,16 @@ export function VerificationPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (verify.isPending || verifyQr.isPending) return;
+    // An SD-JWT VC or a W3C VC pasted in the link field is sent as the document it is.
+    const pasted = mode === 'link' ? pastedPortable(link) : null;
     if (mode === 'link') {
-      const problem = !link.trim() ? t('errors:field.required') : !isAcceptableLink(link) ? t('errors:field.invalid_url') : null;
+      const problem = !link.trim()
+        ? t('errors:field.required')
+        : pasted === 'too_large'
+          ? portableTooLarge
+          : !pasted && !isAcceptableLink(link)
+            ? t('errors:field.invalid_url')
+            : null;
       setErrors(problem ? { link: problem } : {});
       if (problem) return linkInput.current?.focus();
     } else if (mode === 'document') {
@@ -166,9 +180,11 @@ export function VerificationPage() {
         ? t('errors:field.file_required')
         : file.size > MAX_DOCUMENT_BYTES
           ? t('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 })
-          : photo.status === 'problem'
-            ? t(`scan.qr.${photo.problem}`)
-            : null;
+          : (await isPortableTooLarge(file))
+            ? portableTooLarge
+            : photo.status === 'problem'
+              ? t(`scan.qr.${photo.problem}`)
+              : null;
       setErrors(problem ? { document: problem } : {});
       if (problem) return fileInput.current?.focus();
       if (photo.status === 'reading') return;
@@ -178,7 +194,7 @@ export function VerificationPage() {
     verifyQr.reset();
     setShown('form');
     try {
-      await verify.mutateAsync(mode === 'link' ? { kind: 'link', link } : { kind: 'document', file: file! });
+      await verify.mutateAsync(pasted instanceof File ? { kind: 'document', file: pasted } : mode === 'link' ? { kind: 'link', link } : { kind: 'document', file: file! });
     } catch (error) {
       if (!isApiError(error) || error.status !== 422) return;
       const fields = error.fieldErrors;
@@ -227,7 +243,7 @@ export function VerificationPage() {
         </fieldset>
 
         {mode === 'link' ? (
-          <FormField id={LINK_ID} label={t('verify.link.label')} hint={t('verify.link.hint')} error={errors.link ?? null}>
+          <FormField id={LINK_ID} label={t('verify.link.label')} hint={`${t('verify.link.hint')} ${t('verify.link.portable')}`} error={errors.link ?? null}>
             <input
               id={LINK_ID}
               ref={linkInput}
@@ -245,7 +261,12 @@ export function VerificationPage() {
             />
           </FormField>
         ) : mode === 'document' ? (
-          <FormField id={DOCUMENT_ID} label={t('verify.document.label')} hint={t('verify.document.hint', { size: maxSize })} error={errors.document ?? null}>
+          <FormField
+            id={DOCUMENT_ID}
+            label={t('verify.document.label')}
+            hint={`${t('verify.document.hint', { size: maxSize })} ${t('verify.document.portable', { size: formatBytes(MAX_PORTABLE_BYTES, currentLocale(i18n)) })}`}
+            error={errors.document ?? null}
+          >
             {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
             <div
               className={dragging ? 'dropzone verify-dropzone dropzone--active' : 'dropzone verify-dropzone'}
