@@ -183,7 +183,12 @@ export const photoEdits = z
     hue: range(L.hue).optional(),
     width: range(L.width).int().optional(),
     height: range(L.height).int().optional(),
-    /** In pixels of the photo as served (`image-to-base64`). */
+    /**
+     * What the crop is drawn on and the settings apply to: the stored photo (default), or the
+     * candidate's original (`photo/original`, ADR 0147), in whose pixels the crop then is.
+     */
+    source: z.enum(['photo', 'original']).optional(),
+    /** In pixels of the photo as served (`image-to-base64`), or of the original with `source: 'original'`. */
     crop: z
       .object({ x: z.number().int().min(0), y: z.number().int().min(0), w: z.number().int().min(50), h: z.number().int().min(50) })
       .strict()

@@ -34,7 +34,8 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { auditLog, centres, institutions, shareLinks, walletOffers } from '../db/schema.ts';
+import { auditLog, centres, generationItems, institutions, shareLinks, walletOffers } from '../db/schema.ts';
+import { originalPhotoKey } from '../modules/imports/import-job.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
@@ -683,6 +684,20 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   'GET /api/validations/photos/:generationId/items/:itemId/photo': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({
     url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo`,
   })),
+  // The original the editor crops from (ADR 0147): the matrix's candidate gets one, so that an allowed call is answered 200.
+  'GET /api/validations/photos/:generationId/items/:itemId/photo/original': itemCase(
+    'pending_validation',
+    generationPolicy.viewCandidates,
+    (b) => ({ url: `/api/validations/photos/${b.id}/items/${b.itemId}/photo/original` }),
+    {
+      make: async (c) => {
+        const b = await insertBatch(c.m, schoolOf(c), 'pending_validation');
+        const [item] = await c.m.ctx.db.select({ code: generationItems.candidateCode }).from(generationItems).where(eq(generationItems.id, b.itemId));
+        await c.m.services.storage.put(originalPhotoKey(b.id, item!.code), Buffer.from('original'));
+        return b;
+      },
+    },
+  ),
   'GET /api/image-to-base64': itemCase('pending_validation', generationPolicy.viewCandidates, (b) => ({ url: `/api/image-to-base64?image=${b.itemId}` })),
   'POST /api/validations/photos/validate': [
     itemCase('pending_validation', generationPolicy.validatePhotos, (b) => ({ url: '/api/validations/photos/validate', payload: { generation_id: b.id, items: [b.itemId] } })),

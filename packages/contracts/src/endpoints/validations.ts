@@ -74,6 +74,18 @@ export const validationsEndpoints = {
     file: 'image/jpeg',
     responses: {},
   }),
+  /** 404 when none is kept (a photo imported at the box's size, or before ADR 0147): the editor then works on the stored photo. */
+  originalPhoto: endpoint({
+    method: 'GET',
+    path: '/validations/photos/:generationId/items/:itemId/photo/original',
+    access: seePhoto,
+    tags,
+    summary: "A candidate's original photo (JPEG, at most 1600 px a side), which the image editor crops from",
+    params: itemPhotoParams,
+    query: itemPhotoQuery,
+    file: 'image/jpeg',
+    responses: {},
+  }),
   imageToBase64: endpoint({
     method: 'GET',
     path: '/image-to-base64',
@@ -98,7 +110,7 @@ export const validationsEndpoints = {
     access: photos,
     tags,
     summary:
-      'Upload a photo for a candidate (one imported without, or a better one): multipart `photo`, a JPEG, PNG or WebP up to 10 MB, normalised as the import does; it then waits for validation',
+      'Upload a photo for a candidate (one imported without, or a better one): multipart `photo`, a JPEG, PNG, WebP, GIF or HEIC up to 10 MB, normalised as the import does (its original kept for the editor, ADR 0147); it then waits for validation',
     params: itemIdParam,
     multipart: true,
     responses: { 200: validationChangeResponse },

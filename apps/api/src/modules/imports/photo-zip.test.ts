@@ -149,6 +149,34 @@ describe('a photos zip added to a batch before launch', () => {
     ]);
   });
 
+  it('serves the original to the editor, which crops from it rather than from the 300 × 400 copy', async () => {
+    const id = await importedBatch(['20260007500001']);
+    expect((await sendZip(id, await zip({ '20260007500001.jpg': await portrait(30, 6000, 4000) }))).statusCode).toBe(200);
+    const [item] = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, id));
+    const original = await t.app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${item!.id}/photo/original`, headers: validateur });
+    expect(original.statusCode).toBe(200);
+    expect(original.headers['content-type']).toBe('image/jpeg');
+    expect(await sharp(original.rawPayload).metadata()).toMatchObject({ width: 1600, height: 1067 });
+    // Outside the scope, as unknown as a missing one.
+    expect((await t.app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${item!.id}/photo/original`, headers: e2User })).statusCode).toBe(404);
+    // A crop in the original's pixels: outside the stored copy's 300 × 400, inside the original's 1600 × 1067.
+    const crop = { x: 1000, y: 0, w: 600, h: 800 };
+    const onCopy = await t.app.inject({ method: 'POST', url: '/api/validations/photos/validate', headers: validateur, payload: { item: item!.id, edits: { crop } } });
+    expect(onCopy.statusCode).toBe(422);
+    const onOriginal = await t.app.inject({
+      method: 'POST',
+      url: '/api/validations/photos/validate',
+      headers: validateur,
+      payload: { item: item!.id, edits: { source: 'original', crop } },
+    });
+    expect(onOriginal.statusCode).toBe(200);
+    const [edited] = await t.ctx.db.select().from(generationItems).where(eq(generationItems.id, item!.id));
+    expect(edited!.photoStatus).toBe('validated');
+    expect(await sharp((await t.services.storage.get(edited!.photoKey!))!).metadata()).toMatchObject({ width: 300, height: 400 });
+    // The original stays the original: a second edit crops from it again.
+    expect((await t.app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${item!.id}/photo/original`, headers: validateur })).statusCode).toBe(200);
+  });
+
   it('sends a batch that was ready back to validation', async () => {
     const id = await importedBatch(['20260007200001']);
     await t.ctx.db.update(generationItems).set({ photoStatus: 'validated', dataStatus: 'validated' }).where(eq(generationItems.generationId, id));

@@ -1,7 +1,7 @@
 import { PHOTO_EDIT_LIMITS, type PhotoEdits } from '@sceau/contracts';
-import { preparePhoto } from '@sceau/pdf';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { fieldError } from '../../lib/errors.ts';
+import { type PhotoFiles, preparePhotoFiles, readPhoto } from '../imports/photo-reading.ts';
 
 const L = PHOTO_EDIT_LIMITS;
 
@@ -68,22 +68,17 @@ const PHOTO_DPI = 200;
 
 /**
  * A photo uploaded for a candidate (one imported without, or a better one): checked to be a JPEG,
- * PNG or WebP of a usable size, then normalised exactly as the list import does it (preparePhoto:
- * oriented, cropped to the box around its subject, sRGB on white, a JPEG of at most 30 KB).
+ * PNG, WebP, GIF or HEIC (ADR 0147) of a usable size, then normalised exactly as the list import
+ * does it (preparePhotoFiles: oriented, cropped centre-top to the box, sRGB on white, a JPEG of at
+ * most 30 KB), with its bounded original for the editor.
  */
-export async function readUploadedPhoto(bytes: Buffer, field = 'photo'): Promise<Buffer> {
-  let meta: Metadata;
-  try {
-    meta = await sharp(bytes, { failOn: 'error' }).metadata();
-  } catch {
-    throw fieldError(field, 'field.validation_image_unreadable');
-  }
-  if (!['jpeg', 'png', 'webp'].includes(meta.format ?? '')) throw fieldError(field, 'field.validation_image_unreadable');
-  const { width, height } = meta.autoOrient;
-  if (width < MIN_SIDE || height < MIN_SIDE) throw fieldError(field, { key: 'field.validation_image_too_small', params: { width: MIN_SIDE, height: MIN_SIDE } });
+export async function readUploadedPhoto(bytes: Buffer, field = 'photo'): Promise<PhotoFiles> {
+  const read = await readPhoto(bytes);
+  if ('unreadable' in read) throw fieldError(field, 'field.validation_image_unreadable');
+  if (read.width < MIN_SIDE || read.height < MIN_SIDE) throw fieldError(field, { key: 'field.validation_image_too_small', params: { width: MIN_SIDE, height: MIN_SIDE } });
   const box = { w: (L.width.default * 25.4) / PHOTO_DPI, h: (L.height.default * 25.4) / PHOTO_DPI };
   try {
-    return Buffer.from(await preparePhoto(bytes, box, { dpi: PHOTO_DPI, maxBytes: L.maxBytes }));
+    return await preparePhotoFiles(bytes, box, { dpi: PHOTO_DPI, maxBytes: L.maxBytes });
   } catch {
     // A header that reads but pixels that do not (a truncated file).
     throw fieldError(field, 'field.validation_image_unreadable');

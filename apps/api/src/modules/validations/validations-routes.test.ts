@@ -549,11 +549,14 @@ describe('uploading a photo for a candidate', () => {
     const { item } = await withoutPhoto();
     const text = await upload(item, form(Buffer.from('nom;prenom\nKabongo;Aline\n'), { filename: 'liste.csv', type: 'text/csv' }), { ...as.validateur!, 'x-locale': 'en' });
     expect(text.statusCode).toBe(422);
-    expect(text.json().errors.photo[0]).toBe('The image cannot be read or is not a JPEG, PNG or WebP');
-    const gif = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#888' } })
-      .gif()
+    expect(text.json().errors.photo[0]).toBe('The image cannot be read or is not a JPEG, PNG, WebP, GIF or HEIC');
+    // A TIFF is an image, but not one phones send (GIF and HEIC are read since ADR 0147).
+    const tiff = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#888' } })
+      .tiff()
       .toBuffer();
-    expect((await upload(item, form(gif, { filename: 'p.gif', type: 'image/gif' }))).json().errors.photo[0]).toBe("L'image est illisible ou n'est pas un JPEG, PNG ou WebP");
+    expect((await upload(item, form(tiff, { filename: 'p.tif', type: 'image/tiff' }))).json().errors.photo[0]).toBe(
+      "L'image est illisible ou n'est pas un JPEG, PNG, WebP, GIF ou HEIC",
+    );
     const tiny = await upload(item, form(await portrait(60, 80)));
     expect(tiny.statusCode).toBe(422);
     expect(tiny.json().errors.photo[0]).toBe("L'image doit mesurer au moins 100 × 100 pixels");

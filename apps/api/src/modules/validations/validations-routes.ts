@@ -36,6 +36,11 @@ export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=3600').send(photo);
   });
 
+  serve(app, endpoints.validations.originalPhoto, async (request, reply) => {
+    const original = await validations.originalOf(actorOf(request), request.params.itemId, request.params.generationId);
+    return reply.type('image/jpeg').header('cache-control', 'private, no-cache').send(original);
+  });
+
   serve(app, endpoints.validations.imageToBase64, async (request) => {
     const { image } = request.query;
     const fromUrl = PHOTO_URL.exec(image);

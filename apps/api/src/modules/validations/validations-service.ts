@@ -11,6 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
+import { originalPhotoKey } from '../imports/import-job.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -78,6 +79,14 @@ export class ValidationsService {
     return this.readPhoto(await this.item(actor, itemId, generationId));
   }
 
+  /** The candidate's original photo (ADR 0147), for whoever may see its photo; 404 when none is kept. */
+  async originalOf(actor: Actor, itemId: number, generationId?: number): Promise<Buffer> {
+    const item = await this.item(actor, itemId, generationId);
+    const original = item.photoKey ? await this.storage.get(originalPhotoKey(item.generationId, item.candidateCode)) : null;
+    if (!original) throw new AppError('not_found');
+    return original;
+  }
+
   // ------------------------------------------------------------ lists
 
   /** A page of a batch's candidates, with the batch as the screens show it. */
@@ -132,7 +141,9 @@ export class ValidationsService {
     let jpeg: Buffer;
     if ('edits' in change) {
       if (!item.photoKey) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
-      jpeg = await applyPhotoEdits(await this.readPhoto(item), change.edits);
+      const source = change.edits.source === 'original' ? await this.storage.get(originalPhotoKey(item.generationId, item.candidateCode)) : await this.readPhoto(item);
+      if (!source) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
+      jpeg = await applyPhotoEdits(source, change.edits);
     } else {
       jpeg = await readEditedImage(change.image);
     }
@@ -156,8 +167,13 @@ export class ValidationsService {
     const batch = await this.batch(actor, item.generationId);
     if (!allowed(generationPolicy.validatePhotos(actor, batch))) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
     if (!bytes || bytes.length === 0) throw fieldError('photo', 'field.file_required');
-    const jpeg = await readUploadedPhoto(bytes);
-    return this.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, jpeg);
+    const { photo, original } = await readUploadedPhoto(bytes);
+    const result = await this.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, photo);
+    // The upload is the candidate's new original (the editor crops from it); one at the box's size is its own.
+    const key = originalPhotoKey(item.generationId, item.candidateCode);
+    if (original) await this.storage.put(key, original);
+    else await this.storage.delete(key).catch(() => {});
+    return result;
   }
 
   /**

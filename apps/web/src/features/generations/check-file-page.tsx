@@ -12,6 +12,7 @@ import { useMyImportations } from '@/features/generations/importations-api';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
 import { ProvincePlaces } from '@/features/generations/province-places';
 import { checkUpload, type UploadProgress } from '@/features/generations/check-upload';
+import { PhotoCheckNotes } from '@/features/generations/photo-check-notes';
 import { downloadCheckErrors, downloadImportExample, startImport, useTemplate, type ImportCheckResult } from '@/features/generations/issuing-api';
 import { TemplatePreview } from '@/features/generations/template-preview';
 import { useFlashStore } from '@/lib/flash-context';
@@ -410,6 +411,7 @@ function CheckResult({
         {clean ? t('checkFile.clean', { count: result.valid_rows }) : result.error_count > 0 ? t('checkFile.hasErrors', { count: result.error_count }) : t('checkFile.noRows')}
       </p>
       <SheetAndIgnored result={result} checking={checking} onSheet={onSheet} />
+      <PhotoCheckNotes photos={result.photos} />
 
       {result.errors.length > 0 ? (
         <>

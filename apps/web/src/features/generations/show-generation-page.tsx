@@ -10,6 +10,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { BatchSummary } from '@/features/generations/batch-summary';
 import { CandidatesSection } from '@/features/generations/candidates-section';
 import { BatchHistory } from '@/features/generations/batch-history';
+import { PhotoZipUpload } from '@/features/generations/photo-zip-upload';
 
 /** A batch: what it is, where it stands, its anchoring proof, and its candidates with their diplomas. */
 export function ShowGenerationPage() {
@@ -41,6 +42,7 @@ export function ShowGenerationPage() {
       {batch ? (
         <>
           <BatchSummary batch={batch} />
+          {batch.abilities.add_photos ? <PhotoZipUpload batch={batch} /> : null}
           <CandidatesSection
             batch={batch}
             items={batch.items}

@@ -38,6 +38,8 @@ export interface PhotoEditorProps {
   src: string | null;
   onSave: (edits: PhotoEdits) => Promise<unknown>;
   onClose: () => void;
+  /** `src` is the candidate's original (ADR 0147): the crop is in its pixels. */
+  fromOriginal?: boolean;
 }
 
 const initial = () => ({ brightness: L.brightness.default, contrast: L.contrast.default, hue: L.hue.default, width: L.width.default, height: L.height.default });
@@ -49,7 +51,7 @@ const initial = () => ({ brightness: L.brightness.default, contrast: L.contrast.
  * settings with CSS; the server applies them to the stored photo (extract, resize cover, modulate,
  * linear).
  */
-export function PhotoEditor({ open, name, src, onSave, onClose }: PhotoEditorProps) {
+export function PhotoEditor({ open, name, src, onSave, onClose, fromOriginal = false }: PhotoEditorProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState(initial);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
@@ -155,6 +157,11 @@ export function PhotoEditor({ open, name, src, onSave, onClose }: PhotoEditorPro
           })}
           <fieldset className="fieldset">
             <legend>{t('validations.editor.crop')}</legend>
+            {fromOriginal && natural ? (
+              <p className="muted" data-testid="photo-editor-original">
+                {t('validations.editor.fromOriginal', { w: natural.w, h: natural.h })}
+              </p>
+            ) : null}
             <label className="checkbox">
               <input type="checkbox" checked={cropOn} onChange={(e) => setCropOn(e.target.checked)} />
               {t('validations.editor.cropEnable')}

@@ -1,12 +1,12 @@
 import type { ValidationItemView } from '@sceau/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PhotoEditor } from '@/features/validations/photo-editor';
 import { PhotoUploadDialog } from '@/features/validations/photo-upload';
 import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection, usePhotoObjectUrl } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { ShortcutHelp, useListShortcuts, type ListShortcuts } from '@/features/validations/validation-tools';
-import { useValidationChange } from '@/features/validations/validations-api';
+import { fetchOriginalPhoto, useValidationChange } from '@/features/validations/validations-api';
 
 /** /validate-picture/{id}: the batch's candidates with their photos, to validate, edit or reject. */
 export function ValidatePicturePage() {
@@ -24,6 +24,7 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
   const [rejecting, setRejecting] = useState<ValidationItemView | null>(null);
   const [editing, setEditing] = useState<{ item: ValidationItemView; src: string | null } | null>(null);
   const [uploading, setUploading] = useState<ValidationItemView | null>(null);
+  const original = useOriginalPhoto(editing?.item ?? null);
   const selectable = items.filter((i) => !i.rejected && i.photo_url);
   const selection = useSelection(selectable);
   const { chosen } = selection;
@@ -98,11 +99,12 @@ function PhotoGrid({ batch, items, busy, filtered }: ValidationListProps) {
       />
       {editing ? (
         <PhotoEditor
-          key={editing.item.id}
+          key={`${editing.item.id}-${original.state}`}
           open
           name={candidateName(editing.item)}
-          src={editing.src}
-          onSave={(edits) => run({ kind: 'photo', item: editing.item.id, edits })}
+          src={original.state === 'loading' ? null : (original.url ?? editing.src)}
+          fromOriginal={original.url !== null}
+          onSave={(edits) => run({ kind: 'photo', item: editing.item.id, edits: original.url ? { ...edits, source: 'original' } : edits })}
           onClose={() => setEditing(null)}
         />
       ) : null}
@@ -209,4 +211,38 @@ function PhotoCard({ item, shortcut, open, busy, selected, onSelect, onValidate,
       ) : null}
     </li>
   );
+}
+
+/**
+ * The original of the photo being edited (ADR 0147), as an object URL: the editor crops from it
+ * rather than from the stored 300 × 400 copy. `url` stays null when none is kept (the editor then
+ * works on the stored photo) or it cannot be had.
+ */
+function useOriginalPhoto(item: ValidationItemView | null): { state: 'none' | 'loading' | 'done'; url: string | null } {
+  const [state, setState] = useState<{ for: string | null; url: string | null }>({ for: null, url: null });
+  const id = item?.id ?? null;
+  const generationId = item?.generation_id ?? null;
+  const photoUrl = item?.photo_url ?? null;
+  const wanted = id !== null && photoUrl ? `${id}:${photoUrl}` : null;
+  useEffect(() => {
+    if (id === null || generationId === null || !photoUrl) return;
+    const controller = new AbortController();
+    const key = `${id}:${photoUrl}`;
+    let objectUrl: string | null = null;
+    fetchOriginalPhoto({ id, generation_id: generationId, photo_url: photoUrl }, controller.signal)
+      .then((blob) => {
+        objectUrl = URL.createObjectURL(blob);
+        setState({ for: key, url: objectUrl });
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setState({ for: key, url: null });
+      });
+    return () => {
+      controller.abort();
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [id, generationId, photoUrl]);
+  if (!wanted) return { state: 'none', url: null };
+  if (state.for !== wanted) return { state: 'loading', url: null };
+  return { state: 'done', url: state.url };
 }

@@ -70,6 +70,12 @@ export async function fetchItemPhoto(item: Pick<ValidationItemView, 'id' | 'gene
   return (await api.download(endpoints.validations.photo, { params: { generationId: item.generation_id, itemId: item.id }, query: { v }, signal })).blob;
 }
 
+/** A candidate's original photo (ADR 0147), which the editor crops from; rejects (404) when none is kept. */
+export async function fetchOriginalPhoto(item: Pick<ValidationItemView, 'id' | 'generation_id' | 'photo_url'>, signal: AbortSignal): Promise<Blob> {
+  const v = item.photo_url ? (new URL(item.photo_url, 'http://photo.invalid').searchParams.get('v') ?? undefined) : undefined;
+  return (await api.download(endpoints.validations.originalPhoto, { params: { generationId: item.generation_id, itemId: item.id }, query: { v }, signal })).blob;
+}
+
 export type ValidationChange =
   | { kind: 'photos'; items: number[] }
   | { kind: 'photo'; item: number; edits?: PhotoEdits }

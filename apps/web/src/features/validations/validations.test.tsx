@@ -177,6 +177,41 @@ describe('/validate-picture', () => {
     );
   });
 
+  it('edits from the candidate’s original when one is kept (ADR 0147): the original is shown, the edits say so', async () => {
+    const { calls } = renderApp({
+      path: '/validate-picture/12',
+      signedIn: validator,
+      routes: photoRoutes({
+        'POST /api/validations/photos/validate': changed(),
+        'GET /api/validations/photos/12/items/501/photo/original': () =>
+          new Response(new Blob(['original'], { type: 'image/jpeg' }), { status: 200, headers: { 'Content-Type': 'image/jpeg' } }),
+      }),
+    });
+    await screen.findByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Modifier la photo de MUKENDI KABONGO Aline' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/validations/photos/12/items/501/photo/original')).toBe(true));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier la photo de MUKENDI KABONGO Aline' });
+    const preview = await within(dialog).findByRole('img', { name: 'Aperçu de la photo de MUKENDI KABONGO Aline' });
+    // The original's object URL, not the stored photo's (created first, for the card).
+    const cardSrc = screen.getByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' }).getAttribute('src');
+    expect(preview.getAttribute('src')).not.toBe(cardSrc);
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toMatchObject({ item: 501, edits: { source: 'original' } }));
+  });
+
+  it('edits the stored photo when no original is kept (404)', async () => {
+    const { calls } = renderApp({ path: '/validate-picture/12', signedIn: validator, routes: photoRoutes({ 'POST /api/validations/photos/validate': changed() }) });
+    await screen.findByRole('img', { name: 'Photo de MUKENDI KABONGO Aline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Modifier la photo de MUKENDI KABONGO Aline' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier la photo de MUKENDI KABONGO Aline' });
+    await within(dialog).findByRole('img', { name: 'Aperçu de la photo de MUKENDI KABONGO Aline' });
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer et valider' }));
+    await waitFor(() => expect(bodyOf(calls, 'POST', '/api/validations/photos/validate')).toBeDefined());
+    expect(bodyOf(calls, 'POST', '/api/validations/photos/validate').edits.source).toBeUndefined();
+  });
+
   it('draws the crop on the photo: moved and resized with the keyboard, mirrored in the fields, then posted', async () => {
     // jsdom lays nothing out: the photo under the crop is 260 × 346.67 px on screen (a 300 × 400 photo).
     Object.assign(HTMLElement.prototype, { scrollTo: () => undefined });
