@@ -74,10 +74,41 @@ describe('OpenBadgeCredential with ecdsa-rdfc-2019', () => {
     expect(result.verified).toBe(false);
   });
 
+  it('a full issuer Profile (phone, emblem, description) and no result still canonicalise (safe mode) and verify', async () => {
+    const issuer = await testIssuer();
+    const loader = issuer.loader(async () => null);
+    const input = diplomaInput(issuer.did, {
+      issuer: {
+        id: issuer.did,
+        name: 'Ministère',
+        url: 'https://diplomes.example.cd',
+        email: 'a@b.cd',
+        phone: '+243 81 000 0000',
+        image: 'https://diplomes.example.cd/emblem.png',
+        description: 'Ministry',
+      },
+      percentage: null,
+    });
+    const credential = await secureCredential(buildOpenBadgeCredential(input), { signer: issuer.signer(), documentLoader: loader });
+    expect(credential).toMatchObject({ issuer: { phone: '+243 81 000 0000', image: { id: 'https://diplomes.example.cd/emblem.png', type: 'Image' } } });
+    expect(credential.credentialSubject).not.toHaveProperty('result');
+    const result = await vc.verifyCredential({ credential, suite: verificationSuite(), documentLoader: loader, checkStatus: async () => ({ verified: true }) });
+    expect(result.verified).toBe(true);
+  });
+
   it('expiry: not before validFrom, not after validUntil', async () => {
     const { credential, loader } = await setup();
     const early = await verifyOpenBadgeCredential(credential, { documentLoader: loader, now: new Date('2026-07-14T00:00:00Z') });
     expect(early.checks.expiry).toMatchObject({ status: 'failed', reason: 'not-yet-valid' });
+    const base = await testIssuer();
+    const limited = await secureCredential(
+      { ...buildOpenBadgeCredential(diplomaInput(base.did)), validUntil: '2027-01-01T00:00:00Z' },
+      { signer: base.signer(), documentLoader: base.loader(), date: new Date('2026-07-15T10:00:00Z') },
+    );
+    const late = await verifyOpenBadgeCredential(limited, { documentLoader: base.loader(), now: new Date('2027-02-01T00:00:00Z') });
+    expect(late.checks.expiry).toMatchObject({ status: 'failed', reason: 'expired' });
+    expect(late.checks.proof.status).toBe('ok');
+    expect(late.verified).toBe(false);
   });
 
   it('the status list credential’s proof verifies with Digital Bazaar’s verifier', async () => {
