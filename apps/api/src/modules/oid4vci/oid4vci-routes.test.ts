@@ -1,8 +1,16 @@
 import { clientAuthenticationAnonymous, type JwtSigner, type SignJwtCallback } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as dbVc from '@digitalbazaar/vc';
+import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { createDocumentLoader, type DidDocument, verificationSuite } from '@sceau/vc';
+import pino from 'pino';
 import { eq } from 'drizzle-orm';
-import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { auditLog, diplomas, generationItems, nationalResults, users, walletNonces, walletOffers } from '../../db/schema.ts';
@@ -10,11 +18,16 @@ import { createServices, type Services } from '../../services.ts';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
 import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
-import { CONFIGURATION, Oid4vciService, type WalletIssuers } from './oid4vci-service.ts';
+import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
+import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
+import { SdJwtVcService } from '../sd-jwt-vc/sd-jwt-vc-service.ts';
+import { VcService } from '../vc/vc-service.ts';
+import { CONFIGURATION, Oid4vciService } from './oid4vci-service.ts';
 import { OID4VCI_REQUESTS_PER_MINUTE } from './oid4vci-routes.ts';
 
 const ISSUER = 'https://diplomes.test';
-const VCT = `${ISSUER}/credentials/diploma`;
+const VCT = `${ISSUER}/vct/diploma`;
+const DID = 'did:web:diplomes.test';
 const PASSWORD = 'Titulaire-2026';
 const AMANI_PHONE = '+243812345678';
 
@@ -27,33 +40,34 @@ let mine: DiplomaFixture;
 let hers: DiplomaFixture;
 let mineRevoked: DiplomaFixture;
 let mineLater: DiplomaFixture;
+let keysDir: string;
+let keys: MinistryKeys;
 
-/**
- * The credential makers, as the platform gives them: the SD-JWT VC maker binds the credential to
- * the key it is given (`cnf.jwk`), the Open Badges maker answers the diploma's VC.
- */
-const issuerKeys = await generateKeyPair('ES256');
-const issued: { diplomaId: string; holderPublicJwk?: JWK }[] = [];
-const makers: WalletIssuers = {
-  sdJwt: {
-    vct: VCT,
-    async issue(diplomaId, { holderPublicJwk }) {
-      issued.push({ diplomaId, holderPublicJwk });
-      const jwt = await new SignJWT({ vct: VCT, sub: diplomaId, cnf: { jwk: holderPublicJwk } })
-        .setProtectedHeader({ alg: 'ES256', typ: 'dc+sd-jwt' })
-        .setIssuer(ISSUER)
-        .setIssuedAt()
-        .sign(issuerKeys.privateKey);
-      return `${jwt}~`;
-    },
-  },
-  openBadge: {
-    async issue(diplomaId) {
-      issued.push({ diplomaId });
-      return { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential', 'OpenBadgeCredential'], id: `urn:diploma:${diplomaId}` };
-    },
-  },
-};
+/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
+const record = (id: string) => ({
+  diploma_id: id,
+  serial: 'DE-2026-0000001-2',
+  candidate_code: '12345678901234',
+  last_name: 'MUKENDI',
+  middle_name: 'KABONGO',
+  first_name: 'Grâce',
+  birth_date: '2008-03-14',
+  birth_place: 'Kananga',
+  gender: 'F',
+  option: 'Scientifique',
+  option_code: 'SC',
+  school: 'Lycée Lumière',
+  school_code: 'LL01',
+  centre: 'Institut St Joseph',
+  centre_code: 'C12',
+  educ_province: 'Kasaï-Central 1',
+  educ_province_code: 'KC1',
+  session: 'Juin 2026',
+  session_year: 2026,
+  percentage: 71.5,
+  issue_date: '2026-07-20',
+  issuer: 'minepst.gouv.cd',
+});
 
 /** The wallet's fetch, answered by the app in-process at the issuer's address. */
 const walletFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -120,8 +134,14 @@ async function person(name: string, contact: { email?: string; phone?: string })
 beforeAll(async () => {
   setGlobalConfig({ allowInsecureUrls: false });
   ctx = await createTestApp({ PUBLIC_URL: ISSUER });
-  services = createServices(ctx.db, ctx.config);
-  services.oid4vci = new Oid4vciService(ctx.db, ISSUER, makers);
+  keysDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-oid4vci-keys-'));
+  keys = await loadMinistryKeys({ ...ctx.config.keys, dir: keysDir }, pino({ level: 'silent' }));
+  // The platform's own credential makers, on the test's keys (the SD-JWT VC's status list aside).
+  const status = new CredentialStatusService(ctx.db, ISSUER, keys, { recheckMs: 0 });
+  const sdJwtVc = new SdJwtVcService(ctx.db, ctx.config, keys, null);
+  const vc = new VcService(ctx.db, ctx.config, keys, status);
+  services = { ...createServices(ctx.db, ctx.config), credentialStatus: status, vc, sdJwtVc };
+  services.oid4vci = new Oid4vciService(ctx.db, ISSUER, { sdJwt: sdJwtVc, openBadge: vc });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   const candidates = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(4)).map((r) => r.code);
@@ -129,20 +149,27 @@ beforeAll(async () => {
   hers = await insertDiplomaFixture(ctx.db, services.storage, candidates[1]!);
   mineRevoked = await insertDiplomaFixture(ctx.db, services.storage, candidates[2]!, { revoked: true });
   mineLater = await insertDiplomaFixture(ctx.db, services.storage, candidates[3]!);
+  for (const diploma of [mine, hers, mineRevoked, mineLater])
+    await ctx.db
+      .update(diplomas)
+      .set({ credential: { record: record(diploma.id) } })
+      .where(eq(diplomas.id, diploma.id));
   for (const diploma of [mine, mineRevoked, mineLater]) await ctx.db.update(generationItems).set({ phone: AMANI_PHONE }).where(eq(generationItems.id, diploma.itemId));
   await ctx.db.update(generationItems).set({ email: 'beya@example.cd' }).where(eq(generationItems.id, hers.itemId));
   amani = await person('Amani', { phone: AMANI_PHONE });
   beya = await person('Beya', { email: 'beya@example.cd' });
-});
+}, 120_000);
 afterAll(async () => {
   await app?.close();
+  keys?.close();
   await ctx?.close();
+  if (keysDir) await rm(keysDir, { recursive: true, force: true });
 });
 
 describe('metadata', () => {
   it('publishes the credential issuer metadata: endpoints, both configurations, names in French and English', async () => {
     const response = await app.inject({ method: 'GET', url: '/.well-known/openid-credential-issuer' });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const metadata = response.json();
     expect(metadata.credential_issuer).toBe(ISSUER);
@@ -202,18 +229,27 @@ describe('a wallet (the OpenWallet Foundation client) obtains the diploma', () =
     });
     const credential = (response.credentialResponse.credentials?.[0] as { credential: unknown } | undefined)?.credential;
     expect(typeof credential).toBe('string');
-    const claims = decodeJwt((credential as string).split('~')[0]!);
-    expect(claims.vct).toBe(VCT);
-    expect(claims.sub).toBe(mine.id);
+    // Verified by the OpenWallet Foundation's SD-JWT VC library against the issuer's published keys.
+    const { jwks } = (await app.inject({ method: 'GET', url: '/.well-known/jwt-vc-issuer' })).json() as { jwks: { keys: JWK[] } };
+    const kid = decodeProtectedHeader((credential as string).split('~')[0]!).kid;
+    const sdJwtVc = new SDJwtVcInstance({ hasher: digest, verifier: await ES256.getVerifier(jwks.keys.find((key) => key.kid === kid)!) });
+    const { payload } = await sdJwtVc.verify(credential as string);
+    expect(payload).toMatchObject({ iss: ISSUER, vct: VCT, family_name: 'MUKENDI', place_of_birth: 'Kananga' });
     // Bound to the wallet's own key, not any other.
-    expect(claims.cnf).toEqual({ jwk: { kty: walletJwk.kty, crv: walletJwk.crv, x: walletJwk.x, y: walletJwk.y } });
+    expect(payload.cnf).toEqual({ jwk: { kty: walletJwk.kty, crv: walletJwk.crv, x: walletJwk.x, y: walletJwk.y } });
 
-    // The same token also obtains the Open Badges 3.0 VC, which needs no key proof.
-    const badge = await wallet.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: CONFIGURATION.openBadge });
-    expect((badge.credentialResponse.credentials?.[0] as { credential: unknown } | undefined)?.credential).toMatchObject({
-      type: ['VerifiableCredential', 'OpenBadgeCredential'],
-      id: `urn:diploma:${mine.id}`,
+    // The same token also obtains the Open Badges 3.0 VC (no key proof: it is not bound), verified by Digital Bazaar's library.
+    const badgeResponse = await wallet.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: CONFIGURATION.openBadge });
+    const badge = (badgeResponse.credentialResponse.credentials?.[0] as { credential: Record<string, unknown> } | undefined)?.credential;
+    expect(badge).toMatchObject({ type: ['VerifiableCredential', 'OpenBadgeCredential'], id: `${ISSUER}/verify/${mine.id}`, issuer: { id: DID } });
+    const didDocument = (await app.inject({ method: 'GET', url: '/.well-known/did.json' })).json() as DidDocument;
+    const loader = createDocumentLoader({
+      didDocuments: [didDocument],
+      resolve: async (url) => (url.startsWith(`${ISSUER}/credentials/status/`) ? (await app.inject({ method: 'GET', url: url.slice(ISSUER.length) })).json() : null),
     });
+    const verified = await dbVc.verifyCredential({ credential: badge!, suite: verificationSuite(), documentLoader: loader, checkStatus: async () => ({ verified: true }) });
+    expect(verified.error).toBeUndefined();
+    expect(verified.verified).toBe(true);
 
     const [stored] = await ctx.db
       .select()
@@ -364,8 +400,9 @@ describe('the credential endpoint', () => {
       .setIssuedAt()
       .sign(keys.privateKey);
     const response = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [jwt] } });
-    expect(response.statusCode).toBe(200);
-    expect(issued.at(-1)!.holderPublicJwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: jwk.x });
+    expect(response.statusCode, response.body).toBe(200);
+    const [credential] = response.json().credentials;
+    expect(decodeJwt(credential.credential.split('~')[0]).cnf).toEqual({ jwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x } });
   });
 
   it('answers unknown configurations, malformed and oversized requests in the OpenID4VCI form', async () => {

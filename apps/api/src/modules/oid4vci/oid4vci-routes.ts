@@ -59,6 +59,11 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
         .header('retry-after', String(seconds))
         .send({ error: 'invalid_request', error_description: `Too many requests: retry in ${seconds} seconds` });
     }
+    // A credential maker's refusal (a record it cannot read) is the issuer's failure, not the wallet's request.
+    if (error instanceof AppError) {
+      request.log.error({ err: error }, 'OpenID4VCI credential could not be made');
+      return reply.code(500).send({ error: 'server_error', error_description: 'The credential could not be issued; try again later' });
+    }
     const status = (error as FastifyError).statusCode;
     if (status === 413) return reply.code(413).send({ error: 'invalid_request', error_description: 'The request body is too large' });
     if (status === 415) return reply.code(415).send({ error: 'invalid_request', error_description: 'Unsupported content type' });
