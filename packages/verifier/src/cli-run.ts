@@ -24,6 +24,8 @@ import {
 } from './trust-list.ts';
 import type { RegistryPort, RegistryRef, TrustedIssuer, VerificationContext, VerificationInput, VerificationResult } from './types.ts';
 import { keysServedByIssuer, verify } from './verify.ts';
+import { MAX_PORTABLE_BYTES, sniffPortable } from './portable.ts';
+import { runPortable } from './portable-cli.ts';
 
 /** The trust list shipped with the verifier: the national issuer(s) it pins by default (ADR 0133). */
 export const SHIPPED_TRUST_LIST = fileURLToPath(new URL('../trust-list.json', import.meta.url));
@@ -36,6 +38,11 @@ Verifies a Sceau diploma with public information only: the pinned issuer's keys 
   <file.json>           a credential document
   <qr-text>             the content of either QR code: "SC1:…" or a https://…/verify/{id} link
                         (a file holding that text works too)
+  <file.sd-jwt|.txt>    the diploma's SD-JWT VC (compact form <jwt>~<disclosure>~…), as issued
+                        or as its holder presents it (ADR 0145)
+  <file.json>           or its W3C VC / Open Badges 3.0 credential (Data Integrity proof)
+                        Both are checked against the trust list's issuers (their address and
+                        keys); the revocation is read from the issuer's status list over HTTPS.
 
 The issuer is pinned by a trust list: its id, every key it signed with, and its registry (chain
 id and contract). By default the list shipped with the verifier (trust-list.json), plus, outside
@@ -155,8 +162,9 @@ export async function runCli(io: CliIo): Promise<number> {
   const lang: Lang = options.lang === 'fr' ? 'fr' : 'en';
   let input: VerificationInput;
   let label: string;
+  let portable: string | null;
   try {
-    ({ input, label } = await readInput(options.target));
+    ({ input, label, portable } = await readInput(options.target));
   } catch (error) {
     io.stderr(`${(error as Error).message}\n`);
     return 2;
@@ -179,6 +187,20 @@ export async function runCli(io: CliIo): Promise<number> {
   const declared = options.jwks !== undefined || ((options.issuer !== undefined || options.registry !== undefined) && pinned.length === 0);
 
   const http = io.fetch ?? fetch;
+  if (portable !== null) {
+    // An SD-JWT VC or a W3C VC: the trust list's issuers, or the keys given for --platform.
+    let given: { url: string; jwks: Jwks } | null = null;
+    try {
+      if (options.jwks !== undefined) {
+        if (!options.platform) throw new UsageError('--jwks with an SD-JWT VC or a W3C VC: also give --platform, the address those keys are for');
+        given = { url: options.platform.replace(/\/+$/, ''), jwks: await loadPortableKeys(http, options.jwks) };
+      }
+      return await runPortable({ text: portable, label, lang, json: !!options.json, pinned, declared: given, files: trust.files, http, stdout: io.stdout });
+    } catch (error) {
+      io.stderr(`${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const getJson = (url: string) => getJsonBounded(http, url);
   const linkOrigin = 'qr' in input && /^https?:\/\//i.test(input.qr.trim()) ? new URL(input.qr.trim()).origin : undefined;
   const platform = (options.platform ?? io.env.SCEAU_PUBLIC_URL ?? linkOrigin)?.replace(/\/+$/, '');
@@ -315,22 +337,36 @@ function parseOptions(argv: string[]) {
   return { help: false as const, target: positionals[0]!, ...values, registry };
 }
 
-async function readInput(target: string): Promise<{ input: VerificationInput; label: string }> {
+/** The keys given with --jwks for a portable form (a file, or a URL read bounded). */
+async function loadPortableKeys(http: typeof fetch, source: string): Promise<Jwks> {
+  if (/^https?:\/\//i.test(source)) {
+    const { status, body } = await getJsonBounded(http, source);
+    if (status !== 200) throw new Error(`${source}: HTTP ${status}`);
+    return body as Jwks;
+  }
+  return JSON.parse(await readFile(source, 'utf8')) as Jwks;
+}
+
+async function readInput(target: string): Promise<{ input: VerificationInput; label: string; portable: string | null }> {
   const isFile = await stat(target).then(
     (s) => s.isFile(),
     () => false,
   );
   if (!isFile) {
-    if (/\.(pdf|json)$/i.test(target)) throw new UsageError(`${target}: no such file`);
-    return { input: { qr: target }, label: 'QR' };
+    if (/\.(pdf|json|sd-jwt)$/i.test(target)) throw new UsageError(`${target}: no such file`);
+    return { input: { qr: target }, label: 'QR', portable: null };
   }
   const bytes = new Uint8Array(await readFile(target));
   if (bytes.length > 20 * 1024 * 1024) throw new UsageError(`${target}: larger than 20 MB`);
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (head.startsWith('%PDF-')) return { input: { pdf: bytes }, label: `PDF ${target}` };
+  if (head.startsWith('%PDF-')) return { input: { pdf: bytes }, label: `PDF ${target}`, portable: null };
   const text = new TextDecoder().decode(bytes).trim();
-  if (text.startsWith('{')) return { input: { credential: text }, label: `credential ${target}` };
-  return { input: { qr: text }, label: `QR ${target}` };
+  // An SD-JWT VC or a W3C VC (bounded before it is parsed), else the platform's own forms.
+  const portableHead = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+~/.test(text.slice(0, 4096)) || (text.startsWith('{') && text.slice(0, 4096).includes('"@context"'));
+  if (portableHead && text.length > MAX_PORTABLE_BYTES) throw new UsageError(`${target}: an SD-JWT or verifiable credential larger than ${MAX_PORTABLE_BYTES / 1024} KB`);
+  if (sniffPortable(text)) return { input: { qr: '' }, label: target, portable: text };
+  if (text.startsWith('{')) return { input: { credential: text }, label: `credential ${target}`, portable: null };
+  return { input: { qr: text }, label: `QR ${target}`, portable: null };
 }
 
 function unreachablePort(ref: RegistryRef): RegistryPort {

@@ -75,6 +75,8 @@ export interface PinnedIssuer {
   jwks: Jwks;
   registry: RegistryRef;
   rpcUrl?: string;
+  /** Where its keys are published (its platform's address before `/.well-known/jwks.json`: the `iss` of its SD-JWT VCs and its did:web, ADR 0145). */
+  jwksUri?: string;
   development?: boolean;
   /** Base64 DER certificates of the TSAs trusted for this issuer (besides its own CAs). */
   timestampAuthorities?: string[];
@@ -119,6 +121,7 @@ export function pinnedIssuers(list: TrustList): PinnedIssuer[] {
     jwks: entry.jwks,
     registry: { chainId: entry.registry.chain_id, address: entry.registry.address.toLowerCase() },
     ...(entry.registry.rpc_url ? { rpcUrl: entry.registry.rpc_url } : {}),
+    ...(entry.jwks_uri ? { jwksUri: entry.jwks_uri } : {}),
     ...(entry.development ? { development: true } : {}),
     ...(entry.timestamp_authorities?.length ? { timestampAuthorities: entry.timestamp_authorities } : {}),
   }));
