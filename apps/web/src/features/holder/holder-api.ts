@@ -1,4 +1,4 @@
-import type { CreateShareRequest, HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
+import type { CreateShareRequest, HolderDiplomaView, SharedDiplomaView, ShareLinkView, WalletOfferView } from '@sceau/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
@@ -8,7 +8,7 @@ import { saveFile } from '@/lib/save-file';
 
 /** The holder's side (ADR 0132): my diplomas and results, my share links, what a share link opens. */
 
-export type { HolderDiplomaView, SharedDiplomaView, ShareLinkView } from '@sceau/contracts';
+export type { HolderDiplomaView, SharedDiplomaView, ShareLinkView, WalletOfferView } from '@sceau/contracts';
 export { HOLDER_LIMITS } from '@sceau/contracts';
 
 const SHARES = ['holder', 'shares'] as const;
@@ -62,4 +62,26 @@ export const sharedPhotoUrl = (token: string) => api.url(endpoints.holder.shared
 export async function downloadCredential(id: string): Promise<void> {
   const { blob, fileName } = await api.download(endpoints.holder.credential, { params: { id } });
   saveFile(blob, fileName ?? `diplome-${id}.json`);
+}
+
+/** One of my diplomas as an Open Badges 3.0 / W3C VC 2.0 credential (ADR 0144), saved as a file. */
+export async function downloadVc(id: string): Promise<void> {
+  const { blob, fileName } = await api.download(endpoints.holder.vc, { params: { id } });
+  saveFile(blob, fileName ?? `diplome-${id}.vc.json`);
+}
+
+/** One of my diplomas as an SD-JWT VC (ADR 0145), whose personal claims I disclose one by one; saved as a file. */
+export async function downloadSdJwt(id: string): Promise<void> {
+  const { blob, fileName } = await api.download(endpoints.holder.sdJwt, { params: { id } });
+  saveFile(blob, fileName ?? `diplome-${id}.sd-jwt`);
+}
+
+/**
+ * A credential offer for a wallet (OpenID4VCI, ADR 0146): its QR code's content and phone link
+ * (`offer_uri`), good once until `expires_at`. Each call makes a new offer.
+ */
+export function useWalletOffer() {
+  return useMutation<WalletOfferView, ApiError, string>({
+    mutationFn: async (id) => (await api.call(endpoints.holder.walletOffer, { params: { id } })).data,
+  });
 }

@@ -121,6 +121,129 @@ describe('my diplomas and results', () => {
   });
 });
 
+/** A credential offer as the API makes it (OpenID4VCI, ADR 0146). */
+function walletOffer(expiresAt: string) {
+  const credential_offer = {
+    credential_issuer: 'https://diplomes.example.cd',
+    credential_configuration_ids: ['diploma_dc_sd_jwt', 'diploma_ldp_vc'],
+    grants: { 'urn:ietf:params:oauth:grant-type:pre-authorized_code': { 'pre-authorized_code': 'c'.repeat(43) } },
+  };
+  return { credential_offer, offer_uri: `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(credential_offer))}`, expires_at: expiresAt };
+}
+
+describe('my diploma as portable credentials and in a wallet', () => {
+  it('downloads the Open Badges VC and the SD-JWT VC from my own side, signed in', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:file'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { calls } = renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        [`GET /api/holder/diplomas/${VALID}/vc`]: () =>
+          new Response('{}', { status: 200, headers: { 'Content-Type': 'application/vc+ld+json', 'Content-Disposition': `attachment; filename="diplome-${VALID}.vc.json"` } }),
+        [`GET /api/holder/diplomas/${VALID}/sd-jwt`]: () =>
+          new Response('eyJ.eyJ.sig~', {
+            status: 200,
+            headers: { 'Content-Type': 'application/dc+sd-jwt', 'Content-Disposition': `attachment; filename="diplome-${VALID}.sd-jwt"` },
+          }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Télécharger le badge Open Badges 3.0 (VC JSON)' }));
+    await user.click(screen.getByRole('button', { name: 'Télécharger le SD-JWT VC (divulgation sélective)' }));
+    await waitFor(() => expect(saved).toEqual([`diplome-${VALID}.vc.json`, `diplome-${VALID}.sd-jwt`]));
+    for (const path of [`/api/holder/diplomas/${VALID}/vc`, `/api/holder/diplomas/${VALID}/sd-jwt`]) {
+      const call = calls.find((c) => c.url.pathname === path)!;
+      expect(new Headers(call.init.headers).get('Authorization')).toBe('Bearer test-token');
+    }
+  });
+
+  it("offers the diploma to a wallet: a new offer's QR code, the link for this phone and until when it works", async () => {
+    const offer = walletOffer(new Date(Date.now() + 10 * 60_000).toISOString());
+    const { calls } = renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma(), diploma({ id: REVOKED, status: 'revoked', abilities: { download: false, share: false } })] }),
+        [`POST /api/holder/diplomas/${VALID}/wallet-offer`]: () => jsonResponse({ data: offer }, 201),
+      },
+    });
+    const user = userEvent.setup();
+    const [valid, revoked] = await screen.findAllByTestId('holder-diploma');
+    expect(within(revoked!).queryByRole('button', { name: 'Ajouter à un portefeuille' })).toBeNull();
+    await user.click(within(valid!).getByRole('button', { name: 'Ajouter à un portefeuille' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ajouter à un portefeuille numérique' });
+    const qr = await within(dialog).findByRole('img', { name: "Code QR de l'offre pour votre portefeuille" });
+    // The QR code's squares are drawn: a symbol of at least 25 modules plus its quiet zone.
+    expect(Number(qr.getAttribute('viewBox')!.split(' ')[2])).toBeGreaterThanOrEqual(33);
+    expect(qr.querySelector('path')!.getAttribute('d')!.length).toBeGreaterThan(100);
+    expect(within(dialog).getByRole('link', { name: 'Ouvrir dans mon portefeuille' })).toHaveAttribute('href', offer.offer_uri);
+    const time = new Intl.DateTimeFormat('fr', { hour: '2-digit', minute: '2-digit' }).format(new Date(offer.expires_at));
+    expect(within(dialog).getByTestId('wallet-offer-expiry')).toHaveTextContent(`Offre valable une seule fois, jusqu'à ${time}.`);
+    const post = calls.filter((c) => c.url.pathname === `/api/holder/diplomas/${VALID}/wallet-offer`);
+    expect(post).toHaveLength(1);
+    expect(post[0]!.init.method).toBe('POST');
+    expect(new Headers(post[0]!.init.headers).get('Authorization')).toBe('Bearer test-token');
+  });
+
+  it('says when an offer has expired and makes a new one on request', async () => {
+    let made = 0;
+    renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        [`POST /api/holder/diplomas/${VALID}/wallet-offer`]: () => {
+          made += 1;
+          return jsonResponse({ data: walletOffer(new Date(Date.now() + (made === 1 ? -1000 : 10 * 60_000)).toISOString()) }, 201);
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Ajouter à un portefeuille' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Cette offre a expiré : créez-en une nouvelle.');
+    expect(within(dialog).queryByRole('img')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Nouvelle offre' }));
+    expect(await within(dialog).findByRole('img', { name: "Code QR de l'offre pour votre portefeuille" })).toBeInTheDocument();
+    expect(made).toBe(2);
+  });
+
+  it("says in English why no offer could be made, in the server's words, and tries again", async () => {
+    await changeLocale('en');
+    try {
+      let made = 0;
+      renderApp({
+        path: '/my-diplomas',
+        signedIn,
+        routes: {
+          'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+          [`POST /api/holder/diplomas/${VALID}/wallet-offer`]: () => {
+            made += 1;
+            return made === 1
+              ? jsonResponse({ code: 'rate_limited', message: 'Too many attempts. Try again in 60 seconds.' }, 429)
+              : jsonResponse({ data: walletOffer(new Date(Date.now() + 10 * 60_000).toISOString()) }, 201);
+          },
+        },
+      });
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Add to a wallet' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add to a digital wallet' });
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many attempts. Try again in 60 seconds.');
+      await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+      expect(await within(dialog).findByRole('img', { name: 'QR code of the offer for your wallet' })).toBeInTheDocument();
+      expect(within(dialog).getByRole('link', { name: 'Open in my wallet' })).toBeInTheDocument();
+      expect(within(dialog).getByTestId('wallet-offer-expiry')).toHaveTextContent(/^Offer valid once, until /);
+    } finally {
+      await changeLocale('fr');
+    }
+  });
+});
+
 describe('my share links', () => {
   it('makes a link for the chosen time and note, shows its address once, and lists it', async () => {
     let shares = [share({ id: 1, state: 'expired', expires_at: '2026-11-21T10:00:00.000Z', label: null })];

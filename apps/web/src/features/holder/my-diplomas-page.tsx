@@ -5,14 +5,16 @@ import { ErrorAlert } from '@/components/error-alert';
 import { formatDateTime } from '@/lib/format';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useDiplomaKindLabel } from './diploma-kind';
-import { diplomaPdfUrl, downloadCredential, type HolderDiplomaView, useMyDiplomas } from './holder-api';
+import { diplomaPdfUrl, downloadCredential, downloadSdJwt, downloadVc, type HolderDiplomaView, useMyDiplomas } from './holder-api';
+import { WalletOfferButton } from './wallet-offer-dialog';
 import './holder.css';
 
 function fullName(d: Pick<HolderDiplomaView, 'first_name' | 'middle_name' | 'last_name'>): string {
   return [d.first_name, d.middle_name, d.last_name].filter(Boolean).join(' ');
 }
 
-function CredentialButton({ id }: { id: string }) {
+/** A file of mine fetched signed in (the full credential, the VC, the SD-JWT VC), with its failure said beside it. */
+function DownloadButton({ id, label, download }: { id: string; label: string; download: (id: string) => Promise<void> }) {
   const { t } = useTranslation();
   const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
   return (
@@ -23,13 +25,13 @@ function CredentialButton({ id }: { id: string }) {
         disabled={state === 'working'}
         onClick={() => {
           setState('working');
-          downloadCredential(id).then(
+          download(id).then(
             () => setState('idle'),
             () => setState('failed'),
           );
         }}
       >
-        {t('holder.diplomas.credential')}
+        {label}
       </button>
       {state === 'failed' ? (
         <span role="alert" className="holder__inline-error">
@@ -91,7 +93,10 @@ function DiplomaCard({ diploma }: { diploma: HolderDiplomaView }) {
             <a className="button" href={diplomaPdfUrl(diploma.id)} download={`diplome-${diploma.id}.pdf`} data-testid="holder-download">
               {t('holder.diplomas.download')}
             </a>
-            <CredentialButton id={diploma.id} />
+            <DownloadButton id={diploma.id} label={t('holder.diplomas.credential')} download={downloadCredential} />
+            <DownloadButton id={diploma.id} label={t('holder.diplomas.vc')} download={downloadVc} />
+            <DownloadButton id={diploma.id} label={t('holder.diplomas.sdJwt')} download={downloadSdJwt} />
+            <WalletOfferButton diplomaId={diploma.id} />
           </>
         ) : null}
         {diploma.abilities.share ? (
