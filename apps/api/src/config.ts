@@ -164,6 +164,12 @@ const envSchema = z.object({
   SUPERVISOR_MAX_RESTARTS: z.coerce.number().int().min(0).max(100).default(5),
   /** Drafts of list checks never started are deleted, with their files, after this many hours. */
   IMPORT_DRAFT_TTL_HOURS: z.coerce.number().positive().default(24),
+  /** Hours a resumable upload (tus, ADR 0150) is kept unfinished or unused before the sweep removes it. */
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 14)
+    .default(24),
   /** Behind reverse proxies: their addresses or CIDRs, whose X-Forwarded-For is believed (see trustProxySetting). */
   TRUST_PROXY: z.string().default('false').transform(trustProxySetting),
   /** Prometheus metrics on a port of their own (ADR 0122); unset or 0: not served. */
@@ -387,6 +393,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     database: { statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS, queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS },
     supervisor: { maxRestarts: e.SUPERVISOR_MAX_RESTARTS },
     importDraftTtlHours: e.IMPORT_DRAFT_TTL_HOURS,
+    /** Resumable uploads (ADR 0150): their folder (always local: a client resumes against the same store) and expiry. */
+    uploads: { directory: path.join(dataDir, 'uploads'), expiryHours: e.UPLOAD_EXPIRY_HOURS },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     metrics: { port: e.METRICS_PORT || null, host: e.METRICS_HOST },

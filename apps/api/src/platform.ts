@@ -65,7 +65,12 @@ function servicesWithJobs(db: Db, connectionString: string, identity: { keys: Mi
   const queue = new JobQueue(connectionString, log);
   const services = createServices(db, config, { identity, log, queue });
   // Abandoned list-check drafts and temporary files a kill left behind (ADR 0112).
-  const sweeper = new Sweeper(db, services.storage, { draftTtlHours: config.importDraftTtlHours, filesDir: config.fileStorage.kind === 'local' ? config.filesDir : null }, log);
+  const sweeper = new Sweeper(
+    db,
+    services.storage,
+    { draftTtlHours: config.importDraftTtlHours, filesDir: config.fileStorage.kind === 'local' ? config.filesDir : null, uploads: services.uploads },
+    log,
+  );
   queue.define(...Object.values(services.jobs!), services.revocation!.job, services.imports.job, services.results.job, ...Object.values(services.distribution.jobs), sweeper.job);
   return { services, jobs: queue };
 }

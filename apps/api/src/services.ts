@@ -21,16 +21,17 @@ import type { MinistryKeys } from './modules/keys/ministry-keys.ts';
 import { ImportsService } from './modules/imports/imports-service.ts';
 import { ResultsRegistryService } from './modules/imports/results-registry-service.ts';
 import { DistributionService } from './modules/distribution/distribution-service.ts';
+import { ResumableUploads } from './modules/imports/resumable-uploads.ts';
 import { HolderService } from './modules/holder/holder-service.ts';
 import { OneTimeLinks } from './modules/distribution/one-time-links.ts';
 import { DownloadCounter } from './modules/verification/public-download-counter.ts';
 import { TimestampingService } from './modules/timestamping/timestamping-service.ts';
 import { Retimestamper } from './modules/timestamping/retimestamp-job.ts';
-import { credentialIssuerOf } from './modules/oid4vci/oid4vci-metadata.ts';
-import { Oid4vciService } from './modules/oid4vci/oid4vci-service.ts';
 import { CredentialStatusService } from './modules/credential-status/credential-status-service.ts';
 import { VcService } from './modules/vc/vc-service.ts';
 import { SdJwtVcService } from './modules/sd-jwt-vc/sd-jwt-vc-service.ts';
+import { credentialIssuerOf } from './modules/oid4vci/oid4vci-metadata.ts';
+import { Oid4vciService } from './modules/oid4vci/oid4vci-service.ts';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -72,7 +73,7 @@ export function createServices(
   invalidation.subscribe(() => credentialStatus.invalidate());
   const vc = new VcService(db, config, identity?.keys ?? null, credentialStatus);
   const distribution = new DistributionService(db, config, storage, messenger, new OneTimeLinks(db), overrides.log ?? { info: () => {}, warn: () => {} }, queue);
-  const sdJwtVc = identity ? new SdJwtVcService(db, config, identity.keys, null) : null;
+  const sdJwtVc = identity ? new SdJwtVcService(db, config, identity.keys, credentialStatus) : null;
   return {
     messenger,
     storage,
@@ -89,6 +90,8 @@ export function createServices(
     invalidation,
     revocation: identity ? new RevocationService(db, identity.chain, (hash) => invalidation.invalidate(hash), queue) : null,
     imports,
+    /** Resumable uploads of lists and photos zips (tus, ADR 0150). */
+    uploads: new ResumableUploads(config.uploads),
     distribution,
     /** Each diploma's place in the revocation status lists, and the lists (ADR 0144). */
     credentialStatus,

@@ -18,6 +18,8 @@ export interface SweepResult {
   drafts: number;
   draftFiles: number;
   temporaryFiles: number;
+  /** Resumable uploads past their expiry (ADR 0150). */
+  uploads: number;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface SweepResult {
  *  - the draft batch every list check creates (`POST /check-import-file`) with its stored list,
  *    check and photos zip, when it was never started and not touched for `draftTtlHours`;
  *  - `*.tmp` files a kill left beside photos and PDFs (local storage writes a temporary file,
- *    then renames it), older than an hour.
+ *    then renames it), older than an hour;
+ *  - resumable uploads unfinished or unused past `UPLOAD_EXPIRY_HOURS` (ADR 0150).
  */
 export class Sweeper {
   readonly job;
@@ -33,7 +36,7 @@ export class Sweeper {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
-    private readonly options: { draftTtlHours: number; filesDir: string | null; temporaryFileMaxAgeMs?: number },
+    private readonly options: { draftTtlHours: number; filesDir: string | null; temporaryFileMaxAgeMs?: number; uploads?: { sweep(): Promise<number> } },
     private readonly log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void },
   ) {
     this.job = defineJob({
@@ -46,7 +49,7 @@ export class Sweeper {
       expireInSeconds: 3600,
       handle: async () => {
         const result = await this.sweep();
-        if (result.drafts || result.temporaryFiles) this.log.info({ ...result }, 'swept abandoned drafts and temporary files');
+        if (result.drafts || result.temporaryFiles || result.uploads) this.log.info({ ...result }, 'swept abandoned drafts, temporary files and uploads');
       },
     });
   }
@@ -54,7 +57,8 @@ export class Sweeper {
   async sweep(now = new Date()): Promise<SweepResult> {
     const drafts = await this.sweepDrafts(now);
     const temporaryFiles = await this.sweepTemporaryFiles(now);
-    return { ...drafts, temporaryFiles };
+    const uploads = (await this.options.uploads?.sweep()) ?? 0;
+    return { ...drafts, temporaryFiles, uploads };
   }
 
   /** Deletes list-check drafts never started and untouched for the TTL, then their files. */

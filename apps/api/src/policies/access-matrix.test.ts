@@ -57,6 +57,7 @@ import {
   type School,
 } from './access-matrix-support.ts';
 import { diplomaPolicy } from './diploma-policy.ts';
+import { Upload } from '@tus/server';
 import { holderPolicy, type HolderAccount } from './holder-policy.ts';
 import { generationPolicy, type BatchFacts } from './generation-policy.ts';
 import { importationPolicy } from './importation-policy.ts';
@@ -180,6 +181,23 @@ const newBatchPlace = (actor: Actor, c: Cell): Scope => ({
   centreId: actor.scope.centreId,
   educProvinceId: schoolOf(c).scope.educProvinceId,
 });
+
+/** An unfinished 3-byte upload of the list, the caller's own ('own account') or another account's. */
+function uploadCase(request: (id: string) => Req): Case<{ id: string; ownerId: number }> {
+  return {
+    on: 'importation',
+    what: 'an unfinished upload',
+    places: ['own account', 'school A'],
+    make: async (c) => {
+      const ownerId = c.place === 'own account' ? c.account.id : (await insertAccount(c.m, schoolOf(c).scope, ['admin'])).id;
+      const id = randomBytes(16).toString('hex');
+      await c.m.services.uploads.store.create(new Upload({ id, size: 3, offset: 0, metadata: { kind: 'list', filename: 'liste.csv', owner: String(ownerId) } }));
+      return { id, ownerId };
+    },
+    request: (u) => request(u.id),
+    policy: (actor, u) => importationPolicy.useUpload(actor, { ownerId: u.ownerId }),
+  };
+}
 
 const publicCase = (url: string, payload?: unknown): Case => ({ on: 'public', places: NOWHERE, request: () => ({ url, payload }) });
 const noObject = (url: string, extra: Partial<Case> = {}): Case => ({ on: 'none', places: NOWHERE, request: () => ({ url }), ...extra });
@@ -369,15 +387,6 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/sd-jwt` }),
     policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
-  // The W3C VC / Open Badges 3.0 (ADR 0144) under the rule of the PDF: refused to every role as to a stranger.
-  'GET /api/holder/diplomas/:id/vc': {
-    on: 'diploma',
-    what: "someone else's published diploma",
-    places: SCHOOLS,
-    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
-    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/vc` }),
-    policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
-  } satisfies Case<Batch>,
   // A wallet offer (ADR 0146) under the rule of the download: refused to every role as to a stranger.
   'POST /api/holder/diplomas/:id/wallet-offer': {
     on: 'diploma',
@@ -386,6 +395,15 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
     request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/wallet-offer` }),
     policy: (actor, b) => holderPolicy.walletOffer(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
+  } satisfies Case<Batch>,
+  // The W3C VC / Open Badges 3.0 (ADR 0144) under the rule of the PDF: refused to every role as to a stranger.
+  'GET /api/holder/diplomas/:id/vc': {
+    on: 'diploma',
+    what: "someone else's published diploma",
+    places: SCHOOLS,
+    make: (c) => insertBatch(c.m, schoolOf(c), 'completed'),
+    request: (b) => ({ url: `/api/holder/diplomas/${b.diplomaId}/vc` }),
+    policy: (actor, b) => holderPolicy.download(holderOf(actor), { candidate: { email: null, phone: null }, batch: b.facts, revokedAt: null }),
   } satisfies Case<Batch>,
   'DELETE /api/holder/shares/:id': {
     on: 'diploma',
@@ -536,6 +554,20 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     policy: (actor, _, c) => generationPolicy.create(actor, newBatchPlace(actor, c)),
     alsoOk: [{ status: 422, field: 'file' }],
   },
+  // Resumable uploads (tus, ADR 0150): creating one needs the list check's permission; an upload is its owner's only.
+  'POST /api/uploads': noObject('/api/uploads', {
+    why: 'a new upload',
+    request: () => ({
+      url: '/api/uploads',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '3', 'upload-metadata': `kind ${Buffer.from('list').toString('base64')}` },
+    }),
+  }),
+  'PATCH /api/uploads/:id': uploadCase((id) => ({
+    url: `/api/uploads/${id}`,
+    payload: Buffer.from('abc'),
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+  })),
+  'DELETE /api/uploads/:id': uploadCase((id) => ({ url: `/api/uploads/${id}`, headers: { 'tus-resumable': '1.0.0' } })),
   // The registry's paths name the configured exam (`PRODUCT`, here exetat) as a parameter.
   'POST /api/generations/import/from-:registry': {
     on: 'place',

@@ -14,6 +14,7 @@ import type { PhotoSummary, RowProblem } from './import-checker.ts';
 import { exampleCsv, exampleXlsx } from './import-example.ts';
 import type { CheckResult } from './imports-service.ts';
 import { readImportForm } from './multipart-upload.ts';
+import { registerUploadRoutes } from './resumable-uploads.ts';
 import { type PhotoZipOutcome, PhotoZipService } from './photo-zip.ts';
 
 /** The check's answer in the request's language (the first IMPORT_LIMITS.maxErrorsListed problems). */
@@ -94,11 +95,14 @@ const CHECK_ERROR_COLUMNS = ['row', 'column', 'value', 'message', 'sheet_read'] 
 export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services, config }) => {
   const { imports, results } = services;
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.photosMaxBytes, files: 2, fields: 20, fieldSize: 4096 } });
+  await registerUploadRoutes(app, services.uploads, db.$client);
 
   serve(app, endpoints.imports.checkFile, async (request) => {
-    const { fields, files } = await readImportForm(request);
+    const { fields, files, uploads } = await readImportForm(request, services.uploads);
     const input = parseOrThrow(checkImportFields, fields);
     const result = await imports.checkFile(actorOf(request), input, files);
+    // Stored with the draft: the uploads they came in are no longer needed.
+    await services.uploads.release(uploads);
     return { data: present(request, result) };
   });
 

@@ -2,6 +2,7 @@ import { IMPORT_LIMITS } from '@sceau/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { UploadedFiles } from './imports-service.ts';
+import type { ResumableUploads } from './resumable-uploads.ts';
 import { checkZipLimits, PHOTOS_ZIP_LIMITS, XLSX_ZIP_LIMITS, ZipLimitExceeded, ZipUnreadable, type ZipLimits } from './zip-limits.ts';
 
 const LIMITS: Record<'file' | 'photos', number> = { file: IMPORT_LIMITS.listMaxBytes, photos: IMPORT_LIMITS.photosMaxBytes };
@@ -13,8 +14,12 @@ export const SHEET_NAME_MAX = 200;
  * each within its size limit. A file over its limit is read to the end (and dropped) so the answer
  * can be sent, then refused with 413 and the field's message. The optional text field `sheet`
  * names the workbook's sheet to read.
+ *
+ * Instead of a file part, the form may name a finished resumable upload of the caller's (ADR 0150):
+ * `file_upload` for the list, `photos_upload` for the zip. Their ids come back in `uploads`, to be
+ * released once the check has stored what it needs (a refused check keeps them for another try).
  */
-export async function readImportForm(request: FastifyRequest): Promise<{ fields: Record<string, string>; files: UploadedFiles }> {
+export async function readImportForm(request: FastifyRequest, resumable?: ResumableUploads): Promise<{ fields: Record<string, string>; files: UploadedFiles; uploads: string[] }> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type');
   const fields: Record<string, string> = {};
   const files: UploadedFiles = { list: null, photos: null, sheet: null };
@@ -54,11 +59,26 @@ export async function readImportForm(request: FastifyRequest): Promise<{ fields:
       ),
     });
   }
+  const uploads: string[] = [];
+  if (resumable && request.user) {
+    for (const [field, kind, part] of [
+      ['file_upload', 'list', 'file'],
+      ['photos_upload', 'photos', 'photos'],
+    ] as const) {
+      const id = fields[field]?.trim();
+      if (!id) continue;
+      if ((kind === 'list' ? files.list : files.photos) !== null) throw fieldError(field, 'field.upload_and_file');
+      const bytes = await resumable.take(request.user, id, kind, part);
+      if (kind === 'list') files.list = bytes;
+      else files.photos = bytes;
+      uploads.push(id);
+    }
+  }
   const sheet = fields.sheet?.trim();
   if (sheet && sheet.length > SHEET_NAME_MAX) throw fieldError('sheet', { key: 'field.too_big_string', params: { maximum: SHEET_NAME_MAX } });
   if (sheet) files.sheet = sheet;
   await checkInflatedSizes(files);
-  return { fields, files };
+  return { fields, files, uploads };
 }
 
 const ZIP_MESSAGES = {
