@@ -53,3 +53,13 @@ declare module 'jsonld-signatures' {
   };
   export default jsigs;
 }
+
+declare module '@digitalbazaar/vc-bitstring-status-list' {
+  export function checkStatus(options: {
+    credential: object;
+    documentLoader: unknown;
+    suite: unknown;
+    verifyBitstringStatusListCredential?: boolean;
+    verifyMatchingIssuers?: boolean;
+  }): Promise<{ verified: boolean; error?: unknown; results?: Array<{ verified: boolean; status?: boolean }> }>;
+}

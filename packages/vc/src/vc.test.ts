@@ -1,5 +1,6 @@
 /// <reference path="./digitalbazaar.d.ts" />
 import * as vc from '@digitalbazaar/vc';
+import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { describe, expect, it } from 'vitest';
 import { buildOpenBadgeCredential } from './open-badge.ts';
 import { secureCredential, verificationSuite } from './sign.ts';
@@ -56,6 +57,14 @@ describe('OpenBadgeCredential with ecdsa-rdfc-2019', () => {
     expect(result.revoked).toBe(true);
     expect(result.checks.status).toMatchObject({ status: 'failed', reason: 'revoked' });
     expect(result.checks.proof.status).toBe('ok');
+    // Digital Bazaar's Bitstring Status List reader (its own decoding, the list's proof and issuer checked) reads the same bit.
+    const theirs = await checkStatus({ credential, documentLoader: loader, suite: verificationSuite() });
+    expect(theirs).toMatchObject({ verified: true, results: [{ status: true }] });
+    const live = await setup([3, 6, 8]);
+    expect(await checkStatus({ credential: live.credential, documentLoader: live.loader, suite: verificationSuite() })).toMatchObject({
+      verified: true,
+      results: [{ status: false }],
+    });
   });
 
   it('another issuer is not trusted; a tampered status list is not believed', async () => {
