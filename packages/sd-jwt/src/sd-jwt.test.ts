@@ -230,6 +230,11 @@ describe('diploma SD-JWT VC', () => {
     const huge = `${'a'.repeat(MAX_SD_JWT_BYTES)}.b.c~`;
     expect((await verifyDiplomaSdJwt(huge, options(''))).checks[0]).toMatchObject({ name: 'format', code: 'too_large' });
     expect((await verifyDiplomaSdJwt('hello~', options(''))).checks[0]).toMatchObject({ name: 'format', code: 'malformed' });
+    // A payload nested deeply is refused before it is walked.
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const deep = `{"iss":"${ISSUER}","vct":"${VCT}","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const nested = `${b64('{"typ":"dc+sd-jwt","alg":"ES256","kid":"ministry-1"}')}.${b64(deep)}.c2ln~`;
+    expect((await verifyDiplomaSdJwt(nested, options(''))).checks[0]).toMatchObject({ name: 'format', code: 'malformed' });
     const jwtOnly = (await issue()).split('~')[0]!;
     expect((await verifyDiplomaSdJwt(jwtOnly, options(''))).verdict).toBe('invalid');
   });

@@ -107,6 +107,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A diploma's payload is shallow (cnf.jwk, status.status_list); a deeper one is not read further. */
+export const MAX_PAYLOAD_DEPTH = 8;
+
+/** How deeply a JSON value nests, measured without recursion (a stranger's payload may nest deeply). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (depth > MAX_PAYLOAD_DEPTH) break;
+    if (Array.isArray(item)) for (const child of item) stack.push([child, depth + 1]);
+    else if (isObject(item)) for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** Every digest the payload commits to: `_sd` arrays and `{ "...": digest }` array elements, at any depth. */
 function committedDigests(value: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
@@ -188,6 +205,7 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
   } catch (error) {
     return refuse('malformed', (error as Error).message);
   }
+  if (depthOf(payload) > MAX_PAYLOAD_DEPTH) return refuse('malformed', `nested deeper than ${MAX_PAYLOAD_DEPTH}`);
   if (header.typ !== SD_JWT_VC_TYP && header.typ !== 'vc+sd-jwt') return refuse('malformed', `typ ${String(header.typ)}`);
   if (header.alg !== 'ES256') return refuse('malformed', `alg ${String(header.alg)}`);
   if (payload._sd_alg !== undefined && payload._sd_alg !== 'sha-256') return refuse('malformed', `_sd_alg ${String(payload._sd_alg)}`);

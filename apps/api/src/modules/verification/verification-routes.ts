@@ -197,7 +197,14 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
         if (form === 'too_large') throw fieldError('cert_document', { key: 'field.portable_too_large', params: { size: MAX_PORTABLE_BYTES / 1024 } });
         if (form && portable) {
           await consume(request, reply);
-          const result = await portable.verify(text);
+          let result: Awaited<ReturnType<PortableVerification['verify']>>;
+          try {
+            result = await portable.verify(text);
+          } catch (error) {
+            // A stranger's document that made a library fail (not a verdict): said unreadable, logged.
+            request.log.warn({ err: error }, 'portable form not verifiable');
+            throw fieldError('cert_document', 'field.document_type');
+          }
           if (result) {
             countVerification(result.verdict, result.form);
             return send(reply, Buffer.from(JSON.stringify(z.encode(verificationResponse, { data: presentPortable(result, translate(request)) }))));
