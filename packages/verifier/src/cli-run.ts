@@ -1,7 +1,7 @@
 /**
  * The independent verifier: checks a diploma with public information only (the keys the issuer
  * publishes, a chain RPC endpoint, and for a bare QR the platform's public API), never the
- * platform's database. `npm run verify -- <file.pdf | file.json | qr-text> [options]`.
+ * platform's database. `npm run verify -- <file.pdf | file.json | file.sd-jwt | qr-text> [options]`.
  */
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +30,7 @@ import { runPortable } from './portable-cli.ts';
 /** The trust list shipped with the verifier: the national issuer(s) it pins by default (ADR 0133). */
 export const SHIPPED_TRUST_LIST = fileURLToPath(new URL('../trust-list.json', import.meta.url));
 
-export const USAGE = `Usage: npm run verify -- <file.pdf | file.json | qr-text> [options]
+export const USAGE = `Usage: npm run verify -- <file.pdf | file.json | file.sd-jwt | qr-text> [options]
 
 Verifies a Sceau diploma with public information only: the pinned issuer's keys and the chain.
 
