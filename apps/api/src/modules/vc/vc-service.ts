@@ -126,7 +126,7 @@ export class VcService {
   /** The holder's download (ADR 0144): under the rule of the diploma's PDF, like its full credential (ADR 0134). */
   async forHolder(actor: Actor, diplomaId: string): Promise<object> {
     const account = await findHolderAccount(this.db, actor.id);
-    if (!account) throw new AppError('not_found');
+    if (!account) throw new AppError('unauthenticated');
     const row = await findDiploma(this.db, diplomaId);
     if (!row) throw new AppError('not_found');
     authorize(holderPolicy.download(account, factsOf(row)));
