@@ -75,8 +75,6 @@ export const generationAbilities = z.object({
   import_list: z.boolean(),
   /** Add a photos zip to its candidates (ADR 0147): until launch. */
   add_photos: z.boolean(),
-  /** Add a photos zip to its candidates (ADR 0147): until launch. */
-  add_photos: z.boolean(),
   validate_photos: z.boolean(),
   validate_data: z.boolean(),
   view_rejected: z.boolean(),

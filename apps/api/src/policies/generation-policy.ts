@@ -75,14 +75,6 @@ export const generationPolicy = {
   addPhotos: (actor: Actor, batch: BatchFacts) =>
     firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when((VALIDATION_OPEN_STATUSES as readonly string[]).includes(batch.status))),
 
-  /**
-   * A photos zip added to a batch holding its candidates (ADR 0147): by who makes batches, until
-   * launch (pending validation or ready for generation; a new photo sends a ready batch back to
-   * validation). A draft takes its zip with its list; a launched batch takes none.
-   */
-  addPhotos: (actor: Actor, batch: BatchFacts) =>
-    firstDenial(inScope(actor, batch), needs(actor, 'generation.create'), when((VALIDATION_OPEN_STATUSES as readonly string[]).includes(batch.status))),
-
   followImport: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'generation.create', 'generation.view')),
 
   validatePhotos: (actor: Actor, batch: BatchFacts) =>
@@ -145,7 +137,6 @@ export const generationPolicy = {
     return abilitiesOf({
       view: () => p.view(actor, batch),
       import_list: () => p.importList(actor, batch),
-      add_photos: () => p.addPhotos(actor, batch),
       add_photos: () => p.addPhotos(actor, batch),
       validate_photos: () => p.validatePhotos(actor, batch),
       validate_data: () => p.validateData(actor, batch),

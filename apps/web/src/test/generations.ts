@@ -9,7 +9,6 @@ export function makeAbilities(overrides: Partial<GenerationAbilities> = {}): Gen
     view: false,
     import_list: false,
     add_photos: false,
-    add_photos: false,
     validate_photos: false,
     validate_data: false,
     view_rejected: false,
