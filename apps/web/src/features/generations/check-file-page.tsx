@@ -292,6 +292,11 @@ function UploadBar({ progress, onCancel }: { progress: UploadProgress; onCancel:
       <p className="muted" aria-live="polite">
         {t('checkFile.uploadProgress', { percent, sent: formatBytes(progress.loaded, i18n.language), total: formatBytes(progress.total, i18n.language) })}
       </p>
+      {progress.reconnecting ? (
+        <p className="alert alert--info" role="status" data-testid="upload-reconnecting">
+          {t('checkFile.uploadReconnecting')}
+        </p>
+      ) : null}
       <p>
         <button type="button" className="button button--secondary" onClick={onCancel} data-testid="upload-cancel">
           {t('checkFile.uploadCancel')}
