@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DISCLOSABLE_CLAIMS, presentDiplomaSdJwt, verifyDiplomaSdJwt } from '@sceau/sd-jwt';
+import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { diplomas, generationItems, nationalResults, users } from '../../db/sche
 import { createServices } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
 import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
 import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
 import { SdJwtVcService } from './sd-jwt-vc-service.ts';
 
@@ -59,9 +62,10 @@ beforeAll(async () => {
   ctx = await createTestApp({ PUBLIC_URL });
   keysDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-sd-jwt-keys-'));
   keys = await loadMinistryKeys({ ...ctx.config.keys, dir: keysDir }, pino({ level: 'silent' }));
-  service = new SdJwtVcService(ctx.db, ctx.config, keys, null);
+  const credentialStatus = new CredentialStatusService(ctx.db, PUBLIC_URL, keys);
+  service = new SdJwtVcService(ctx.db, ctx.config, keys, credentialStatus);
   const base = createServices(ctx.db, ctx.config);
-  app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, sdJwtVc: service } });
+  app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, credentialStatus, sdJwtVc: service } });
   await app.ready();
   const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(3)).map((r) => r.code);
   mine = await insertDiplomaFixture(ctx.db, base.storage, codes[0]!);
@@ -124,6 +128,34 @@ describe("a diploma's SD-JWT VC", () => {
     expect(payload.cnf.jwk).toEqual({ kty: 'EC', crv: 'P-256', x: wallet.x, y: wallet.y });
     expect(payload).toMatchObject({ iss: PUBLIC_URL, vct: `${PUBLIC_URL}/vct/diploma` });
     await expect(service.issue('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it("is verified by @sd-jwt/sd-jwt-vc's own verifier with the published keys and token status list, which says revoked for a revoked diploma", async () => {
+    const metadata = (await get('/.well-known/jwt-vc-issuer')).json() as { jwks: { keys: { kid: string }[] } };
+    const fetched: string[] = [];
+    const verifierFor = async (credential: string) => {
+      const [header] = credential.split('.');
+      const { kid } = JSON.parse(Buffer.from(header!, 'base64url').toString()) as { kid: string };
+      const verifier = await ES256.getVerifier(metadata.jwks.keys.find((key) => key.kid === kid)!);
+      return new SDJwtVcInstance({
+        hasher: digest,
+        verifier,
+        // The platform's token status list, as a wallet or verifier reads it at the credential's `status.status_list.uri`.
+        statusListFetcher: async (uri) => {
+          fetched.push(uri);
+          const res = await get(new URL(uri).pathname);
+          expect(res.statusCode).toBe(200);
+          return res.body;
+        },
+      });
+    };
+    const credential = await service.issue(mine.id);
+    const { payload } = await (await verifierFor(credential)).verify(credential);
+    expect(payload.status?.status_list.uri).toMatch(new RegExp(`^${PUBLIC_URL}/credentials/status/\\d+/token$`));
+    expect(fetched).toHaveLength(1);
+
+    const revokedCredential = await service.issue(revoked.id);
+    await expect((await verifierFor(revokedCredential)).verify(revokedCredential)).rejects.toThrow(/Status is not valid/);
   });
 
   it('serves the type metadata at its vct address, in French and English', async () => {
