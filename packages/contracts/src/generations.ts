@@ -315,7 +315,7 @@ export const batchHistoryEntryView = z.object({
   actor_kind: z.enum(['staff', 'system', 'candidate']),
   action: z.string(),
   candidate_code: z.string().nullable(),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
 });
 export type BatchHistoryEntryView = z.infer<typeof batchHistoryEntryView>;
 export const batchHistoryResponse = paged(batchHistoryEntryView);

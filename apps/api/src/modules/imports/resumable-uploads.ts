@@ -187,7 +187,7 @@ export async function registerUploadRoutes(app: FastifyInstance, uploads: Resuma
   };
   // The id is checked by `find` (the store's own naming), no schema: the app's validators are zod's.
   app.route({
-    method: ['HEAD'],
+    method: 'HEAD',
     url: '/uploads/:id',
     config: { access },
     exposeHeadRoute: false,
