@@ -34,7 +34,7 @@ import { holderRoutes } from './modules/holder/holder-routes.ts';
 import { vcHolderRoutes, vcPublicRoutes } from './modules/vc/vc-routes.ts';
 import { credentialStatusRoutes } from './modules/credential-status/credential-status-routes.ts';
 import { sdJwtVcRoutes, sdJwtVcWellKnownRoutes } from './modules/sd-jwt-vc/sd-jwt-vc-routes.ts';
-import { oid4vciRoutes, oid4vciWellKnownRoutes } from './modules/oid4vci/oid4vci-routes.ts';
+import { oid4vciIssuerRoutes, oid4vciRoutes } from './modules/oid4vci/oid4vci-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { wellKnownRoutes } from './modules/identity/well-known-routes.ts';
 import { timestampingRoutes } from './modules/timestamping/timestamping-routes.ts';
@@ -150,8 +150,8 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   );
 
   if (identity) await app.register(wellKnownRoutes, { config, ...identity, timestamping: context.services.timestamping ?? null });
-  // OpenID4VCI's metadata (ADR 0146): wallets read them at the issuer's root.
-  await app.register(oid4vciWellKnownRoutes, { config, oid4vci: context.services.oid4vci });
+  // OpenID4VCI's metadata and endpoints (ADR 0146): wallets find them at the issuer's root.
+  await app.register(oid4vciIssuerRoutes, { config, oid4vci: context.services.oid4vci, db: context.db });
   // The SD-JWT VC issuer metadata and the diploma's type metadata (ADR 0145).
   if (context.services.sdJwtVc) await app.register(sdJwtVcWellKnownRoutes, { sdJwtVc: context.services.sdJwtVc });
   // The ministry's did:web, Open Badges issuer Profile and revocation status lists (ADR 0144).

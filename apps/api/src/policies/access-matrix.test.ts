@@ -33,8 +33,8 @@ import { checkRequirement, ROLES, type GenerationStatus, type RoleName } from '@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
-import { auditLog, centres, generationItems, institutions, shareLinks, walletOffers } from '../db/schema.ts';
+import { randomBytes } from 'node:crypto';
+import { auditLog, centres, generationItems, institutions, shareLinks } from '../db/schema.ts';
 import { originalPhotoKey } from '../modules/imports/import-job.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
@@ -328,27 +328,6 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // A share link's secret is its only key (ADR 0132): a well-formed unknown one is refused to anyone alike.
   'GET /api/shared/:token': publicCase(`/api/shared/${'A'.repeat(43)}`),
   'GET /api/shared/:token/photo': publicCase(`/api/shared/${'A'.repeat(43)}/photo`),
-  // OpenID4VCI (ADR 0146): a wallet's calls carry no account; the offer's code or access token is their only key.
-  'POST /api/oid4vci/token': publicCase('/api/oid4vci/token', {}),
-  'POST /api/oid4vci/nonce': publicCase('/api/oid4vci/nonce'),
-  // The access token the offer's code gave is its key, not an account: with a live one, an empty request is answered 400.
-  'POST /api/oid4vci/credential': {
-    on: 'public',
-    places: NOWHERE,
-    request: async (_, c) => {
-      const batch = await insertBatch(c.m, c.m.schools.A, 'completed');
-      const token = randomBytes(32).toString('base64url');
-      await c.m.ctx.db.insert(walletOffers).values({
-        userId: c.account.actor.id,
-        diplomaId: batch.diplomaId!,
-        codeHash: randomBytes(32).toString('hex'),
-        codeExpiresAt: new Date(),
-        tokenHash: createHash('sha256').update(`wallet-token:${token}`).digest('hex'),
-        tokenExpiresAt: new Date(Date.now() + 60_000),
-      });
-      return { url: '/api/oid4vci/credential', payload: {}, headers: { authorization: `Bearer ${token}` } };
-    },
-  },
 
   // ---------------------------------------------------------------- any signed-in account
   'GET /api/me': noObject('/api/me'),

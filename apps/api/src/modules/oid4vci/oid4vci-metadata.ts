@@ -3,8 +3,8 @@ import type { Config } from '../../config.ts';
 import { KEY_PROOF_ALGORITHMS } from './key-proof.ts';
 import { CONFIGURATION } from './oid4vci-service.ts';
 
-/** Where the protocol's endpoints answer, under the API (ADR 0146). */
-export const OID4VCI_PATHS = { token: '/api/oid4vci/token', nonce: '/api/oid4vci/nonce', credential: '/api/oid4vci/credential' } as const;
+/** Where the protocol's endpoints answer: at the root, outside the platform's API (ADR 0146). */
+export const OID4VCI_PATHS = { token: '/oid4vci/token', nonce: '/oid4vci/nonce', credential: '/oid4vci/credential' } as const;
 
 /** The credential issuer identifier: the platform's public address, without a trailing slash. */
 export const credentialIssuerOf = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.replace(/\/+$/, '');

@@ -108,13 +108,13 @@ const codeOf = (offer: { credential_offer: { grants: Record<string, { 'pre-autho
 const tokenRequest = (form: Record<string, string> | string, headers: Record<string, string> = {}) =>
   app.inject({
     method: 'POST',
-    url: '/api/oid4vci/token',
+    url: '/oid4vci/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
   });
 const exchange = async (code: string) =>
   (await tokenRequest({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code })).json().access_token as string;
-const nonce = async () => (await app.inject({ method: 'POST', url: '/api/oid4vci/nonce' })).json().c_nonce as string;
+const nonce = async () => (await app.inject({ method: 'POST', url: '/oid4vci/nonce' })).json().c_nonce as string;
 const proof = (claims: { nonce?: string; aud?: string; iat?: number }, header: Record<string, unknown> = {}) =>
   new SignJWT({ ...(claims.nonce ? { nonce: claims.nonce } : {}) })
     .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: walletJwk, ...header })
@@ -122,7 +122,7 @@ const proof = (claims: { nonce?: string; aud?: string; iat?: number }, header: R
     .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
     .sign(walletKeys.privateKey);
 const credentialRequest = (accessToken: string | null, body: unknown) =>
-  app.inject({ method: 'POST', url: '/api/oid4vci/credential', headers: accessToken ? as(accessToken) : {}, payload: body as object });
+  app.inject({ method: 'POST', url: '/oid4vci/credential', headers: accessToken ? as(accessToken) : {}, payload: body as object });
 /** A fresh offer for Amani's diploma, exchanged: its access token. */
 const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
 
@@ -173,8 +173,8 @@ describe('metadata', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const metadata = response.json();
     expect(metadata.credential_issuer).toBe(ISSUER);
-    expect(metadata.credential_endpoint).toBe(`${ISSUER}/api/oid4vci/credential`);
-    expect(metadata.nonce_endpoint).toBe(`${ISSUER}/api/oid4vci/nonce`);
+    expect(metadata.credential_endpoint).toBe(`${ISSUER}/oid4vci/credential`);
+    expect(metadata.nonce_endpoint).toBe(`${ISSUER}/oid4vci/nonce`);
     expect(metadata.display.map((d: { locale: string }) => d.locale)).toEqual(['fr', 'en']);
     const sdJwt = metadata.credential_configurations_supported[CONFIGURATION.sdJwt];
     expect(sdJwt).toMatchObject({ format: 'dc+sd-jwt', vct: VCT, cryptographic_binding_methods_supported: ['jwk'] });
@@ -192,7 +192,7 @@ describe('metadata', () => {
     const metadata = (await app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
     expect(metadata).toMatchObject({
       issuer: ISSUER,
-      token_endpoint: `${ISSUER}/api/oid4vci/token`,
+      token_endpoint: `${ISSUER}/oid4vci/token`,
       'pre-authorized_grant_anonymous_access_supported': true,
       grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
     });
@@ -317,7 +317,7 @@ describe('the token endpoint', () => {
     expect((await tokenRequest({ 'pre-authorized_code': 'abc' })).json().error).toBe('invalid_request');
     expect((await tokenRequest({ grant_type: grant })).json().error).toBe('invalid_request');
     expect((await tokenRequest(`grant_type=${encodeURIComponent(grant)}&pre-authorized_code=a&pre-authorized_code=b`)).json().error).toBe('invalid_request');
-    const json = await app.inject({ method: 'POST', url: '/api/oid4vci/token', payload: { grant_type: grant, 'pre-authorized_code': 'abc' } });
+    const json = await app.inject({ method: 'POST', url: '/oid4vci/token', payload: { grant_type: grant, 'pre-authorized_code': 'abc' } });
     expect(json.statusCode).toBe(400);
     expect(json.json().error).toBe('invalid_request');
     // Bounded before it is read: a form larger than 2 KB is refused as such.
@@ -412,7 +412,7 @@ describe('the credential endpoint', () => {
     expect((await credentialRequest(token, { credential_identifier: 'x' })).json().error).toBe('invalid_credential_request');
     const broken = await app.inject({
       method: 'POST',
-      url: '/api/oid4vci/credential',
+      url: '/oid4vci/credential',
       headers: { ...as(token), 'content-type': 'application/json' },
       payload: '{"credential_configuration_id":',
     });
@@ -433,9 +433,9 @@ describe('the credential endpoint', () => {
   });
 
   it('limits the calls of one address per minute, answered in the OAuth form', async () => {
-    let last = await app.inject({ method: 'POST', url: '/api/oid4vci/nonce', remoteAddress: '203.0.113.9' });
+    let last = await app.inject({ method: 'POST', url: '/oid4vci/nonce', remoteAddress: '203.0.113.9' });
     for (let i = 1; i <= OID4VCI_REQUESTS_PER_MINUTE && last.statusCode === 200; i++)
-      last = await app.inject({ method: 'POST', url: '/api/oid4vci/nonce', remoteAddress: '203.0.113.9' });
+      last = await app.inject({ method: 'POST', url: '/oid4vci/nonce', remoteAddress: '203.0.113.9' });
     expect(last.statusCode).toBe(429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(last.json().error).toBe('invalid_request');

@@ -32,6 +32,8 @@ const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store
 /**
  * The wallet's side of OpenID4VCI 1.0 (ADR 0146): token, nonce and credential endpoints, answering
  * every failure in the protocol's own form (`{ error, error_description }`), never the platform's.
+ * They sit at the root beside the metadata that describes them, outside the platform's API and its
+ * OpenAPI document, whose error body they do not use.
  */
 async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciService; db: AppContext['db'] }) {
   const { service } = opts;
@@ -73,12 +75,13 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
   });
 
   app.post(
-    OID4VCI_PATHS.token.replace(/^\/api/, ''),
+    OID4VCI_PATHS.token,
     {
       config: { access: 'public' },
       bodyLimit: TOKEN_BODY_LIMIT,
       onRequest: limit('token'),
       schema: {
+        hide: true,
         tags: ['oid4vci'],
         summary: 'OpenID4VCI token endpoint: a pre-authorised code (form-encoded, single use) for a short access token',
         response: { 200: tokenResponse, ...failures },
@@ -94,12 +97,12 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
   );
 
   app.post(
-    OID4VCI_PATHS.nonce.replace(/^\/api/, ''),
+    OID4VCI_PATHS.nonce,
     {
       config: { access: 'public' },
       bodyLimit: 1024,
       onRequest: limit('nonce'),
-      schema: { tags: ['oid4vci'], summary: 'OpenID4VCI nonce endpoint: a fresh c_nonce for a key proof', response: { 200: nonceResponse, ...failures } },
+      schema: { hide: true, tags: ['oid4vci'], summary: 'OpenID4VCI nonce endpoint: a fresh c_nonce for a key proof', response: { 200: nonceResponse, ...failures } },
     },
     async (_request, reply) => {
       noStore(reply);
@@ -108,12 +111,13 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
   );
 
   app.post(
-    OID4VCI_PATHS.credential.replace(/^\/api/, ''),
+    OID4VCI_PATHS.credential,
     {
       config: { access: 'public' },
       bodyLimit: CREDENTIAL_BODY_LIMIT,
       onRequest: limit('credential'),
       schema: {
+        hide: true,
         tags: ['oid4vci'],
         summary: "OpenID4VCI credential endpoint: the offered diploma as SD-JWT VC (bound to the proof's key) or Open Badges 3.0 VC",
         response: { 200: credentialResponse, ...failures },
@@ -126,17 +130,20 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
   );
 }
 
-/** Under /api: the holder's offer (the platform's errors) and the protocol's endpoints (OAuth errors). */
-export const oid4vciRoutes: FastifyPluginAsyncZod<AppContext & { oid4vci: Oid4vciService }> = async (app, { db, oid4vci }) => {
+/** Under /api: the holder's offer, a platform call like the others. */
+export const oid4vciRoutes: FastifyPluginAsyncZod<AppContext & { oid4vci: Oid4vciService }> = async (app, { oid4vci }) => {
   serve(app, endpoints.holder.walletOffer, async (request, reply) => {
     const offer = await oid4vci.createOffer(actorOf(request), request.params.id);
     return reply.code(201).header('cache-control', 'private, no-store').send({ data: offer });
   });
-  await app.register(protocolRoutes, { service: oid4vci, db });
 };
 
-/** The two metadata documents a wallet reads first, at the root like the issuer's other `/.well-known` files. */
-export async function oid4vciWellKnownRoutes(app: FastifyInstance, opts: { config: Config; oid4vci: Oid4vciService }) {
+/**
+ * At the root: the two metadata documents a wallet reads first (like the issuer's other
+ * `/.well-known` files), and the protocol's endpoints they name.
+ */
+export async function oid4vciIssuerRoutes(app: FastifyInstance, opts: { config: Config; oid4vci: Oid4vciService; db: AppContext['db'] }) {
+  await app.register(protocolRoutes, { service: opts.oid4vci, db: opts.db });
   const publish = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
   app.get(
     '/.well-known/openid-credential-issuer',
