@@ -5,10 +5,14 @@ import { Dialog } from '@/components/dialog';
 import { ErrorAlert } from '@/components/error-alert';
 import { useWalletOffer, type WalletOfferView } from './holder-api';
 
-/** The offer's link as a QR code, drawn as SVG squares (no markup from a string). */
+/**
+ * The offer's link as a QR code, drawn as SVG squares (no markup from a string). Low error
+ * correction: it is read from a screen, not a worn print, and the offer by value (about 400
+ * characters) then fits version 13 (69 modules) instead of 15.
+ */
 function OfferQrCode({ value, label }: { value: string; label: string }) {
   const { size, path } = useMemo(() => {
-    const modules = encodeQR(value, 'raw', { ecc: 'medium', border: 4 });
+    const modules = encodeQR(value, 'raw', { ecc: 'low', border: 4 });
     let d = '';
     modules.forEach((row, y) => {
       row.forEach((dark, x) => {
