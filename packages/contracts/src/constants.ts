@@ -16,6 +16,10 @@ export const STORAGE_KEYS = { lang: 'lang', token: 'token', profile: 'profile' }
 /** The header carrying the request locale (spec section 7). */
 export const LOCALE_HEADER = 'x-locale';
 
+/** Where the API is served, and its resumable uploads under it (tus 1.0, ADR 0150: a protocol of its own, not an endpoint definition). */
+export const API_PREFIX = '/api';
+export const RESUMABLE_UPLOADS_PATH = '/uploads';
+
 export const CANDIDATE_CODE_LENGTH = 14;
 export const PASSWORD_MIN_LENGTH = 8;
 export const NAME_MIN_LENGTH = 3;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
-import { IMPORT_LIMITS } from '@sceau/contracts';
+import { API_PREFIX, IMPORT_LIMITS, RESUMABLE_UPLOADS_PATH } from '@sceau/contracts';
 import { FileConfigstore, FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -59,7 +59,7 @@ export class ResumableUploads {
     this.configs = new FileConfigstore(options.directory);
     this.store = new FileStore({ directory: options.directory, configstore: this.configs, expirationPeriodInMilliseconds: options.expiryHours * 3600_000 });
     this.server = new Server({
-      path: '/api/uploads',
+      path: `${API_PREFIX}${RESUMABLE_UPLOADS_PATH}`,
       datastore: this.store,
       relativeLocation: true,
       maxSize: UPLOAD_LIMITS.photos,
@@ -170,7 +170,7 @@ export async function registerUploadRoutes(app: FastifyInstance, uploads: Resuma
   const tags = ['imports'];
 
   app.post(
-    '/uploads',
+    RESUMABLE_UPLOADS_PATH,
     { config: { access }, schema: { tags, summary: 'Create a resumable upload (tus 1.0 creation): Upload-Length and Upload-Metadata kind (list or photos), filename' } },
     async (request, reply) => {
       const actor = request.user!;
@@ -188,12 +188,16 @@ export async function registerUploadRoutes(app: FastifyInstance, uploads: Resuma
   // The id is checked by `find` (the store's own naming), no schema: the app's validators are zod's.
   app.route({
     method: 'HEAD',
-    url: '/uploads/:id',
+    url: `${RESUMABLE_UPLOADS_PATH}/:id`,
     config: { access },
     exposeHeadRoute: false,
     schema: { tags, summary: "An upload's offset (tus HEAD): where to resume" },
     handler: existing,
   });
-  app.patch('/uploads/:id', { config: { access }, schema: { tags, summary: 'Append to an upload from its offset (tus PATCH, application/offset+octet-stream)' } }, existing);
-  app.delete('/uploads/:id', { config: { access }, schema: { tags, summary: 'Abandon an upload (tus termination)' } }, existing);
+  app.patch(
+    `${RESUMABLE_UPLOADS_PATH}/:id`,
+    { config: { access }, schema: { tags, summary: 'Append to an upload from its offset (tus PATCH, application/offset+octet-stream)' } },
+    existing,
+  );
+  app.delete(`${RESUMABLE_UPLOADS_PATH}/:id`, { config: { access }, schema: { tags, summary: 'Abandon an upload (tus termination)' } }, existing);
 }

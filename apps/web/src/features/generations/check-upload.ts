@@ -1,3 +1,4 @@
+import { API_PREFIX, RESUMABLE_UPLOADS_PATH } from '@sceau/contracts';
 import { type DetailedError, Upload as TusUpload } from 'tus-js-client';
 import { endpoints } from '@/lib/endpoints';
 import { createApiClient } from '@/lib/api';
@@ -110,7 +111,7 @@ function sendResumable(
     }
     const token = readToken();
     const upload = new TusUpload(file, {
-      endpoint: '/api/uploads',
+      endpoint: `${API_PREFIX}${RESUMABLE_UPLOADS_PATH}`,
       chunkSize: CHUNK_BYTES,
       retryDelays: RETRY_DELAYS,
       metadata: { kind, filename: file.name },
