@@ -156,8 +156,11 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
   serve(app, endpoints.imports.addPhotos, async (request) => {
     const actor = actorOf(request);
     await photoZips.batchFor(actor, request.params.id);
-    const { files } = await readImportForm(request);
-    return { data: presentPhotoZip(request, await photoZips.addPhotos(actor, request.params.id, files.photos)) };
+    // The zip as a file part, or a finished resumable upload of the caller's (`photos_upload`, ADR 0150).
+    const { files, uploads } = await readImportForm(request, services.uploads);
+    const report = await photoZips.addPhotos(actor, request.params.id, files.photos);
+    await services.uploads.release(uploads);
+    return { data: presentPhotoZip(request, report) };
   });
 
   /** Every problem of a draft's check as a file for the school (ADR 0143), in the request's language. */

@@ -177,6 +177,37 @@ describe('a photos zip added to a batch before launch', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${item!.id}/photo/original`, headers: validateur })).statusCode).toBe(200);
   });
 
+  it('takes the zip as a finished resumable upload of the caller (ADR 0150), and releases it', async () => {
+    const id = await importedBatch(['20260007600001']);
+    const photos = await zip({ '20260007600001.jpg': await portrait(140) });
+    const tus = { 'tus-resumable': '1.0.0' };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { ...admin, ...tus, 'upload-length': String(photos.length), 'upload-metadata': `kind ${Buffer.from('photos').toString('base64')}` },
+    });
+    const location = created.headers.location as string;
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: { ...admin, ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: photos,
+    });
+    expect(patched.statusCode).toBe(204);
+    const uploadId = location.split('/').pop()!;
+    // Another account that may add photos to this batch cannot use it: to them it does not exist.
+    const body = (fields: Record<string, string>) => multipart(fields, []);
+    const other = body({ photos_upload: uploadId });
+    const stranger = await t.app.inject({ method: 'POST', url: `/api/generations/${id}/photos`, headers: { ...e1User, ...other.headers }, payload: other.payload });
+    expect(stranger.statusCode).toBe(422);
+    expect(stranger.json().errors.photos).toEqual(['Ce fichier envoyé est introuvable ou a expiré. Choisissez-le de nouveau.']);
+    const mine = body({ photos_upload: uploadId });
+    const res = await t.app.inject({ method: 'POST', url: `/api/generations/${id}/photos`, headers: { ...admin, ...mine.headers }, payload: mine.payload });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.added).toHaveLength(1);
+    expect((await t.app.inject({ method: 'HEAD', url: location, headers: { ...admin, ...tus } })).statusCode).toBe(404);
+  });
+
   it('sends a batch that was ready back to validation', async () => {
     const id = await importedBatch(['20260007200001']);
     await t.ctx.db.update(generationItems).set({ photoStatus: 'validated', dataStatus: 'validated' }).where(eq(generationItems.generationId, id));

@@ -154,6 +154,27 @@ function sendResumable(
   });
 }
 
+/**
+ * One file by resumable upload, its progress reported as the pages show it (bytes, and whether the
+ * connection dropped); resolves to the upload's id for the call that then names it.
+ */
+export function sendFileResumable(file: File, kind: Kind, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<string> {
+  let reconnecting = false;
+  let sent = 0;
+  const report = () => onProgress({ loaded: sent, total: file.size, reconnecting });
+  return sendResumable(file, kind, {
+    signal,
+    onBytes: (bytes) => {
+      sent = bytes;
+      report();
+    },
+    onReconnecting: (now) => {
+      reconnecting = now;
+      report();
+    },
+  });
+}
+
 /** The list and the zip by resumable upload, one after the other, their progress added up; resolves to their ids. */
 async function sendFilesResumable(input: CheckUploadInput): Promise<{ list: string; photos: string | null }> {
   const total = input.file.size + (input.photos?.size ?? 0);

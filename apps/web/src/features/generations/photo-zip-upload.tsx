@@ -9,7 +9,7 @@ import { createHttpClient, isApiError } from '@/lib/http';
 import { currentLocale, i18n } from '@/lib/i18n';
 import { readToken } from '@/lib/storage';
 import { translate } from '@/lib/text-keys';
-import { progressFetch, type UploadProgress } from '@/features/generations/check-upload';
+import { progressFetch, RESUMABLE_FROM_BYTES, sendFileResumable, type UploadProgress } from '@/features/generations/check-upload';
 
 /**
  * Sends a photos zip to a batch (`POST /generations/{id}/photos`, ADR 0147) through XMLHttpRequest,
@@ -17,7 +17,11 @@ import { progressFetch, type UploadProgress } from '@/features/generations/check
  */
 export async function uploadPhotoZip(generationId: number, zip: File, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<PhotoZipReport> {
   const form = new FormData();
-  form.append('photos', zip, zip.name);
+  // A large zip goes by resumable upload (ADR 0150): a dropped connection resumes where it stopped.
+  if (zip.size >= RESUMABLE_FROM_BYTES && typeof XMLHttpRequest !== 'undefined') {
+    form.append('photos_upload', await sendFileResumable(zip, 'photos', onProgress, signal));
+    onProgress({ loaded: zip.size, total: zip.size });
+  } else form.append('photos', zip, zip.name);
   const client = createApiClient(
     createHttpClient({
       fetch: typeof XMLHttpRequest !== 'undefined' ? progressFetch(onProgress) : (...args) => globalThis.fetch(...args),
@@ -111,6 +115,11 @@ export function PhotoZipUpload({ batch, upload = uploadPhotoZip }: { batch: Pick
           <p className="muted" aria-live="polite">
             {progressText}
           </p>
+          {progress.reconnecting ? (
+            <p className="alert alert--info" role="status" data-testid="photo-zip-reconnecting">
+              {t('checkFile.uploadReconnecting')}
+            </p>
+          ) : null}
         </div>
       ) : null}
       <p className="actions">
