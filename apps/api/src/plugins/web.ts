@@ -4,8 +4,10 @@ import { Negotiator } from '@fastify/accept-negotiator';
 import fp from 'fastify-plugin';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { APP_ROUTES } from '@sceau/contracts';
+import { APP_ROUTES, isLocale, type Locale } from '@sceau/contracts';
 import type { Config } from '../config.ts';
 
 /**
@@ -106,6 +108,71 @@ export function withInlineStyle(template: string, dist: string): string {
   });
 }
 
+/** The module the build writes (apps/web/scripts/prerender.ts) that renders the public pages' first screen (ADR 0151). */
+export const FIRST_SCREEN_MODULE = path.join('.server', 'first-screen.mjs');
+
+/** One public page's first screen, as the build's module renders it. */
+export interface FirstScreen {
+  path: string;
+  locale: string;
+  title: string;
+  html: string;
+}
+
+/**
+ * Renders the first screens once, in a worker thread: the module brings React and the web app's
+ * code, with browser stand-ins (an in-memory localStorage), which stay out of the API's own globals.
+ */
+export async function renderFirstScreens(file: string, configJson: string, timeoutMs = 30_000): Promise<FirstScreen[]> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     import(workerData.url).then((m) => m.renderFirstScreens(workerData.config)).then(
+       (screens) => parentPort.postMessage({ screens }),
+       (error) => parentPort.postMessage({ error: String(error && error.stack || error) }),
+     );`,
+    { eval: true, workerData: { url: pathToFileURL(file).href, config: configJson } },
+  );
+  try {
+    return await new Promise<FirstScreen[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`first screens not rendered within ${timeoutMs} ms`)), timeoutMs);
+      worker.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      worker.once('message', (message: { screens?: FirstScreen[]; error?: string }) => {
+        clearTimeout(timer);
+        if (message.screens) resolve(message.screens);
+        else reject(new Error(message.error ?? 'no first screens'));
+      });
+    });
+  } finally {
+    // The app's modules keep timers alive (the query client's): the worker's job is done.
+    await worker.terminate();
+  }
+}
+
+/** The SPA's root in index.html, with the app shell it holds until the SPA renders. */
+const ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>/;
+
+/**
+ * index.html carrying a page's first screen in its root (ADR 0151): the page's language and title.
+ * Its forms are `inert` until the SPA replaces the markup (React's own has no such attribute):
+ * nothing typed before is lost at the takeover, and without JavaScript the login form cannot send a
+ * password in a GET query (index.html's noscript note says JavaScript is needed).
+ */
+export function firstScreenHtml(template: string, screen: FirstScreen): string {
+  return template
+    .replace(/<html lang="[^"]*"/, `<html lang="${escapeAttribute(screen.locale)}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(screen.title)}</title>`)
+    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${screen.html.replace(/<form(?=[\s>])/g, '<form inert=""')}</div><!--/root-->`);
+}
+
+/** The path a first screen answers for (`/login/` as `/login`), or null. */
+function firstScreenPath(pathname: string, screens: ReadonlyMap<string, unknown>): string | null {
+  const normal = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  return screens.has(`fr ${normal}`) || screens.has(`en ${normal}`) ? normal : null;
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year as immutable, sent in the brotli or gzip
  * copy the build wrote when the browser accepts it (ADR 0126); every other GET gets index.html with
@@ -118,11 +185,25 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
   let page: ReturnType<typeof compressedOnce> = () => ({ body: '', encoding: null });
   let template = '';
   let serverTemplate = '';
+  /** `${locale} ${path}` → that page's first screen in index.html, compressed once (ADR 0151). */
+  const firstScreens = new Map<string, ReturnType<typeof compressedOnce>>();
   if (hasWeb && dist) {
-    const meta = `<meta name="sceau-config" content='${escapeAttribute(JSON.stringify(webRuntimeConfig(opts.config)))}'>`;
+    const configJson = JSON.stringify(webRuntimeConfig(opts.config));
+    const meta = `<meta name="sceau-config" content='${escapeAttribute(configJson)}'>`;
     template = readFileSync(path.join(dist, 'index.html'), 'utf8').replace('<!--sceau-config-->', meta);
     serverTemplate = withInlineStyle(template, dist);
     page = compressedOnce(template);
+    const module = path.join(dist, FIRST_SCREEN_MODULE);
+    if (existsSync(module)) {
+      try {
+        for (const screen of await renderFirstScreens(module, configJson)) {
+          if (isLocale(screen.locale)) firstScreens.set(`${screen.locale} ${screen.path}`, compressedOnce(firstScreenHtml(serverTemplate, screen)));
+        }
+      } catch (error) {
+        // The app shell still works: those pages get index.html, as before.
+        app.log.error({ err: error }, 'first screens not rendered: index.html served on the public pages');
+      }
+    }
     await app.register(fastifyStatic, {
       root: dist,
       index: false,
@@ -153,6 +234,14 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
       const body = encoding ? compressHtml(verdict.html, encoding, 'fast') : verdict.html;
       if (encoding) reply.header('content-encoding', encoding);
       return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
+    }
+    const screenPath = firstScreens.size ? firstScreenPath(pathname, firstScreens) : null;
+    const screen = screenPath ? firstScreens.get(`${request.locale as Locale} ${screenPath}`) : undefined;
+    if (screen) {
+      // The reader's language, as /verify/{id} (ADR 0128): the same cache rule as index.html.
+      const { body, encoding } = screen(request.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.code(200).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language, cookie').type('text/html; charset=utf-8').send(body);
     }
     const { body, encoding } = page(request.headers['accept-encoding']);
     if (encoding) reply.header('content-encoding', encoding);
