@@ -451,10 +451,12 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     await expect(reject).toHaveCount(0);
     await expect(page.getByRole('listitem').filter({ hasText: GAETAN }).getByText('Rejeté', { exact: true })).toBeVisible();
 
-    await page.getByLabel('Tout sélectionner sur cette page').check();
-    // Every candidate with a photo and not rejected, the one already validated included.
-    await expect(page.getByText('6 candidats sélectionnés')).toBeVisible();
-    await page.getByRole('button', { name: 'Valider la sélection' }).click();
+    // The rest of the batch at once, without paging: "validate all pending", counted and confirmed.
+    await page.getByTestId('validate-all').click();
+    const all = page.getByRole('dialog', { name: 'Valider toutes les photos en attente' });
+    await expect(all.getByTestId('validate-all-count')).toHaveText('5 photos en attente seront validées telles quelles.');
+    await all.getByRole('button', { name: 'Valider les 5 candidats' }).click();
+    await expect(all).toHaveCount(0);
     await expect(page.getByTestId('count-pending')).toHaveText('0 en attente');
     await expect(page.getByTestId('count-validated')).toHaveText('6 validés');
     await expect(page.getByTestId('count-rejected')).toHaveText('1 rejeté');
