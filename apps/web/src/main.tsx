@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from '@/app/providers';
@@ -63,12 +63,18 @@ function applyStylesheet(): Promise<void> {
   });
 }
 
-void Promise.all([firstPage, applyStylesheet()]).then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <Providers services={{ session, flash, queryClient, i18n }}>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
-  ),
-);
+// Rendered as a transition (ADR 0151): React works in slices, yielding to the browser between
+// them, so a slow phone stays responsive while the page the server wrote is shown; the commit
+// replaces it in one step as before.
+void Promise.all([firstPage, applyStylesheet()]).then(() => {
+  const root = createRoot(container);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Providers services={{ session, flash, queryClient, i18n }}>
+          <RouterProvider router={router} />
+        </Providers>
+      </StrictMode>,
+    ),
+  );
+});

@@ -65,7 +65,7 @@ async function renderPage(path: FirstScreenPath, locale: Locale): Promise<FirstS
   return { path, locale, title: documentTitle(path), html };
 }
 
-const TITLE_KEYS: Record<FirstScreenPath, string> = { '/': 'home.documentTitle', '/verification': 'verify.pageTitle', '/login': 'login.title' };
+const TITLE_KEYS = { '/': 'home.documentTitle', '/verification': 'verify.pageTitle', '/login': 'login.title' } as const satisfies Record<FirstScreenPath, string>;
 
 function documentTitle(path: FirstScreenPath): string {
   return `${i18n.t(TITLE_KEYS[path], { appName: appConfig.appName })} · ${appConfig.appName}`;
