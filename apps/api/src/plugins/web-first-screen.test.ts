@@ -21,7 +21,7 @@ export async function renderFirstScreens(configJson) {
   const issuer = JSON.parse(configJson).issuer.shortName;
   return Object.entries(TEXTS).flatMap(([locale, pages]) => Object.entries(pages).map(([path, [title, lead]]) => ({
     path, locale, title: title + ' · Sceau',
-    html: '<div class="layout"><header>' + issuer + '</header><main><h1>' + title + '</h1><p class="lead">' + lead + '</p>' + (path === '/login' ? '<form class="form"><input name="password" type="password"></form>' : '') + '</main></div>',
+    html: '<div class="layout"><header>' + issuer + '</header><main><h1>' + title + '</h1><p class="lead">' + lead + '</p>' + (path === '/login' ? '<form class="form"><input name="password" type="password"><button type="submit">Go</button></form><select><option>fr</option></select><a href="/">home</a>' : '') + '</main></div>',
   })));
 }`;
 
@@ -79,9 +79,12 @@ describe('first screen in the HTML (ADR 0151)', () => {
     expect(page.body).toContain('<script type="module" src="/assets/index-1a2b.js">');
   });
 
-  it('keeps forms inert until the SPA replaces the markup', async () => {
+  it('keeps forms, buttons and selects inert until the SPA replaces the markup, links as they are', async () => {
     const page = await get('/login/');
     expect(page.body).toContain('<form inert="" class="form">');
+    expect(page.body).toContain('<button inert="" type="submit">');
+    expect(page.body).toContain('<select inert=""><option>');
+    expect(page.body).toContain('<a href="/">home</a>');
   });
 
   it('is compressed once (brotli, gzip) and revalidated like index.html, varying by language', async () => {

@@ -156,15 +156,16 @@ const ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>
 
 /**
  * index.html carrying a page's first screen in its root (ADR 0151): the page's language and title.
- * Its forms are `inert` until the SPA replaces the markup (React's own has no such attribute):
- * nothing typed before is lost at the takeover, and without JavaScript the login form cannot send a
- * password in a GET query (index.html's noscript note says JavaScript is needed).
+ * Its forms, buttons and selects are `inert` until the SPA replaces the markup (React's own has no
+ * such attribute): they do nothing before the JavaScript is there, so nothing typed or chosen before
+ * is lost at the takeover, and without JavaScript the login form cannot send a password in a GET
+ * query (index.html's noscript note says JavaScript is needed). Its links work as they are.
  */
 export function firstScreenHtml(template: string, screen: FirstScreen): string {
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${escapeAttribute(screen.locale)}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(screen.title)}</title>`)
-    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${screen.html.replace(/<form(?=[\s>])/g, '<form inert=""')}</div><!--/root-->`);
+    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${screen.html.replace(/<(form|button|select)(?=[\s>])/g, '<$1 inert=""')}</div><!--/root-->`);
 }
 
 /** The path a first screen answers for (`/login/` as `/login`), or null. */
