@@ -1,3 +1,5 @@
+// First: before any schema is built (see the module).
+import '@/lib/zod-setup';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
