@@ -776,6 +776,25 @@ const portableCases: PortableCase[] = [
       return `${p.header}.${b64json(payload)}.${p.signature}~${p.disclosures.join('~')}~`;
     },
   },
+  {
+    name: 'SD-JWT: a genuine disclosure repeated (the same digest disclosed twice)',
+    refusedBy: /integrity:/,
+    build: async () => {
+      const compact = await sdJwt();
+      return `${compact}${disclosureNamed(compact, 'percentage')}~`;
+    },
+  },
+  {
+    name: 'SD-JWT: a key-binding JWT appended to a credential that names no holder key (no `cnf`)',
+    refusedBy: /key_binding:|integrity:|issuer_signature:/,
+    build: async () => {
+      const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const header = b64json({ alg: 'ES256', typ: 'kb+jwt' });
+      const payload = b64json({ iat: Math.floor(Date.now() / 1000), aud: 'https://verifier.example', nonce: 'n', sd_hash: 'x' });
+      const signature = nodeSign('sha256', Buffer.from(`${header}.${payload}`), { key: stranger.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+      return `${await sdJwt()}${header}.${payload}.${signature}`;
+    },
+  },
   { name: 'SD-JWT: a revoked diploma', refusedBy: /revoked/, build: () => sdJwt({ idx: REVOKED_INDEX }) },
   {
     name: 'SD-JWT: larger than 256 KB (refused before parsing)',
@@ -852,6 +871,36 @@ const portableCases: PortableCase[] = [
     build: async () => {
       const vc = await openBadge();
       return JSON.stringify({ ...vc, '@context': [...(vc['@context'] as string[]), 'https://evil.example/context.json'] });
+    },
+  },
+  {
+    name: 'VC: a property added that its proof does not cover (a mention in credentialSubject)',
+    refusedBy: /issuer_signature:|integrity:/,
+    build: async () => {
+      const vc = await openBadge();
+      return JSON.stringify({ ...vc, credentialSubject: { ...(vc.credentialSubject as object), mention: 'Grande distinction' } });
+    },
+  },
+  {
+    name: 'VC: an inline context redefining a term (the holder’s name read from another property)',
+    refusedBy: /issuer_signature:|integrity:/,
+    build: async () => {
+      const vc = await openBadge();
+      const subject = vc.credentialSubject as Record<string, unknown>;
+      return JSON.stringify({
+        ...vc,
+        '@context': [...(vc['@context'] as string[]), { name: 'https://example.org/ignored#name' }],
+        credentialSubject: { ...subject, name: 'Faussaire' },
+      });
+    },
+  },
+  {
+    name: 'VC: a second proof added, made by a look-alike key',
+    refusedBy: /issuer_signature:|integrity:|issuer_identity:/,
+    build: async () => {
+      const vc = await openBadge();
+      const other = await openBadge({}, lookAlike);
+      return JSON.stringify({ ...vc, proof: [vc.proof, other.proof] });
     },
   },
   {

@@ -144,6 +144,11 @@ async function verifySdJwtForm(compact: string, context: PortableContext): Promi
       ...(check.detail ? { details: { detail: check.detail } } : {}),
     }),
   );
+  // A key-binding JWT (the part after the last `~`) that nothing checked: the credential names no
+  // holder key (no `cnf`). A presentation carrying an unverifiable part is refused, not read past.
+  if (!compact.endsWith('~') && !checks.some((c) => c.name === 'key_binding')) {
+    checks.push({ name: 'key_binding', status: 'failed', code: 'key_binding_invalid', details: { detail: 'a key-binding JWT for a credential that names no holder key (cnf)' } });
+  }
   const ordered = orderChecks(checks);
   const verdict = verdictOf(ordered);
   return {
