@@ -30,3 +30,5 @@ for (const name of ['localStorage', 'sessionStorage']) {
   Object.defineProperty(globalThis, name, { value: new MemoryStorage(), configurable: true, writable: true });
 }
 if (!('window' in scope)) scope.window = globalThis;
+
+export {};
