@@ -268,7 +268,7 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
 }
 
 const line = (name: string, r: Measured) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)})`;
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${load()})`;
 const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, errors: r.errorRate, cpuMsPerRequest: r.cpuMsPerRequest } : null);
 
 // ---- diplomas ----------------------------------------------------------------------------------

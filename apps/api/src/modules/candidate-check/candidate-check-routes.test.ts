@@ -1,5 +1,5 @@
 import { and, eq, like, ne } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { examSessions, nationalResults, rateLimits } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
@@ -200,5 +200,32 @@ describe('POST /v2/verify-candidate', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3000);
     // Another address is not affected.
     expect((await check(elodie(), newAddress())).json().data.recognised).toBe(true);
+  });
+  it('checks asked at once share one statement and each gets its own answer: recognised, failed, or 429 for an address past its failures (ADR 0153)', async () => {
+    const blockedIp = newAddress();
+    for (let i = 0; i < 3; i++) await check({ ...elodie(), fullname_collegue_1: `Faux Camarade ${'y'.repeat(i + 1)}` }, blockedIp);
+    const statements = vi.spyOn(ctx.db.$client, 'query');
+    try {
+      const [ok, wrongDate, unknownCode, blocked, okAgain] = await Promise.all([
+        check(elodie(), newAddress()),
+        check({ ...elodie(), birthdate: '2007-03-15' }, newAddress()),
+        check({ ...elodie(), code: '20269999999999' }, newAddress()),
+        check(elodie(), blockedIp),
+        check({ ...elodie(), fullname: 'ELODIE ngalula kabamba' }, newAddress()),
+      ]);
+      expect(ok!.json().data).toMatchObject({ recognised: true, candidate: { fullname: 'Ngalula Kabamba Élodie' } });
+      expect(wrongDate!.json().data).toEqual({ recognised: false });
+      expect(unknownCode!.json().data).toEqual({ recognised: false });
+      expect(blocked!.statusCode).toBe(429);
+      expect(okAgain!.json().data.recognised).toBe(true);
+      const batches = statements.mock.calls
+        .map(([config]) => config as unknown as { name?: string; values?: unknown[][] })
+        .filter((config) => config.name === 'candidate_check_batch')
+        .map((config) => config.values![0]!.length);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(5);
+      expect(Math.max(...batches)).toBeGreaterThan(1);
+    } finally {
+      statements.mockRestore();
+    }
   });
 });

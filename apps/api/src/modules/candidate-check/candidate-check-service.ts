@@ -13,6 +13,8 @@ function fullNameOf(row: NameParts): string {
 
 /** One row of the check's statement: the address's failures, the candidate, and what the answer needs of their classmates and diplomas. */
 interface CheckRow {
+  /** The check's place in its batch (from 1). */
+  n: string;
   failures: number | null;
   failures_expire: string | null;
   candidate_code: string | null;
@@ -45,24 +47,29 @@ const SCHOOL_VERSION = (alias: string, session: string, school: string) => `(
  * count (the `rate_limits` row rate-limiter-flexible keeps, read as its `get` reads it), the
  * candidate by session and code (unique index), the version of their school's results (school
  * index) and their diplomas of that session (candidate index), the last two only when the birth
- * date matches. Named: PostgreSQL parses and plans it once per connection.
+ * date matches. Named: PostgreSQL parses and plans it once per connection. Every check asked in the
+ * same turn of the event loop is read by this one statement, a row per check in its order (`n`,
+ * ADR 0153): one round trip for all of them.
  */
 const CHECK_STATEMENT = {
-  name: 'candidate_check',
+  name: 'candidate_check_batch',
   text: `
-select rl.points as failures, rl.expire as failures_expire,
+select q.n, rl.points as failures, rl.expire as failures_expire,
   r.candidate_code, r.session_id, r.institution_code, r.last_name, r.middle_name, r.first_name, r.birth_date, r.passed, r.percentage_tenths, s.name as session,
-  case when r.birth_date = $3 then ${SCHOOL_VERSION('v', 'r.session_id', 'r.institution_code')} end as school_version,
-  case when r.birth_date = $3 then (
+  case when r.birth_date = q.birthdate then ${SCHOOL_VERSION('v', 'r.session_id', 'r.institution_code')} end as school_version,
+  case when r.birth_date = q.birthdate then (
     select coalesce(json_agg(json_build_object('id', d.id, 'revoked', d.revoked_at is not null, 'status', g.status, 'batch_revoked', g.revoked_at is not null) order by d.issued_at desc), '[]')
     from diplomas d join generations g on g.id = d.generation_id
     where d.candidate_code = r.candidate_code and g.session_id = r.session_id and g.status <> 'cancelled'
   ) end as diplomas
-from (select 1) as one
-left join rate_limits rl on rl.key = $4 and (rl.expire > $5 or rl.expire is null)
-left join national_results r on r.session_id = $1 and r.candidate_code = $2
+from unnest($1::int[], $2::varchar[], $3::varchar[], $4::varchar[]) with ordinality as q(session_id, code, birthdate, rl_key, n)
+left join rate_limits rl on rl.key = q.rl_key and (rl.expire > $5 or rl.expire is null)
+left join national_results r on r.session_id = q.session_id and r.candidate_code = q.code
 left join exam_sessions s on s.id = r.session_id`,
 };
+
+/** The most checks one statement carries (a bigger turn is split). */
+const MAX_BATCH = 128;
 
 /** The names of a school's candidates in a session, with the version they were read at. */
 const SCHOOL_STATEMENT = {
@@ -101,12 +108,7 @@ export class CandidateCheckService {
 
   /** 429 once the address has had too many unrecognised checks in the window; else the answer (a failure counts one). */
   async check(input: CandidateCheckRequest, address: string): Promise<CandidateCheckResult> {
-    const now = Date.now();
-    const { rows } = await this.pool.query<CheckRow>({
-      ...CHECK_STATEMENT,
-      values: [input.session_id, input.code, input.birthdate, this.failures.getKey(address), now],
-    });
-    const row = rows[0]!;
+    const { row, now } = await this.read(input, this.failures.getKey(address));
     if (row.failures !== null && row.failures >= this.failures.points) {
       throw rateLimited(row.failures_expire === null ? -1 : Math.max(Number(row.failures_expire) - now, 0));
     }
@@ -116,6 +118,40 @@ export class CandidateCheckService {
       return { recognised: false };
     }
     return found;
+  }
+
+  /** The checks waiting for this turn's statement. */
+  private pending: Array<{ input: CandidateCheckRequest; key: string; resolve: (read: { row: CheckRow; now: number }) => void; reject: (error: unknown) => void }> = [];
+
+  /** This check's row, read with every other check asked in the same turn of the event loop (ADR 0153). */
+  private read(input: CandidateCheckRequest, key: string): Promise<{ row: CheckRow; now: number }> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ input, key, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const all = this.pending;
+    this.pending = [];
+    for (let at = 0; at < all.length; at += MAX_BATCH) void this.run(all.slice(at, at + MAX_BATCH));
+  }
+
+  private async run(batch: typeof this.pending): Promise<void> {
+    const now = Date.now();
+    try {
+      const { rows } = await this.pool.query<CheckRow>({
+        ...CHECK_STATEMENT,
+        values: [batch.map((c) => c.input.session_id), batch.map((c) => c.input.code), batch.map((c) => c.input.birthdate), batch.map((c) => c.key), now],
+      });
+      const byPlace = new Map(rows.map((row) => [Number(row.n), row]));
+      batch.forEach((c, i) => {
+        const row = byPlace.get(i + 1);
+        if (row) c.resolve({ row, now });
+        else c.reject(new Error('candidate check: no row for a check of the batch'));
+      });
+    } catch (error) {
+      for (const c of batch) c.reject(error);
+    }
   }
 
   private async recognise(row: CheckRow, input: CandidateCheckRequest): Promise<CandidateCheckResult | null> {
