@@ -87,7 +87,7 @@ function instrument(selector: string): void {
     // While the HTML is still arriving (a slow network streams it), #root can hold the server's first
     // elements without its verdict yet: that is not the SPA, whose module scripts run only once parsing ends.
     const parsed = document.readyState !== 'loading';
-    if (perf.spa === null && parsed && root?.firstElementChild && !root.querySelector('.app-shell, [data-server-verdict]')) perf.spa = time;
+    if (perf.spa === null && parsed && root?.firstElementChild && !root.querySelector('.app-shell, [data-server-verdict], [data-first-screen]')) perf.spa = time;
     if (perf.content === null || perf.spa === null) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -56,7 +56,7 @@ describe('first screen in the HTML (ADR 0151)', () => {
     expect(fr.statusCode).toBe(200);
     expect(fr.body).toContain('<html lang="fr"');
     expect(fr.body).toContain('<title>Accueil · Sceau</title>');
-    expect(fr.body).toContain('<div id="root" data-ssr="first-screen"><div class="layout">');
+    expect(fr.body).toContain('<div id="root" data-ssr="first-screen"><div data-first-screen="" class="layout">');
     expect(fr.body).toContain('<h1>Accueil</h1>');
     expect(fr.body).not.toContain('Chargement…');
 
@@ -138,6 +138,6 @@ describe('firstScreenHtml', () => {
   it('escapes the title and language it writes into index.html', () => {
     const html = firstScreenHtml(INDEX, { path: '/', locale: 'fr', title: 'A <b> & "c"', html: '<h1>x</h1>' });
     expect(html).toContain('<title>A &lt;b&gt; &amp; &quot;c&quot;</title>');
-    expect(html).toContain('<div id="root" data-ssr="first-screen"><h1>x</h1></div><!--/root-->');
+    expect(html).toContain('<div id="root" data-ssr="first-screen"><h1 data-first-screen="">x</h1></div><!--/root-->');
   });
 });

@@ -165,7 +165,15 @@ export function firstScreenHtml(template: string, screen: FirstScreen): string {
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${escapeAttribute(screen.locale)}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(screen.title)}</title>`)
-    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${screen.html.replace(/<(form|button|select)(?=[\s>])/g, '<$1 inert=""')}</div><!--/root-->`);
+    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${markFirstScreen(screen.html)}</div><!--/root-->`);
+}
+
+/**
+ * The first screen's markup as served: its first element marked `data-first-screen` (what the SPA
+ * renders has no such mark: `npm run perf:throttled` tells the takeover by it), its controls inert.
+ */
+function markFirstScreen(html: string): string {
+  return html.replace(/^<([a-z][\w-]*)/, '<$1 data-first-screen=""').replace(/<(form|button|select)(?=[\s>])/g, '<$1 inert=""');
 }
 
 /** The path a first screen answers for (`/login/` as `/login`), or null. */
