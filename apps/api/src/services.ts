@@ -98,7 +98,7 @@ export function createServices(
     /** A published diploma as an Open Badges 3.0 / W3C VC 2.0 credential (ADR 0144). */
     vc,
     /** The holder's side: my diplomas and share links (ADR 0132). */
-    holder: new HolderService(db, config.publicUrl, verification),
+    holder: new HolderService(db, config.publicUrl, verification, sdJwtVc),
     /** Issuance of the holder's diplomas to their wallet by OpenID4VCI (ADR 0146): the SD-JWT VC and the Open Badges 3.0 VC. */
     oid4vci: new Oid4vciService(db, credentialIssuerOf(config), { sdJwt: sdJwtVc, openBadge: identity ? vc : null }),
     results: new ResultsRegistryService(db, storage, imports, overrides.log ?? { info: () => {}, warn: () => {} }),

@@ -22,6 +22,17 @@ export const HOLDER_LIMITS = {
 
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * What a share link may show or keep back, the holder's choice when making it (ADR 0152): the
+ * birth date, the birth place, the school (with its examination centre), the percentage, the photo.
+ * The names, the kind of diploma, its option, its session and the verdict are always shown.
+ */
+export const SHARE_FIELDS = ['birth_date', 'birth_place', 'school', 'percentage', 'photo'] as const;
+export type ShareField = (typeof SHARE_FIELDS)[number];
+/** A link made without a choice shows what every link showed before the choice existed (not the birth place). */
+export const DEFAULT_SHARE_FIELDS: readonly ShareField[] = ['birth_date', 'school', 'percentage', 'photo'];
+const shareField = z.enum(SHARE_FIELDS, { error: 'field.share_link_fields' });
+
 /** What became of a share link: it opens, or it no longer does and why. */
 export const SHARE_STATES = ['active', 'expired', 'revoked'] as const;
 export type ShareState = (typeof SHARE_STATES)[number];
@@ -62,6 +73,8 @@ export const shareLinkView = z.object({
   state: z.enum(SHARE_STATES),
   opens: z.number().int(),
   last_opened_at: z.string().nullable(),
+  /** What the link shows of the optional fields, as its maker chose (ADR 0152). */
+  disclosed: z.array(shareField),
 });
 export type ShareLinkView = z.infer<typeof shareLinkView>;
 export const shareLinksResponse = envelope(z.array(shareLinkView));
@@ -76,6 +89,12 @@ export const createShareRequest = z.object({
     .max(HOLDER_LIMITS.labelMax, { error: 'field.share_link_label_length' })
     .optional()
     .transform((value) => value || null),
+  /** The optional fields the link shows (the others are kept back); absent: DEFAULT_SHARE_FIELDS. */
+  disclose: z
+    .array(shareField, { error: 'field.share_link_fields' })
+    .max(SHARE_FIELDS.length * 2, { error: 'field.share_link_fields' })
+    .optional()
+    .transform((value) => (value === undefined ? [...DEFAULT_SHARE_FIELDS] : SHARE_FIELDS.filter((field) => value.includes(field)))),
 });
 export type CreateShareRequest = z.input<typeof createShareRequest>;
 /** The new link, and its address: the only time the secret is given. */
@@ -93,8 +112,14 @@ export const sharedDiplomaView = z.object({
   verdict: z.enum(VERDICTS),
   verdict_label: z.string(),
   checks: z.array(verificationCheck.pick({ name: true, status: true, title: true, message: true })),
-  diploma: publicDiplomaView.omit({ id: true }).nullable(),
+  /** Only the fields the holder chose to show: the others are absent, not emptied (ADR 0152). */
+  diploma: publicDiplomaView.omit({ id: true, hidden_fields: true }).extend({ birth_place: z.string().optional() }).nullable(),
   diploma_kind: z.string().nullable(),
+  /** The optional fields shown, and those the holder kept back (named so the page can say so). */
+  disclosed: z.array(shareField),
+  withheld: z.array(shareField),
+  /** Whether `GET /shared/{token}/sd-jwt` gives a presentation now (a live diploma). */
+  presentation: z.boolean(),
   expires_at: z.string().nullable(),
   checked_at: z.string(),
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNotNull, lt, notExists, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { generationItems, generations, importations } from '../db/schema.ts';
+import { generationItems, generations, importations, walletNonces, walletOffers } from '../db/schema.ts';
 import type { FileStorage } from '../lib/storage.ts';
 import { recordAudit } from '../modules/audit/audit-service.ts';
 import { defineJob } from './job-queue.ts';
@@ -20,6 +20,9 @@ export interface SweepResult {
   temporaryFiles: number;
   /** Resumable uploads past their expiry (ADR 0150). */
   uploads: number;
+  /** OpenID4VCI offers whose code and access token have both expired, and expired nonces (ADR 0146). */
+  walletOffers: number;
+  walletNonces: number;
 }
 
 /**
@@ -28,7 +31,9 @@ export interface SweepResult {
  *    check and photos zip, when it was never started and not touched for `draftTtlHours`;
  *  - `*.tmp` files a kill left beside photos and PDFs (local storage writes a temporary file,
  *    then renames it), older than an hour;
- *  - resumable uploads unfinished or unused past `UPLOAD_EXPIRY_HOURS` (ADR 0150).
+ *  - resumable uploads unfinished or unused past `UPLOAD_EXPIRY_HOURS` (ADR 0150);
+ *  - OpenID4VCI offers no longer good for anything (code and access token expired) and expired
+ *    `c_nonce` values (ADR 0146): each was refused once expired, so a deleted one is refused alike.
  */
 export class Sweeper {
   readonly job;
@@ -49,7 +54,8 @@ export class Sweeper {
       expireInSeconds: 3600,
       handle: async () => {
         const result = await this.sweep();
-        if (result.drafts || result.temporaryFiles || result.uploads) this.log.info({ ...result }, 'swept abandoned drafts, temporary files and uploads');
+        if (result.drafts || result.temporaryFiles || result.uploads || result.walletOffers || result.walletNonces)
+          this.log.info({ ...result }, 'swept abandoned drafts, temporary files, uploads and expired wallet offers');
       },
     });
   }
@@ -58,7 +64,18 @@ export class Sweeper {
     const drafts = await this.sweepDrafts(now);
     const temporaryFiles = await this.sweepTemporaryFiles(now);
     const uploads = (await this.options.uploads?.sweep()) ?? 0;
-    return { ...drafts, temporaryFiles, uploads };
+    const wallet = await this.sweepWalletOffers(now);
+    return { ...drafts, temporaryFiles, uploads, ...wallet };
+  }
+
+  /** Deletes the OpenID4VCI offers whose code and token have both expired, and the expired nonces. */
+  async sweepWalletOffers(now = new Date()): Promise<{ walletOffers: number; walletNonces: number }> {
+    const offers = await this.db
+      .delete(walletOffers)
+      .where(and(lt(walletOffers.codeExpiresAt, now), sql`coalesce(${walletOffers.tokenExpiresAt}, ${walletOffers.codeExpiresAt}) < ${now.toISOString()}`))
+      .returning({ id: walletOffers.id });
+    const nonces = await this.db.delete(walletNonces).where(lt(walletNonces.expiresAt, now)).returning({ hash: walletNonces.nonceHash });
+    return { walletOffers: offers.length, walletNonces: nonces.length };
   }
 
   /** Deletes list-check drafts never started and untouched for the TTL, then their files. */

@@ -328,6 +328,7 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
   // A share link's secret is its only key (ADR 0132): a well-formed unknown one is refused to anyone alike.
   'GET /api/shared/:token': publicCase(`/api/shared/${'A'.repeat(43)}`),
   'GET /api/shared/:token/photo': publicCase(`/api/shared/${'A'.repeat(43)}/photo`),
+  'GET /api/shared/:token/sd-jwt': publicCase(`/api/shared/${'A'.repeat(43)}/sd-jwt`),
 
   // ---------------------------------------------------------------- any signed-in account
   'GET /api/me': noObject('/api/me'),

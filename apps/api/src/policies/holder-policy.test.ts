@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holderContacts, holderPolicy, isHolderOf, type HolderAccount, type HolderDiplomaFacts } from './holder-policy.ts';
+import { holderContacts, holderPolicy, isHolderOf, shareDisclosure, type HolderAccount, type HolderDiplomaFacts } from './holder-policy.ts';
 
 const person = (extra: Partial<HolderAccount> = {}): HolderAccount => ({ id: 7, email: 'amani@example.cd', phone: '+243812345678', verified: true, archived: false, ...extra });
 const diploma = (candidate: HolderDiplomaFacts['candidate'], extra: Partial<HolderDiplomaFacts> = {}): HolderDiplomaFacts => ({
@@ -64,5 +64,31 @@ describe('holder policy: what the holder may do', () => {
     expect(holderPolicy.openShare(person(), { ...live, revokedAt: now, expiresAt: now }, diploma(mine), now)).toBe('revoked');
     // The maker's phone changed since: the link goes with the diploma's holding.
     expect(holderPolicy.openShare(person({ phone: '+243899999999' }), live, diploma(mine), now)).toBe('hidden');
+  });
+
+  it('shows behind a link only what its maker chose: the photo if chosen, the chosen claims, never a field kept back', () => {
+    const link = { userId: 7, expiresAt: null, revokedAt: null, disclosed: ['birth_date', 'percentage'] };
+    expect(holderPolicy.sharedPhoto(person(), link, diploma(mine), now)).toBe('hidden');
+    expect(holderPolicy.sharedPhoto(person(), { ...link, disclosed: ['photo'] }, diploma(mine), now)).toBe(true);
+    expect(holderPolicy.sharedPhoto(person(), { ...link, disclosed: ['photo'], revokedAt: now }, diploma(mine), now)).toBe('revoked');
+    const choice = shareDisclosure(link);
+    expect(choice.disclosed).toEqual(['birth_date', 'percentage']);
+    expect(choice.withheld).toEqual(['birth_place', 'school', 'photo']);
+    expect([...choice.withheldKeys]).toEqual(['birth_place', 'school', 'school_code', 'centre', 'centre_code']);
+    expect(choice.claims).toEqual(['family_name', 'middle_name', 'given_name', 'option', 'option_code', 'birthdate', 'percentage']);
+    // An unknown name in the stored choice discloses nothing more.
+    expect(shareDisclosure({ disclosed: ['gender', 'photo'] }).claims).not.toContain('gender');
+  });
+
+  it('gives a presentation of the chosen claims only while the diploma is live', () => {
+    const link = { userId: 7, expiresAt: null, revokedAt: null, disclosed: [] };
+    expect(holderPolicy.sharedPresentation(person(), link, diploma(mine), now)).toBe(true);
+    expect(holderPolicy.sharedPresentation(person(), link, diploma(mine, { revokedAt: now }), now)).toEqual({
+      field: 'token',
+      message: 'field.share_link_presentation_revoked',
+      conflict: true,
+    });
+    expect(holderPolicy.sharedPresentation(person(), { ...link, expiresAt: now }, diploma(mine), now)).toBe('expired');
+    expect(holderPolicy.sharedPresentation(person({ id: 7, phone: '+243899999999' }), link, diploma(mine), now)).toBe('hidden');
   });
 });

@@ -1,4 +1,5 @@
-import { isPublished, type GenerationStatus, type ShareState } from '@sceau/contracts';
+import { isPublished, SHARE_FIELDS, type GenerationStatus, type ShareField, type ShareState } from '@sceau/contracts';
+import type { DisclosableClaim } from '@sceau/sd-jwt';
 import { firstDenial, type Decision } from './policy.ts';
 
 /**
@@ -32,6 +33,52 @@ export interface ShareFacts {
   userId: number;
   expiresAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** A share link with what it shows: the optional fields its maker chose (ADR 0152). */
+export interface SharedFacts extends ShareFacts {
+  disclosed: readonly string[];
+}
+
+/**
+ * What each of the holder's choices governs (ADR 0152): the fields of the shared view and the
+ * claims of the SD-JWT presentation it shows, or keeps back. The school brings its examination
+ * centre and province with it (they would name it).
+ */
+const SHARE_FIELD_VIEW_KEYS: Record<ShareField, readonly string[]> = {
+  birth_date: ['birth_date'],
+  birth_place: ['birth_place'],
+  school: ['school', 'school_code', 'centre', 'centre_code'],
+  percentage: ['percentage'],
+  photo: [],
+};
+const SHARE_FIELD_CLAIMS: Record<ShareField, readonly DisclosableClaim[]> = {
+  birth_date: ['birthdate'],
+  birth_place: ['place_of_birth'],
+  school: ['school', 'school_code', 'centre', 'centre_code', 'province', 'province_code'],
+  percentage: ['percentage'],
+  photo: [],
+};
+/** Always shown by a share link: who holds it and what it is (the kind, session and serial are plain claims). */
+const ALWAYS_SHARED_CLAIMS: readonly DisclosableClaim[] = ['family_name', 'middle_name', 'given_name', 'option', 'option_code'];
+
+/** A share link's choice, read as the rules read it: what it shows and what it keeps back, in the one order. */
+export function shareDisclosure(share: Pick<SharedFacts, 'disclosed'>): {
+  disclosed: ShareField[];
+  withheld: ShareField[];
+  /** Fields of the public diploma view the link must not answer (absent, not emptied). */
+  withheldKeys: ReadonlySet<string>;
+  /** The personal claims an SD-JWT presentation of it discloses. */
+  claims: DisclosableClaim[];
+} {
+  const disclosed = SHARE_FIELDS.filter((field) => share.disclosed.includes(field));
+  const withheld = SHARE_FIELDS.filter((field) => !share.disclosed.includes(field));
+  return {
+    disclosed,
+    withheld,
+    withheldKeys: new Set(withheld.flatMap((field) => SHARE_FIELD_VIEW_KEYS[field])),
+    claims: [...ALWAYS_SHARED_CLAIMS, ...disclosed.flatMap((field) => SHARE_FIELD_CLAIMS[field])],
+  };
 }
 
 /**
@@ -99,5 +146,20 @@ export const holderPolicy = {
   openShare: (maker: HolderAccount, share: ShareFacts, diploma: HolderDiplomaFacts, now: Date): Decision | 'revoked' | 'expired' => {
     const state = shareState(share, now);
     return state === 'active' ? holderPolicy.view(maker, diploma) : state;
+  },
+  /** The holder's photo behind a link: while it opens, and only if its maker chose to show it (ADR 0152). */
+  sharedPhoto: (maker: HolderAccount, share: SharedFacts, diploma: HolderDiplomaFacts, now: Date): Decision | 'revoked' | 'expired' => {
+    const opens = holderPolicy.openShare(maker, share, diploma, now);
+    if (opens !== true) return opens;
+    return share.disclosed.includes('photo') ? true : 'hidden';
+  },
+  /**
+   * An SD-JWT presentation of the chosen claims behind a link (ADR 0152): while it opens, and while
+   * the diploma is live (a revoked one is shown revoked, never handed out as a credential).
+   */
+  sharedPresentation: (maker: HolderAccount, share: SharedFacts, diploma: HolderDiplomaFacts, now: Date): Decision | 'revoked' | 'expired' => {
+    const opens = holderPolicy.openShare(maker, share, diploma, now);
+    if (opens !== true) return opens;
+    return live(diploma) ? true : { field: 'token', message: 'field.share_link_presentation_revoked', conflict: true };
   },
 };

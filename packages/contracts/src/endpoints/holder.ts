@@ -110,9 +110,23 @@ export const holderEndpoints = {
     path: '/shared/:token/photo',
     access: 'public',
     tags,
-    summary: "The holder's photo, while the share link opens",
+    summary: "The holder's photo, while the share link opens and its maker chose to show it",
     params: shareTokenParams,
     file: 'image/jpeg',
+    responses: {},
+  }),
+  /**
+   * An SD-JWT VC presentation that discloses only what the link shows (ADR 0152): the verifier
+   * checks the ministry's signature and the chosen claims' digests; the others stay undisclosed.
+   */
+  sharedSdJwt: endpoint({
+    method: 'GET',
+    path: '/shared/:token/sd-jwt',
+    access: 'public',
+    tags,
+    summary: 'The shared diploma as an SD-JWT VC presentation keeping only the claims the holder chose to show (while the link opens and the diploma is not revoked)',
+    params: shareTokenParams,
+    file: 'application/dc+sd-jwt',
     responses: {},
   }),
   /**

@@ -29,10 +29,13 @@ export const shareLinks = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     opens: integer('opens').notNull().default(0),
     lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+    /** The optional fields the link shows, its maker's choice (ADR 0152); the others are kept back. */
+    disclosed: text('disclosed').array().notNull().default(sql`ARRAY['birth_date', 'school', 'percentage', 'photo']::text[]`),
   },
   (t) => [
     index('share_links_user_idx').on(t.userId, t.createdAt),
     index('share_links_diploma_idx').on(t.diplomaId),
     check('share_links_label_length_check', sql`char_length(${t.label}) <= 80`),
+    check('share_links_disclosed_check', sql`${t.disclosed} <@ ARRAY['birth_date', 'birth_place', 'school', 'percentage', 'photo']::text[]`),
   ],
 );

@@ -1,11 +1,10 @@
-import { endpoints, type SharedDiplomaView } from '@sceau/contracts';
+import { endpoints } from '@sceau/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { dynamicKey } from '../../lib/i18n.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { PublicDiplomaService } from '../verification/public-diploma-service.ts';
-import { presentResult } from '../verification/verification-service.ts';
 
 /**
  * The holder's side (ADR 0132): my diplomas and results, my share links, and what a share link
@@ -35,30 +34,28 @@ export const holderRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db,
   serve(app, defined.revokeShare, async (request) => ({ data: await holder.revokeShare(actorOf(request), request.params.id) }));
 
   serve(app, defined.shared, async (request, reply) => {
-    const { verification, expiresAt } = await holder.openShare(request.params.token);
-    const presented = presentResult(verification.result, (key) => request.t(dynamicKey(key as `verification:${string}`)), { explorerTxUrl: null });
-    // Not the diploma's permanent id: the link gives a view that ends when the link does.
-    const { id: _id, ...diploma } = presented.diploma ?? { id: '' };
-    const view: SharedDiplomaView = {
-      verdict: presented.verdict,
-      verdict_label: presented.verdict_label,
-      checks: presented.checks.map(({ name, status, title, message }) => ({ name, status, title, message })),
-      diploma: presented.diploma ? diploma : null,
-      diploma_kind: verification.kind ?? null,
-      expires_at: expiresAt?.toISOString() ?? null,
-      checked_at: new Date().toISOString(),
-    };
+    const view = await holder.openShare(request.params.token, (key) => request.t(dynamicKey(key as `verification:${string}`)));
     reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
     return { data: view };
   });
 
   serve(app, defined.sharedPhoto, async (request, reply) => {
-    const { diplomaId } = await holder.liveShare(request.params.token);
-    const photo = await photos.photo(diplomaId);
+    const photo = await photos.photo(await holder.sharedPhotoDiploma(request.params.token));
     return reply
       .type('image/jpeg')
       .header('cache-control', 'private, no-store')
       .header('referrer-policy', 'no-referrer')
       .send(await photo.read());
+  });
+
+  // The chosen claims only, as an SD-JWT VC presentation a verifier checks by itself (ADR 0152).
+  serve(app, defined.sharedSdJwt, async (request, reply) => {
+    const presentation = await holder.sharedPresentation(request.params.token);
+    return reply
+      .type('application/dc+sd-jwt')
+      .header('content-disposition', 'attachment; filename="diplome-partage.sd-jwt"')
+      .header('cache-control', 'private, no-store')
+      .header('referrer-policy', 'no-referrer')
+      .send(presentation);
   });
 };

@@ -1,14 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HOLDER_LIMITS, type HolderDiplomaView, type ShareLinkView } from '@sceau/contracts';
+import { HOLDER_LIMITS, type HolderDiplomaView, type SharedDiplomaView, type ShareField, type ShareLinkView } from '@sceau/contracts';
+import { diplomaRecordSchema } from '@sceau/credential';
+import { presentDiplomaSdJwt } from '@sceau/sd-jwt';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { shareLinks } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { holderContacts, holderPolicy, shareState, type HolderAccount } from '../../policies/holder-policy.ts';
-import { authorize, allowed } from '../../policies/policy.ts';
+import { holderContacts, holderPolicy, shareDisclosure, shareState, type HolderAccount } from '../../policies/holder-policy.ts';
+import { authorize, allowed, type Decision } from '../../policies/policy.ts';
 import { recordAudit } from '../audit/audit-service.ts';
-import type { VerificationById } from '../verification/verification-service.ts';
+import { presentResult, type VerificationById } from '../verification/verification-service.ts';
 import {
   countActiveShares,
   factsOf,
@@ -27,6 +29,13 @@ export interface DiplomaVerifier {
   verifyById(id: string): Promise<VerificationById>;
 }
 
+/** What the holder's side needs of the SD-JWT VC module: a diploma's SD-JWT VC, issued now. */
+export interface SdJwtIssuer {
+  issue(diplomaId: string): Promise<string>;
+}
+
+type Translate = Parameters<typeof presentResult>[1];
+
 /** Why a share link no longer opens, named on `token` (the web shows it as the page's message). */
 const REFUSAL = { unknown: 'field.share_link_unknown', revoked: 'field.share_link_revoked', expired: 'field.share_link_expired', hidden: 'field.share_link_unavailable' } as const;
 
@@ -43,6 +52,7 @@ function presentShare(share: ShareRow, now = new Date()): ShareLinkView {
     state: shareState(share, now),
     opens: share.opens,
     last_opened_at: share.lastOpenedAt?.toISOString() ?? null,
+    disclosed: shareDisclosure(share).disclosed,
   };
 }
 
@@ -81,6 +91,8 @@ export class HolderService {
     private readonly publicUrl: string,
     /** Null when the platform runs without its identity (some tests): shared links then answer 503. */
     private readonly verifier: DiplomaVerifier | null,
+    /** Null likewise: a link's SD-JWT presentation then answers 503. */
+    private readonly sdJwt: SdJwtIssuer | null = null,
   ) {}
 
   private async account(actor: Pick<Actor, 'id'>): Promise<HolderAccount> {
@@ -116,7 +128,10 @@ export class HolderService {
   }
 
   /** A new link to one of the account's diplomas; its secret is in the answer's address only. */
-  async createShare(actor: Actor, input: { diploma_id: string; days: number | null; label: string | null }): Promise<{ share: ShareLinkView; url: string }> {
+  async createShare(
+    actor: Actor,
+    input: { diploma_id: string; days: number | null; label: string | null; disclose: ShareField[] },
+  ): Promise<{ share: ShareLinkView; url: string }> {
     const account = await this.account(actor);
     const row = await findDiploma(this.db, input.diploma_id);
     if (!row) throw new AppError('not_found');
@@ -131,7 +146,14 @@ export class HolderService {
       const expiresAt = input.days === null ? null : new Date(Date.now() + input.days * 86_400_000);
       const [created] = await tx
         .insert(shareLinks)
-        .values({ userId: account.id, diplomaId: row.id, tokenHash: hashToken(token), label: input.label, expiresAt })
+        .values({
+          userId: account.id,
+          diplomaId: row.id,
+          tokenHash: hashToken(token),
+          label: input.label,
+          expiresAt,
+          disclosed: shareDisclosure({ disclosed: input.disclose }).disclosed,
+        })
         .returning();
       await recordAudit(
         tx,
@@ -139,7 +161,7 @@ export class HolderService {
           action: 'diploma.share_created',
           subjectType: 'diploma',
           subjectId: row.id,
-          details: { share: created!.id, days: input.days, expires_at: expiresAt?.toISOString() ?? null },
+          details: { share: created!.id, days: input.days, expires_at: expiresAt?.toISOString() ?? null, disclosed: created!.disclosed },
         },
         actor,
       );
@@ -164,29 +186,78 @@ export class HolderService {
   }
 
   /**
-   * What a share link opens: the diploma verified now, and the link's expiry. The link is counted.
+   * What a share link opens: the diploma verified now, only the fields its maker chose to show (the
+   * others absent from the answer, named as kept back), and the link's expiry. The link is counted.
    * Unknown, revoked, expired, and no-longer-held links are refused (404), each saying which.
    */
-  async openShare(token: string): Promise<{ verification: VerificationById; expiresAt: Date | null }> {
-    const { share, diplomaId } = await this.liveShare(token);
+  async openShare(token: string, t: Translate): Promise<SharedDiplomaView> {
+    const { share, row, maker } = await this.liveShare(token);
     if (!this.verifier) throw new AppError('service_unavailable');
-    const verification = await this.verifier.verifyById(diplomaId);
+    const verification = await this.verifier.verifyById(row.id);
+    const choice = shareDisclosure(share);
+    const presented = presentResult(verification.result, t, { explorerTxUrl: null });
+    let diploma: SharedDiplomaView['diploma'] = null;
+    if (presented.diploma) {
+      // Not the diploma's permanent id (the link's end is the view's end), nor a field kept back.
+      const { id: _id, hidden_fields: _hidden, ...fields } = presented.diploma;
+      diploma = Object.fromEntries(Object.entries(fields).filter(([key]) => !choice.withheldKeys.has(key))) as NonNullable<SharedDiplomaView['diploma']>;
+      if (choice.disclosed.includes('birth_place')) {
+        // Not among the public fields (ADR 0134): read from the record the diploma was issued with.
+        const birthPlace = diplomaRecordSchema.safeParse(((await findCredential(this.db, row.id)) as { record?: unknown } | null)?.record);
+        if (birthPlace.success) diploma.birth_place = birthPlace.data.birth_place;
+      }
+    }
     await this.db
       .update(shareLinks)
       .set({ opens: sql`${shareLinks.opens} + 1`, lastOpenedAt: new Date() })
       .where(eq(shareLinks.id, share.id));
-    return { verification, expiresAt: share.expiresAt };
+    return {
+      verdict: presented.verdict,
+      verdict_label: presented.verdict_label,
+      checks: presented.checks.map(({ name, status, title, message }) => ({ name, status, title, message })),
+      diploma,
+      diploma_kind: verification.kind ?? null,
+      disclosed: choice.disclosed,
+      withheld: choice.withheld,
+      presentation: this.sdJwt !== null && allowed(holderPolicy.sharedPresentation(maker, share, factsOf(row), new Date()) as Decision),
+      expires_at: share.expiresAt?.toISOString() ?? null,
+      checked_at: new Date().toISOString(),
+    };
+  }
+
+  /** The diploma a link shows the photo of, when it opens and its maker chose to show the photo. */
+  async sharedPhotoDiploma(token: string): Promise<string> {
+    const { share, row, maker } = await this.liveShare(token);
+    this.authorizeShared(holderPolicy.sharedPhoto(maker, share, factsOf(row), new Date()));
+    return row.id;
+  }
+
+  /**
+   * An SD-JWT VC presentation of the diploma behind a link (ADR 0152): the ministry's credential
+   * issued now, keeping only the disclosures of what the link shows; the plain claims always show.
+   */
+  async sharedPresentation(token: string): Promise<string> {
+    const { share, row, maker } = await this.liveShare(token);
+    this.authorizeShared(holderPolicy.sharedPresentation(maker, share, factsOf(row), new Date()));
+    if (!this.sdJwt) throw new AppError('service_unavailable');
+    return presentDiplomaSdJwt(await this.sdJwt.issue(row.id), shareDisclosure(share).claims);
   }
 
   /** The diploma a share link opens now, or the refusal that says why not. */
-  async liveShare(token: string): Promise<{ share: ShareRow; diplomaId: string }> {
+  async liveShare(token: string): Promise<{ share: ShareRow; row: HolderDiplomaRow; maker: HolderAccount }> {
     const share = await findShare(this.db, { tokenHash: hashToken(token) });
     if (!share) throw refused('unknown');
     const [maker, row] = await Promise.all([findHolderAccount(this.db, share.userId), findDiploma(this.db, share.diplomaId)]);
     if (!maker || !row) throw refused('unknown');
     const decision = holderPolicy.openShare(maker, share, factsOf(row), new Date());
     if (decision !== true) throw refused(decision === 'revoked' || decision === 'expired' ? decision : 'hidden');
-    return { share, diplomaId: row.id };
+    return { share, row, maker };
+  }
+
+  /** A shared link's decision once it opens: a field it keeps back is as absent as one that does not exist. */
+  private authorizeShared(decision: Decision | 'revoked' | 'expired'): void {
+    if (decision === 'revoked' || decision === 'expired') throw refused(decision);
+    authorize(decision);
   }
 
   sharedUrl(token: string): string {

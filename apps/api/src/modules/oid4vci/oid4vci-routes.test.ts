@@ -13,11 +13,12 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
-import { auditLog, diplomas, generationItems, nationalResults, users, walletNonces, walletOffers } from '../../db/schema.ts';
+import { auditLog, diplomas, users, walletNonces, walletOffers } from '../../db/schema.ts';
+import { Sweeper } from '../../jobs/sweeps.ts';
 import { createServices, type Services } from '../../services.ts';
-import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
-import { hashPassword } from '../accounts/auth-service.ts';
-import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import type { DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { heldBy, holderAccount, issuedDiplomas } from '../holder/holder-test-support.ts';
 import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
 import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
 import { SdJwtVcService } from '../sd-jwt-vc/sd-jwt-vc-service.ts';
@@ -28,7 +29,6 @@ import { OID4VCI_REQUESTS_PER_MINUTE } from './oid4vci-routes.ts';
 const ISSUER = 'https://diplomes.test';
 const VCT = `${ISSUER}/vct/diploma`;
 const DID = 'did:web:diplomes.test';
-const PASSWORD = 'Titulaire-2026';
 const AMANI_PHONE = '+243812345678';
 
 let ctx: TestContext;
@@ -42,32 +42,6 @@ let mineRevoked: DiplomaFixture;
 let mineLater: DiplomaFixture;
 let keysDir: string;
 let keys: MinistryKeys;
-
-/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
-const record = (id: string) => ({
-  diploma_id: id,
-  serial: 'DE-2026-0000001-2',
-  candidate_code: '12345678901234',
-  last_name: 'MUKENDI',
-  middle_name: 'KABONGO',
-  first_name: 'Grâce',
-  birth_date: '2008-03-14',
-  birth_place: 'Kananga',
-  gender: 'F',
-  option: 'Scientifique',
-  option_code: 'SC',
-  school: 'Lycée Lumière',
-  school_code: 'LL01',
-  centre: 'Institut St Joseph',
-  centre_code: 'C12',
-  educ_province: 'Kasaï-Central 1',
-  educ_province_code: 'KC1',
-  session: 'Juin 2026',
-  session_year: 2026,
-  percentage: 71.5,
-  issue_date: '2026-07-20',
-  issuer: 'minepst.gouv.cd',
-});
 
 /** The wallet's fetch, answered by the app in-process at the issuer's address. */
 const walletFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -126,11 +100,6 @@ const credentialRequest = (accessToken: string | null, body: unknown) =>
 /** A fresh offer for Amani's diploma, exchanged: its access token. */
 const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
 
-async function person(name: string, contact: { email?: string; phone?: string }): Promise<string> {
-  await ctx.db.insert(users).values({ name, ...contact, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
-  return signIn(ctx, contact.email ?? contact.phone!, PASSWORD);
-}
-
 beforeAll(async () => {
   setGlobalConfig({ allowInsecureUrls: false });
   ctx = await createTestApp({ PUBLIC_URL: ISSUER });
@@ -144,20 +113,11 @@ beforeAll(async () => {
   services.oid4vci = new Oid4vciService(ctx.db, ISSUER, { sdJwt: sdJwtVc, openBadge: vc });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
-  const candidates = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(4)).map((r) => r.code);
-  mine = await insertDiplomaFixture(ctx.db, services.storage, candidates[0]!);
-  hers = await insertDiplomaFixture(ctx.db, services.storage, candidates[1]!);
-  mineRevoked = await insertDiplomaFixture(ctx.db, services.storage, candidates[2]!, { revoked: true });
-  mineLater = await insertDiplomaFixture(ctx.db, services.storage, candidates[3]!);
-  for (const diploma of [mine, hers, mineRevoked, mineLater])
-    await ctx.db
-      .update(diplomas)
-      .set({ credential: { record: record(diploma.id) } })
-      .where(eq(diplomas.id, diploma.id));
-  for (const diploma of [mine, mineRevoked, mineLater]) await ctx.db.update(generationItems).set({ phone: AMANI_PHONE }).where(eq(generationItems.id, diploma.itemId));
-  await ctx.db.update(generationItems).set({ email: 'beya@example.cd' }).where(eq(generationItems.id, hers.itemId));
-  amani = await person('Amani', { phone: AMANI_PHONE });
-  beya = await person('Beya', { email: 'beya@example.cd' });
+  [mine, hers, mineRevoked, mineLater] = await issuedDiplomas(ctx.db, services.storage, ['valid', 'valid', 'revoked', 'valid']);
+  await heldBy(ctx.db, [mine, mineRevoked, mineLater], { phone: AMANI_PHONE });
+  await heldBy(ctx.db, [hers], { email: 'beya@example.cd' });
+  amani = await holderAccount(ctx, 'Amani', { phone: AMANI_PHONE });
+  beya = await holderAccount(ctx, 'Beya', { email: 'beya@example.cd' });
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -196,6 +156,78 @@ describe('metadata', () => {
       'pre-authorized_grant_anonymous_access_supported': true,
       grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
     });
+  });
+});
+
+describe('metadata when PUBLIC_URL has a path', () => {
+  it('names the endpoints under that path and is found where a wallet looks for it (the path after the well-known name)', async () => {
+    const publicUrl = 'https://minepst.gouv.cd/diplomes/';
+    const issuer = 'https://minepst.gouv.cd/diplomes';
+    const other = await buildApp({ db: ctx.db, config: { ...ctx.config, publicUrl }, services });
+    try {
+      await other.ready();
+      const fetched: string[] = [];
+      const client = new Openid4vciClient({
+        callbacks: {
+          fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+            const url = new URL(new Request(input, init).url);
+            expect(url.origin).toBe('https://minepst.gouv.cd');
+            fetched.push(url.pathname);
+            const answer = await other.inject({ method: 'GET', url: url.pathname });
+            return new Response(answer.rawPayload, { status: answer.statusCode, headers: answer.headers as Record<string, string> });
+          }) as never,
+          signJwt,
+          hash: (data, alg) => new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+          generateRandom: (length) => new Uint8Array(randomBytes(length)),
+          clientAuthentication: clientAuthenticationAnonymous(),
+        },
+      });
+      const metadata = await client.resolveIssuerMetadata(issuer);
+      expect(fetched).toEqual(expect.arrayContaining(['/.well-known/openid-credential-issuer/diplomes']));
+      expect(metadata.credentialIssuer).toMatchObject({
+        credential_issuer: issuer,
+        credential_endpoint: `${issuer}/oid4vci/credential`,
+        nonce_endpoint: `${issuer}/oid4vci/nonce`,
+      });
+      const server = (await other.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server/diplomes' })).json();
+      expect(server).toMatchObject({ issuer, token_endpoint: `${issuer}/oid4vci/token` });
+      // The address without the path still answers (a proxy that passes the root's well-known files).
+      expect((await other.inject({ method: 'GET', url: '/.well-known/openid-credential-issuer' })).json().credential_issuer).toBe(issuer);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the hourly sweep', () => {
+  it('deletes the offers whose code and token have both expired, and the expired nonces; keeps the others', async () => {
+    const [amaniRow] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.phone, AMANI_PHONE));
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const offer = (n: number, codeExpiresAt: Date, tokenExpiresAt: Date | null) => ({
+      userId: amaniRow!.id,
+      diplomaId: mine.id,
+      codeHash: createHash('sha256').update(`sweep-offer-${n}`).digest('hex'),
+      codeExpiresAt,
+      ...(tokenExpiresAt ? { tokenHash: createHash('sha256').update(`sweep-token-${n}`).digest('hex'), tokenExpiresAt } : {}),
+    });
+    const made = await ctx.db
+      .insert(walletOffers)
+      .values([offer(1, ago(30), null), offer(2, ago(30), ago(5)), offer(3, ago(30), ago(-10)), offer(4, ago(-5), null)])
+      .returning({ id: walletOffers.id });
+    const nonce = (n: number, expiresAt: Date) => ({ nonceHash: createHash('sha256').update(`sweep-nonce-${n}`).digest('hex'), expiresAt });
+    await ctx.db.insert(walletNonces).values([nonce(1, ago(1)), nonce(2, ago(-4))]);
+
+    const sweeper = new Sweeper(ctx.db, services.storage, { draftTtlHours: 24, filesDir: null }, { info() {}, warn() {} });
+    const result = await sweeper.sweep();
+    expect(result.walletOffers).toBeGreaterThanOrEqual(2);
+    expect(result.walletNonces).toBeGreaterThanOrEqual(1);
+    const left = new Set((await ctx.db.select({ id: walletOffers.id }).from(walletOffers)).map((row) => row.id));
+    expect(made.map((row) => left.has(row.id))).toEqual([false, false, true, true]);
+    const nonces = new Set((await ctx.db.select({ hash: walletNonces.nonceHash }).from(walletNonces)).map((row) => row.hash));
+    expect(nonces.has(nonce(1, new Date()).nonceHash)).toBe(false);
+    expect(nonces.has(nonce(2, new Date()).nonceHash)).toBe(true);
+    // Nothing left to sweep at once after.
+    expect(await sweeper.sweepWalletOffers()).toEqual({ walletOffers: 0, walletNonces: 0 });
   });
 });
 

@@ -10,7 +10,7 @@ import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { bearerToken } from '../../plugins/access.ts';
 import { OAuthError } from './oauth-error.ts';
-import { authorizationServerMetadata, credentialIssuerMetadata, OID4VCI_PATHS } from './oid4vci-metadata.ts';
+import { authorizationServerMetadata, credentialIssuerMetadata, credentialIssuerOf, OID4VCI_PATHS } from './oid4vci-metadata.ts';
 import type { Oid4vciService } from './oid4vci-service.ts';
 
 /** Largest token request read (a form of two short fields). */
@@ -145,20 +145,28 @@ export const oid4vciRoutes: FastifyPluginAsyncZod<AppContext & { oid4vci: Oid4vc
 export async function oid4vciIssuerRoutes(app: FastifyInstance, opts: { config: Config; oid4vci: Oid4vciService; db: AppContext['db'] }) {
   await app.register(protocolRoutes, { service: opts.oid4vci, db: opts.db });
   const publish = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*');
-  app.get(
-    '/.well-known/openid-credential-issuer',
-    { config: { access: 'public' }, schema: { tags: ['oid4vci'], summary: 'OpenID4VCI credential issuer metadata: endpoints and the diploma as dc+sd-jwt and ldp_vc' } },
-    async (_, reply) => {
-      publish(reply);
-      return credentialIssuerMetadata(opts.config, { vct: opts.oid4vci.vct, openBadge: opts.oid4vci.offersOpenBadge });
-    },
-  );
-  app.get(
-    '/.well-known/oauth-authorization-server',
-    { config: { access: 'public' }, schema: { tags: ['oid4vci'], summary: 'OAuth authorisation server metadata (RFC 8414): the token endpoint of the pre-authorised code flow' } },
-    async (_, reply) => {
-      publish(reply);
-      return authorizationServerMetadata(opts.config);
-    },
-  );
+  // With a path in PUBLIC_URL (https://host/diplomes), wallets read the metadata at the well-known
+  // address with that path after it (OpenID4VCI 1.0 section 12.2.2, RFC 8414 section 3.1): served there too.
+  const issuerPath = new URL(credentialIssuerOf(opts.config)).pathname.replace(/\/+$/, '');
+  for (const path of issuerPath ? ['', issuerPath] : ['']) {
+    app.get(
+      `/.well-known/openid-credential-issuer${path}`,
+      { config: { access: 'public' }, schema: { tags: ['oid4vci'], summary: 'OpenID4VCI credential issuer metadata: endpoints and the diploma as dc+sd-jwt and ldp_vc' } },
+      async (_, reply) => {
+        publish(reply);
+        return credentialIssuerMetadata(opts.config, { vct: opts.oid4vci.vct, openBadge: opts.oid4vci.offersOpenBadge });
+      },
+    );
+    app.get(
+      `/.well-known/oauth-authorization-server${path}`,
+      {
+        config: { access: 'public' },
+        schema: { tags: ['oid4vci'], summary: 'OAuth authorisation server metadata (RFC 8414): the token endpoint of the pre-authorised code flow' },
+      },
+      async (_, reply) => {
+        publish(reply);
+        return authorizationServerMetadata(opts.config);
+      },
+    );
+  }
 }

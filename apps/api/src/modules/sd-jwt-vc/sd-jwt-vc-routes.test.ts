@@ -5,22 +5,19 @@ import path from 'node:path';
 import { DISCLOSABLE_CLAIMS, presentDiplomaSdJwt, verifyDiplomaSdJwt } from '@sceau/sd-jwt';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
-import { diplomas, generationItems, nationalResults, users } from '../../db/schema.ts';
 import { createServices } from '../../services.ts';
-import { hashPassword } from '../accounts/auth-service.ts';
-import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import type { DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { heldBy, holderAccount, issuedDiplomas } from '../holder/holder-test-support.ts';
 import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
 import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
 import { SdJwtVcService } from './sd-jwt-vc-service.ts';
 
 const PUBLIC_URL = 'https://diplomes.example.cd';
 const PHONE = '+243812340001';
-const PASSWORD = 'Titulaire-2026';
 
 let ctx: TestContext;
 let app: App;
@@ -32,32 +29,6 @@ let revoked: DiplomaFixture;
 let others: DiplomaFixture;
 let holder: string;
 
-/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
-const record = (id: string) => ({
-  diploma_id: id,
-  serial: 'DE-2026-0000001-2',
-  candidate_code: '12345678901234',
-  last_name: 'MUKENDI',
-  middle_name: 'KABONGO',
-  first_name: 'Grâce',
-  birth_date: '2008-03-14',
-  birth_place: 'Kananga',
-  gender: 'F',
-  option: 'Scientifique',
-  option_code: 'SC',
-  school: 'Lycée Lumière',
-  school_code: 'LL01',
-  centre: 'Institut St Joseph',
-  centre_code: 'C12',
-  educ_province: 'Kasaï-Central 1',
-  educ_province_code: 'KC1',
-  session: 'Juin 2026',
-  session_year: 2026,
-  percentage: 71.5,
-  issue_date: '2026-07-20',
-  issuer: 'minepst.gouv.cd',
-});
-
 beforeAll(async () => {
   ctx = await createTestApp({ PUBLIC_URL });
   keysDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-sd-jwt-keys-'));
@@ -67,18 +38,9 @@ beforeAll(async () => {
   const base = createServices(ctx.db, ctx.config);
   app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, credentialStatus, sdJwtVc: service } });
   await app.ready();
-  const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(3)).map((r) => r.code);
-  mine = await insertDiplomaFixture(ctx.db, base.storage, codes[0]!);
-  revoked = await insertDiplomaFixture(ctx.db, base.storage, codes[1]!, { revoked: true });
-  others = await insertDiplomaFixture(ctx.db, base.storage, codes[2]!);
-  for (const diploma of [mine, revoked, others])
-    await ctx.db
-      .update(diplomas)
-      .set({ credential: { record: record(diploma.id) } })
-      .where(eq(diplomas.id, diploma.id));
-  for (const diploma of [mine, revoked]) await ctx.db.update(generationItems).set({ phone: PHONE }).where(eq(generationItems.id, diploma.itemId));
-  await ctx.db.insert(users).values({ name: 'Grâce', phone: PHONE, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
-  holder = await signIn(ctx, PHONE, PASSWORD);
+  [mine, revoked, others] = await issuedDiplomas(ctx.db, base.storage, ['valid', 'revoked', 'valid']);
+  await heldBy(ctx.db, [mine, revoked], { phone: PHONE });
+  holder = await holderAccount(ctx, 'Grâce', { phone: PHONE });
 }, 120_000);
 afterAll(async () => {
   await app?.close();

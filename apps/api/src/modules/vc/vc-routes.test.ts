@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
-import { diplomas, generationItems, generations, nationalResults, users } from '../../db/schema.ts';
+import { diplomas, generations } from '../../db/schema.ts';
 import { createServices } from '../../services.ts';
-import { hashPassword } from '../accounts/auth-service.ts';
-import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import type { DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { heldBy, holderAccount, issuedDiplomas } from '../holder/holder-test-support.ts';
 import { CredentialStatusService } from '../credential-status/credential-status-service.ts';
 import { loadMinistryKeys, rotateDevelopmentKey, type MinistryKeys } from '../keys/ministry-keys.ts';
 import { VcService } from './vc-service.ts';
@@ -22,7 +22,6 @@ import { VcService } from './vc-service.ts';
 const PUBLIC_URL = 'https://diplomes.example.cd';
 const DID = 'did:web:diplomes.example.cd';
 const PHONE = '+243812340077';
-const PASSWORD = 'Titulaire-2026';
 
 let ctx: TestContext;
 let app: App;
@@ -35,32 +34,6 @@ let second: DiplomaFixture;
 let inRevokedBatch: DiplomaFixture;
 let others: DiplomaFixture;
 let holder: string;
-
-/** The record a diploma was issued with (the fixtures store only a stand-in credential). */
-const record = (id: string, n: number) => ({
-  diploma_id: id,
-  serial: `DE-2026-000000${n}-2`,
-  candidate_code: `1234567890123${n}`,
-  last_name: 'MUKENDI',
-  middle_name: 'KABONGO',
-  first_name: 'Grâce',
-  birth_date: '2008-03-14',
-  birth_place: 'Kananga',
-  gender: 'F',
-  option: 'Scientifique',
-  option_code: 'SC',
-  school: 'Lycée Lumière',
-  school_code: 'LL01',
-  centre: 'Institut St Joseph',
-  centre_code: 'C12',
-  educ_province: 'Kasaï-Central 1',
-  educ_province_code: 'KC1',
-  session: 'Juin 2026',
-  session_year: 2026,
-  percentage: 71.5,
-  issue_date: '2026-07-20',
-  issuer: 'minepst.gouv.cd',
-});
 
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
 const asHolder = () => ({ authorization: `Bearer ${holder}` });
@@ -88,19 +61,9 @@ beforeAll(async () => {
   const base = createServices(ctx.db, ctx.config);
   app = await buildApp({ db: ctx.db, config: ctx.config, services: { ...base, credentialStatus: status, vc } });
   await app.ready();
-  const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(4)).map((r) => r.code);
-  mine = await insertDiplomaFixture(ctx.db, base.storage, codes[0]!);
-  second = await insertDiplomaFixture(ctx.db, base.storage, codes[1]!);
-  inRevokedBatch = await insertDiplomaFixture(ctx.db, base.storage, codes[2]!);
-  others = await insertDiplomaFixture(ctx.db, base.storage, codes[3]!);
-  for (const [n, diploma] of [mine, second, inRevokedBatch, others].entries())
-    await ctx.db
-      .update(diplomas)
-      .set({ credential: { record: record(diploma.id, n) } })
-      .where(eq(diplomas.id, diploma.id));
-  for (const diploma of [mine, second]) await ctx.db.update(generationItems).set({ phone: PHONE }).where(eq(generationItems.id, diploma.itemId));
-  await ctx.db.insert(users).values({ name: 'Grâce', phone: PHONE, passwordHash: await hashPassword(PASSWORD), verifiedAt: new Date() });
-  holder = await signIn(ctx, PHONE, PASSWORD);
+  [mine, second, inRevokedBatch, others] = await issuedDiplomas(ctx.db, base.storage, ['valid', 'valid', 'valid', 'valid'], { numbered: true });
+  await heldBy(ctx.db, [mine, second], { phone: PHONE });
+  holder = await holderAccount(ctx, 'Grâce', { phone: PHONE });
 }, 120_000);
 afterAll(async () => {
   await app?.close();

@@ -1,12 +1,11 @@
 import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { issueDiplomaSdJwt, presentDiplomaSdJwt, vctUrl } from '@sceau/sd-jwt';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import { buildApp, type App } from '../../app.ts';
-import { diplomas, nationalResults } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
-import { insertDiplomaFixture, type DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import type { DiplomaFixture } from '../candidate-check/public-diploma-fixtures.ts';
+import { issuedDiplomas } from '../holder/holder-test-support.ts';
 import { MAX_PORTABLE_BYTES } from './portable-verification.ts';
 
 // ADR 0145: the upload of /verification takes an SD-JWT VC and a W3C VC besides the PDF.
@@ -19,44 +18,12 @@ let app: App;
 let valid: DiplomaFixture;
 let revoked: DiplomaFixture;
 
-const record = (id: string) => ({
-  diploma_id: id,
-  serial: 'DE-2026-0000001-2',
-  candidate_code: '12345678901234',
-  last_name: 'MUKENDI',
-  middle_name: 'KABONGO',
-  first_name: 'Grâce',
-  birth_date: '2008-03-14',
-  birth_place: 'Kananga',
-  gender: 'F',
-  option: 'Scientifique',
-  option_code: 'SC',
-  school: 'Lycée Lumière',
-  school_code: 'LL01',
-  centre: 'Institut St Joseph',
-  centre_code: 'C12',
-  educ_province: 'Kasaï-Central 1',
-  educ_province_code: 'KC1',
-  session: 'Juin 2026',
-  session_year: 2026,
-  percentage: 71.5,
-  issue_date: '2026-07-20',
-  issuer: 'minepst.gouv.cd',
-});
-
 beforeAll(async () => {
   ctx = await createChainTestApp({ PUBLIC_URL });
   services = createServices(ctx.db, ctx.config, { identity: { keys: ctx.keys, chain: ctx.chain } });
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
-  const codes = (await ctx.db.select({ code: nationalResults.candidateCode }).from(nationalResults).orderBy(nationalResults.candidateCode).limit(2)).map((r) => r.code);
-  valid = await insertDiplomaFixture(ctx.db, services.storage, codes[0]!);
-  revoked = await insertDiplomaFixture(ctx.db, services.storage, codes[1]!, { revoked: true });
-  for (const diploma of [valid, revoked])
-    await ctx.db
-      .update(diplomas)
-      .set({ credential: { record: record(diploma.id) } })
-      .where(eq(diplomas.id, diploma.id));
+  [valid, revoked] = await issuedDiplomas(ctx.db, services.storage, ['valid', 'revoked']);
 }, 120_000);
 afterAll(async () => {
   await app?.close();
