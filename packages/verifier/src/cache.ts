@@ -1,7 +1,7 @@
 // A small cache of verification answers for the API (results day: many look-ups of the same ids).
 // Entries are indexed by the hashes they depend on, so a Revoked event (watchRevocations) or a
 // newly anchored root clears exactly the answers it changes.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { VerificationInput, VerificationResult } from './types.ts';
 
@@ -38,7 +38,16 @@ const normalise = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
 export function verificationCacheKey(input: VerificationInput): string {
   const digest = (data: string | Uint8Array) => createHash('sha256').update(data).digest('base64url');
   if ('pdf' in input) return `pdf:${digest(input.pdf)}`;
-  if ('credential' in input) return `json:${digest(typeof input.credential === 'string' ? input.credential : (JSON.stringify(input.credential) ?? ''))}`;
+  if ('credential' in input) {
+    if (typeof input.credential === 'string') return `json:${digest(input.credential)}`;
+    try {
+      return `json:${digest(JSON.stringify(input.credential) ?? '')}`;
+    } catch {
+      // Too deeply nested to serialise (JSON.stringify recurses): a key of its own, never shared
+      // with another input; the engine refuses such a document as malformed.
+      return `json-unkeyed:${randomUUID()}`;
+    }
+  }
   if ('qr' in input) return `qr:${input.qr.length > 200 ? digest(input.qr) : input.qr}`;
   return `id:${input.diplomaId}`;
 }

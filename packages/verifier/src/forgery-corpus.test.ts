@@ -13,7 +13,7 @@
 // never `passed`. The API's own routes run the same classes in
 // apps/api/src/modules/verification/forgery-corpus.test.ts. Documented in docs/security.md.
 import { execFileSync } from 'node:child_process';
-import { createHmac, createPrivateKey, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,7 @@ import {
   IncrementalUpdate,
   type LocalTimeStampAuthority,
 } from '@sceau/pdf';
+import { createCms } from '@sceau/pdf/cms';
 import { issueDiplomaSdJwt, presentDiplomaSdJwt, verifyDiplomaSdJwt, vctUrl, type PublishedJwk, type RawEs256Signer } from '@sceau/sd-jwt';
 import {
   buildDidDocument,
@@ -315,6 +316,39 @@ const engineCases: EngineCase[] = [
       const info = /\/Info (\d+) 0 R/.exec(o.update.xref.trailer)![1];
       const trailer = `trailer\n<< /Size ${o.update.xref.size + 1} /Root ${o.root} 0 R /Info ${info} 0 R /Prev ${o.update.xref.startxref} >>\nstartxref\n${offset}\n%%EOF\n`;
       return new Uint8Array(Buffer.concat([Buffer.from(genuinePdf), Buffer.from(`${parts.map((p) => p.text).join('')}${xref}\n${trailer}`, 'latin1')]));
+    },
+  },
+  {
+    name: 'PDF: an object appended after the last %%EOF with no cross-reference section (read by parsers that scan the body)',
+    form: 'pdf',
+    refusedBy: /pdf_/,
+    build: async () => {
+      const { contents } = objects(genuinePdf);
+      const smuggled = `\n${contents} 0 obj\n<< /Length 5 >>\nstream\nBT ET\nendstream\nendobj\n`;
+      return new Uint8Array(Buffer.concat([Buffer.from(genuinePdf), Buffer.from(smuggled, 'latin1')]));
+    },
+  },
+  {
+    name: 'PDF: a second approval signature appended by a look-alike signer (invisible field, nothing else changed)',
+    form: 'pdf',
+    refusedBy: /pdf_changed_after_signing|pdf_/,
+    build: async () => {
+      const update = new IncrementalUpdate(genuinePdf);
+      const catalog = update.dictionary(update.xref.root);
+      const [field, signature] = [update.allocate(), update.allocate()];
+      update.setObject(update.xref.root, catalog.replace(/\/Fields\s*\[([^\]]*)\]/, `/Fields [$1 ${field} 0 R]`));
+      update.setObject(field, `<< /FT /Sig /T (Approval) /Rect [0 0 0 0] /V ${signature} 0 R >>`);
+      const head = '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ';
+      const room = 8_000;
+      update.setObject(signature, `${head}${' '.repeat(36)} /Contents <${'0'.repeat(room * 2)}> >>`);
+      const { pdf: out, objects: written } = update.finish();
+      const at = written.get(signature)!.bodyOffset + head.length;
+      const gapStart = at + 36 + ' /Contents '.length;
+      const gapEnd = gapStart + 2 + room * 2;
+      out.set(Buffer.from(`[0 ${gapStart} ${gapEnd} ${out.length - gapEnd}]`.padEnd(36, ' '), 'latin1'), at);
+      const cms = await createCms(forger.pdfSigner, createHash('sha256').update(out.subarray(0, gapStart)).update(out.subarray(gapEnd)).digest());
+      out.set(Buffer.from(Buffer.from(cms).toString('hex').toUpperCase(), 'latin1'), gapStart + 1);
+      return out;
     },
   },
   {

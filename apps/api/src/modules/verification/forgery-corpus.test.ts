@@ -284,6 +284,22 @@ describe('credential and QR forgeries: refused by the upload, the QR field and t
     await expectCliRefused(JSON.stringify(doc), 'forged.json');
   });
 
+  it('credential JSON: 50,000 nested arrays inside the record (bounded time, a verdict or a 4xx, never a crash)', async () => {
+    const nested = `{"version":"sceau-credential/2","record":{"last_name":${'['.repeat(50_000)}${']'.repeat(50_000)}},"signature":{}}`;
+    const started = performance.now();
+    await expectUploadRefused({ data: nested, name: 'credential.json' }, [...REFUSED]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expectCliRefused(nested, 'nested.json');
+  });
+
+  it('QR: a text of 200 KB starting like a QR payload (refused by its bound, never decoded)', async () => {
+    const huge = `SC1:${'A'.repeat(200 * 1024)}`;
+    const res = await upload(null, huge);
+    if (res.statusCode === 200) expectRefused(res.json().data, REFUSED);
+    else expect(res.statusCode).toBeLessThan(500);
+    await expectUploadRefused({ data: huge, name: 'qr.txt' });
+  });
+
   it('QR: one character of a genuine QR changed', async () => {
     const qr = rows[0]!.qrPayload;
     const forged = qr.slice(0, 40) + (qr[40] === 'A' ? 'B' : 'A') + qr.slice(41);
