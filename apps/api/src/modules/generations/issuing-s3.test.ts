@@ -115,7 +115,9 @@ describe('issuing with FILE_STORAGE=s3', () => {
   it('imports a list and its photos into the bucket (the photo zip is removed once imported)', async () => {
     const codes = ['20264000000001', '20264000000002', '20264000000003', '20264000000004'];
     batchId = await importBatch(codes, 3, 'Lot S3');
-    expect(await inBucket(`photos/${batchId}/`)).toEqual(codes.slice(0, 3).map((c) => `photos/${batchId}/${c}.jpg`));
+    // Each photo's 300 × 400 copy, and its original the editor crops from (ADR 0147).
+    const stored = codes.slice(0, 3).flatMap((c) => [`photos/${batchId}/${c}.jpg`, `photos/${batchId}/originals/${c}.jpg`]);
+    expect((await inBucket(`photos/${batchId}/`)).sort()).toEqual(stored.sort());
     const [importation] = await ctx.db.select().from(importations).where(eq(importations.generationId, batchId));
     expect(await inBucket(importation!.fileKey)).toEqual([importation!.fileKey]);
     expect((await objectBytes(importation!.fileKey)).toString('utf8')).toContain('20264000000004');
