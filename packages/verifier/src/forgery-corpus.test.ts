@@ -829,6 +829,21 @@ const portableCases: PortableCase[] = [
       return `${await sdJwt()}${header}.${payload}.${signature}`;
     },
   },
+  {
+    name: 'SD-JWT: a disclosure nested 40,000 arrays deep (bounded time, no crash)',
+    refusedBy: /integrity:|issuer_signature:/,
+    build: async () => `${await sdJwt()}${Buffer.from(`["c2FsdA","mention",${'['.repeat(40_000)}${']'.repeat(40_000)}]`).toString('base64url')}~`,
+  },
+  {
+    name: 'SD-JWT: a payload nested 25,000 objects deep, the signature kept (bounded time, no crash)',
+    refusedBy: /integrity:|issuer_signature:/,
+    build: async () => {
+      const [jwt, ...rest] = (await sdJwt()).split('~');
+      const [header, , signature] = jwt!.split('.');
+      const payload = Buffer.from(`{"iss":"https://diplomes.example.cd","x":${'{"a":'.repeat(25_000)}1${'}'.repeat(25_000)}}`).toString('base64url');
+      return `${header}.${payload}.${signature}~${rest.join('~')}`;
+    },
+  },
   { name: 'SD-JWT: a revoked diploma', refusedBy: /revoked/, build: () => sdJwt({ idx: REVOKED_INDEX }) },
   {
     name: 'SD-JWT: larger than 256 KB (refused before parsing)',

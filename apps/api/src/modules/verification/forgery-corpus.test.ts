@@ -400,6 +400,21 @@ const portableCases: { name: string; file: string; build: () => Promise<string>;
     },
   },
   {
+    name: 'SD-JWT: a disclosure nested 40,000 arrays deep (bounded time, no crash)',
+    file: 'forged.sd-jwt',
+    build: async () => `${await services.sdJwtVc!.issue(rows[0]!.id)}${Buffer.from(`["c2FsdA","mention",${'['.repeat(40_000)}${']'.repeat(40_000)}]`).toString('base64url')}~`,
+  },
+  {
+    name: 'SD-JWT: a payload nested 25,000 objects deep, the signature kept (bounded time, no crash)',
+    file: 'forged.sd-jwt',
+    build: async () => {
+      const [jwt, ...rest] = (await services.sdJwtVc!.issue(rows[0]!.id)).split('~');
+      const [header, , signature] = jwt!.split('.');
+      const payload = Buffer.from(`{"iss":"https://diplomes.example.cd","x":${'{"a":'.repeat(25_000)}1${'}'.repeat(25_000)}}`).toString('base64url');
+      return `${header}.${payload}.${signature}~${rest.join('~')}`;
+    },
+  },
+  {
     name: 'SD-JWT: larger than 256 KB',
     file: 'forged.sd-jwt',
     build: async () => `${await services.sdJwtVc!.issue(rows[0]!.id)}${'A'.repeat(300 * 1024)}~`,
