@@ -55,14 +55,19 @@ const fromShell = {
   handlerDidError: async () => (await caches.open(SHELL_CACHE).then((cache) => cache.match(SHELL_KEY))) ?? undefined,
 };
 
+/**
+ * The server writes the first screen of a few public pages into their HTML (ADR 0151): such a page
+ * is not the shell (it would open every route with that page's content). The shell is asked for with
+ * `x-sceau-shell` (apps/api plugins/web.ts), which gets index.html on every path.
+ */
 function isShell(response: Response): boolean {
-  return response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/html');
+  return response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/html') && !response.headers.has('x-sceau-first-screen');
 }
 
 async function warm(): Promise<void> {
   // Offline or failing: the install still succeeds, the first online navigation fills the caches.
   await Promise.allSettled([
-    fetch(START_URL, { credentials: 'same-origin' }).then(async (response) => {
+    fetch(START_URL, { credentials: 'same-origin', headers: { 'x-sceau-shell': '1' } }).then(async (response) => {
       if (isShell(response)) await (await caches.open(SHELL_CACHE)).put(SHELL_KEY, response);
     }),
     // One by one: addAll stores nothing when one of them fails.

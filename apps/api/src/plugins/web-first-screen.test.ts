@@ -103,11 +103,23 @@ describe('first screen in the HTML (ADR 0151)', () => {
     expect(gunzipSync(gz.rawPayload).toString()).toContain('<h1>Accueil</h1>');
   });
 
+  it('gives the service worker the app shell it keeps, and marks a first screen so it stores none', async () => {
+    const screen = await get('/verification');
+    expect(screen.headers['x-sceau-first-screen']).toBe('/verification');
+    expect(screen.headers.vary).toMatch(/x-sceau-shell/);
+    const shell = await get('/verification', { 'x-sceau-shell': '1', 'accept-language': 'en' });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.headers['x-sceau-first-screen']).toBeUndefined();
+    expect(shell.headers.vary).toMatch(/x-sceau-shell/);
+    expect(shell.body).toContain('Chargement… / Loading…');
+  });
+
   it('leaves every other page with index.html and its app shell', async () => {
     const other = await get('/contact');
     expect(other.statusCode).toBe(200);
     expect(other.body).toContain('Chargement… / Loading…');
     expect(other.body).not.toContain('data-ssr');
+    expect(other.headers['x-sceau-first-screen']).toBeUndefined();
     const missing = await get('/no-such-page');
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('Chargement… / Loading…');

@@ -151,6 +151,14 @@ export async function renderFirstScreens(file: string, configJson: string, timeo
   }
 }
 
+/**
+ * The service worker keeps one copy of the app shell for every route (ADR 0127): it asks for it with
+ * this header and gets index.html, never a page's first screen, which it recognises by
+ * `FIRST_SCREEN_HEADER` and does not store.
+ */
+export const SHELL_REQUEST_HEADER = 'x-sceau-shell';
+export const FIRST_SCREEN_HEADER = 'x-sceau-first-screen';
+
 /** The SPA's root in index.html, with the app shell it holds until the SPA renders. */
 const ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>/;
 
@@ -245,19 +253,20 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
       return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
     }
     const screenPath = firstScreens.size ? firstScreenPath(pathname, firstScreens) : null;
-    const screen = screenPath ? firstScreens.get(`${request.locale as Locale} ${screenPath}`) : undefined;
+    if (screenPath) reply.header('vary', `accept-encoding, accept-language, cookie, ${SHELL_REQUEST_HEADER}`);
+    const screen = screenPath && !request.headers[SHELL_REQUEST_HEADER] ? firstScreens.get(`${request.locale as Locale} ${screenPath}`) : undefined;
     if (screen) {
       // The reader's language, as /verify/{id} (ADR 0128): the same cache rule as index.html.
       const { body, encoding } = screen(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
-      return reply.code(200).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language, cookie').type('text/html; charset=utf-8').send(body);
+      return reply.code(200).header('cache-control', 'no-cache').header(FIRST_SCREEN_HEADER, screenPath).type('text/html; charset=utf-8').send(body);
     }
     const { body, encoding } = page(request.headers['accept-encoding']);
     if (encoding) reply.header('content-encoding', encoding);
     return reply
       .code(isAppRoute(pathname, opts.config.product) ? 200 : 404)
       .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
+      .header('vary', screenPath ? `accept-encoding, accept-language, cookie, ${SHELL_REQUEST_HEADER}` : 'accept-encoding')
       .type('text/html; charset=utf-8')
       .send(body);
   });
