@@ -8,8 +8,8 @@ import { saveFile } from '@/lib/save-file';
 
 /** The holder's side (ADR 0132): my diplomas and results, my share links, what a share link opens. */
 
-export type { HolderDiplomaView, SharedDiplomaView, ShareLinkView, WalletOfferView } from '@sceau/contracts';
-export { HOLDER_LIMITS } from '@sceau/contracts';
+export type { HolderDiplomaView, SharedDiplomaView, ShareField, ShareLinkView, WalletOfferView } from '@sceau/contracts';
+export { DEFAULT_SHARE_FIELDS, HOLDER_LIMITS, SHARE_FIELDS } from '@sceau/contracts';
 
 const SHARES = ['holder', 'shares'] as const;
 
@@ -54,6 +54,8 @@ export function useSharedDiploma(token: string) {
 
 export const diplomaPdfUrl = (id: string) => api.url(endpoints.verification.pdf, { params: { id } });
 export const sharedPhotoUrl = (token: string) => api.url(endpoints.holder.sharedPhoto, { params: { token } });
+/** The SD-JWT VC presentation of what a link shows (ADR 0152): a public file, as its address gives it. */
+export const sharedSdJwtUrl = (token: string) => api.url(endpoints.holder.sharedSdJwt, { params: { token } });
 
 /**
  * One of my diplomas' full credential (every field with its salt and proof, as its PDF embeds it),

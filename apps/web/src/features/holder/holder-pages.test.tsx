@@ -42,6 +42,7 @@ function share(overrides: Partial<ShareLinkView> = {}): ShareLinkView {
     state: 'active',
     opens: 2,
     last_opened_at: null,
+    disclosed: ['birth_date', 'school', 'percentage', 'photo'],
     ...overrides,
   };
 }
@@ -290,9 +291,69 @@ describe('my share links', () => {
     const created = await screen.findByTestId('share-created');
     expect(within(created).getByLabelText('Adresse du lien')).toHaveValue(`http://localhost/shared/${TOKEN}`);
     const post = calls.find((c) => c.method === 'POST');
-    expect(JSON.parse(String(post!.init.body))).toEqual({ diploma_id: VALID, days: 90, label: 'Université de Kinshasa' });
+    expect(JSON.parse(String(post!.init.body))).toEqual({
+      diploma_id: VALID,
+      days: 90,
+      label: 'Université de Kinshasa',
+      disclose: ['birth_date', 'school', 'percentage', 'photo'],
+    });
     await waitFor(() => expect(screen.getAllByTestId('share-link')).toHaveLength(2));
     expect(screen.getAllByTestId('share-link')[0]).toHaveTextContent('Université de Kinshasa');
+  });
+
+  it('makes a link that shows only what I chose, and lists what each link shows', async () => {
+    const { calls } = renderApp({
+      path: '/my-diplomas/shares',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        'GET /api/holder/shares': () => jsonResponse({ data: [share({ disclosed: [] }), share({ id: 3, label: 'Ambassade', disclosed: ['birth_date', 'photo'] })] }),
+        'POST /api/holder/shares': () => jsonResponse({ data: { share: share({ disclosed: ['birth_date', 'birth_place'] }), url: `http://localhost/shared/${TOKEN}` } }, 201),
+      },
+    });
+    const user = userEvent.setup();
+    const choices = await screen.findByRole('group', { name: 'Ce que le lien montre' });
+    expect(within(choices).getByRole('checkbox', { name: 'Lieu de naissance' })).not.toBeChecked();
+    expect(within(choices).getByRole('checkbox', { name: 'Date de naissance' })).toBeChecked();
+    await user.click(within(choices).getByRole('checkbox', { name: 'Lieu de naissance' }));
+    await user.click(within(choices).getByRole('checkbox', { name: 'Pourcentage obtenu' }));
+    await user.click(within(choices).getByRole('checkbox', { name: "École et centre d'examen" }));
+    await user.click(within(choices).getByRole('checkbox', { name: 'Photo' }));
+    await user.click(screen.getByRole('button', { name: 'Créer le lien' }));
+    await screen.findByTestId('share-created');
+    expect(JSON.parse(String(calls.find((c) => c.method === 'POST')!.init.body)).disclose).toEqual(['birth_date', 'birth_place']);
+    const [onlyName, embassy] = screen.getAllByTestId('share-shows');
+    expect(onlyName).toHaveTextContent('Ne montre que le nom, le diplôme et la session');
+    expect(embassy).toHaveTextContent('Montre : Date de naissance, Photo');
+  });
+
+  it("shows the server's refusal of the choice on it, in English", async () => {
+    await changeLocale('en');
+    try {
+      renderApp({
+        path: '/my-diplomas/shares',
+        signedIn,
+        routes: {
+          'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+          'GET /api/holder/shares': () => jsonResponse({ data: [] }),
+          'POST /api/holder/shares': () =>
+            jsonResponse(
+              {
+                code: 'validation_failed',
+                message: 'Invalid',
+                errors: { disclose: ['Choose what the link shows among: date of birth, place of birth, school, percentage, photo'] },
+              },
+              422,
+            ),
+        },
+      });
+      const user = userEvent.setup();
+      expect(await screen.findByRole('group', { name: 'What the link shows' })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Make the link' }));
+      expect(await screen.findByText(/^Choose what the link shows among/)).toBeInTheDocument();
+    } finally {
+      await changeLocale('fr');
+    }
   });
 
   it('makes a link that never expires', async () => {
@@ -363,6 +424,9 @@ describe('a shared diploma', () => {
       issuer: { id: 'minepst.gouv.cd', name: 'Ministère' },
     },
     diploma_kind: 'diplome_etat',
+    disclosed: ['percentage', 'photo'],
+    withheld: ['birth_date', 'birth_place', 'school'],
+    presentation: true,
     expires_at: '2026-12-25T10:00:00.000Z',
     checked_at: '2026-11-25T10:00:00.000Z',
   };
@@ -376,6 +440,40 @@ describe('a shared diploma', () => {
     expect(screen.getByRole('img', { name: 'Photo de Élodie Kabamba' })).toHaveAttribute('src', `/api/shared/${TOKEN}/photo`);
     const call = calls.find((c) => c.url.pathname === `/api/shared/${TOKEN}`);
     expect(new Headers(call!.init.headers).get('authorization')).toBeNull();
+  });
+
+  it('says which fields the holder kept back, shows no photo they did not choose, and offers the SD-JWT of what is shown', async () => {
+    renderApp({
+      path: `/shared/${TOKEN}`,
+      routes: {
+        [`GET /api/shared/${TOKEN}`]: () =>
+          jsonResponse({
+            data: { ...view, disclosed: ['percentage'], withheld: ['birth_date', 'birth_place', 'school', 'photo'], diploma: { ...view.diploma, birth_place: undefined } },
+          }),
+      },
+    });
+    await screen.findByTestId('shared-verdict');
+    const withheld = document.querySelectorAll('[data-withheld]');
+    expect([...withheld].map((row) => row.querySelector('dt')!.textContent)).toEqual(['Date de naissance', 'Lieu de naissance', 'École', 'Photo']);
+    for (const row of withheld) expect(row.querySelector('dd')).toHaveTextContent('non divulgué par le titulaire');
+    expect(screen.getByText(/^72.5 %$/)).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Photo de/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Télécharger le justificatif SD-JWT' })).toHaveAttribute('href', `/api/shared/${TOKEN}/sd-jwt`);
+  });
+
+  it('reads English, and offers no SD-JWT when the server gives none (a revoked diploma)', async () => {
+    await changeLocale('en');
+    try {
+      renderApp({
+        path: `/shared/${TOKEN}`,
+        routes: { [`GET /api/shared/${TOKEN}`]: () => jsonResponse({ data: { ...view, verdict: 'revoked', verdict_label: 'Revoked', presentation: false } }) },
+      });
+      await screen.findByTestId('shared-verdict');
+      expect(screen.getAllByText('not disclosed by the holder')).toHaveLength(3);
+      expect(screen.queryByTestId('shared-sd-jwt')).toBeNull();
+    } finally {
+      await changeLocale('fr');
+    }
   });
 
   it("says why a link no longer opens, in the server's words", async () => {

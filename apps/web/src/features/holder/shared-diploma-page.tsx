@@ -6,7 +6,7 @@ import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useDiplomaKindLabel } from './diploma-kind';
-import { type SharedDiplomaView, sharedPhotoUrl, useSharedDiploma } from './holder-api';
+import { type SharedDiplomaView, sharedPhotoUrl, sharedSdJwtUrl, useSharedDiploma } from './holder-api';
 import './holder.css';
 
 type SharedDiploma = NonNullable<SharedDiplomaView['diploma']>;
@@ -21,25 +21,30 @@ function Photo({ token, name }: { token: string; name: string }) {
   return <img className="holder-shared__photo" src={sharedPhotoUrl(token)} alt={t('holder.shared.photoOf', { name })} width={120} height={150} onError={() => setFailed(true)} />;
 }
 
-function Facts({ diploma, kind }: { diploma: SharedDiploma; kind: string | null }) {
+function Facts({ view, diploma, kind }: { view: SharedDiplomaView; diploma: SharedDiploma; kind: string | null }) {
   const { t } = useTranslation();
-  const rows: [string, string | number | undefined][] = [
-    [t('holder.fields.kind'), kind ?? undefined],
-    [t('holder.fields.birthDate'), diploma.birth_date],
-    [t('holder.fields.option'), diploma.option],
-    [t('holder.fields.school'), diploma.school],
-    [t('holder.fields.session'), diploma.session],
-    [t('holder.fields.result'), diploma.percentage === undefined ? undefined : t('holder.fields.percentage', { value: diploma.percentage })],
-    [t('holder.fields.issuer'), diploma.issuer?.name],
+  const withheld = new Set(view.withheld);
+  const kept = t('holder.shared.withheld');
+  // A field the holder kept back is named, and said to be undisclosed, rather than left out silently.
+  const rows: [string, string | number | undefined, boolean][] = [
+    [t('holder.fields.kind'), kind ?? undefined, false],
+    [t('holder.fields.birthDate'), diploma.birth_date, withheld.has('birth_date')],
+    [t('holder.fields.birthPlace'), diploma.birth_place, withheld.has('birth_place')],
+    [t('holder.fields.option'), diploma.option, false],
+    [t('holder.fields.school'), diploma.school, withheld.has('school')],
+    [t('holder.fields.session'), diploma.session, false],
+    [t('holder.fields.result'), diploma.percentage === undefined ? undefined : t('holder.fields.percentage', { value: diploma.percentage }), withheld.has('percentage')],
+    [t('holder.fields.photo'), undefined, withheld.has('photo')],
+    [t('holder.fields.issuer'), diploma.issuer?.name, false],
   ];
   return (
     <dl className="holder-facts">
       {rows
-        .filter(([, value]) => value !== undefined && value !== '')
-        .map(([label, value]) => (
-          <div key={label}>
+        .filter(([, value, hidden]) => hidden || (value !== undefined && value !== ''))
+        .map(([label, value, hidden]) => (
+          <div key={label} data-withheld={hidden || undefined}>
             <dt>{label}</dt>
-            <dd>{value}</dd>
+            <dd className={hidden ? 'holder-withheld' : undefined}>{hidden ? kept : value}</dd>
           </div>
         ))}
     </dl>
@@ -92,13 +97,24 @@ export function SharedDiplomaPage() {
           <p className="muted">{t('holder.shared.checkedOn', { date: formatDateTime(view.checked_at, i18n.language) })}</p>
           {diploma ? (
             <section className="card holder-shared__card" aria-labelledby="holder-shared-who">
-              {SERVED.has(view.verdict) ? <Photo token={token} name={name} /> : null}
+              {SERVED.has(view.verdict) && view.disclosed.includes('photo') ? <Photo token={token} name={name} /> : null}
               <div className="stack">
                 <h2 id="holder-shared-who" data-testid="shared-holder">
                   {name}
                 </h2>
-                <Facts diploma={diploma} kind={kindLabel(view.diploma_kind)} />
+                <Facts view={view} diploma={diploma} kind={kindLabel(view.diploma_kind)} />
               </div>
+            </section>
+          ) : null}
+          {view.presentation ? (
+            <section className="card stack" aria-labelledby="holder-shared-presentation">
+              <h2 id="holder-shared-presentation">{t('holder.shared.presentationTitle')}</h2>
+              <p>{t('holder.shared.presentationText')}</p>
+              <p>
+                <a className="button button--secondary" href={sharedSdJwtUrl(token)} download data-testid="shared-sd-jwt">
+                  {t('holder.shared.presentationDownload')}
+                </a>
+              </p>
             </section>
           ) : null}
           <p data-testid="shared-expiry">

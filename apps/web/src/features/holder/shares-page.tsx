@@ -8,7 +8,18 @@ import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useDiplomaKindLabel } from './diploma-kind';
-import { HOLDER_LIMITS, type HolderDiplomaView, type ShareLinkView, useCreateShare, useMyDiplomas, useMyShares, useRevokeShare } from './holder-api';
+import {
+  DEFAULT_SHARE_FIELDS,
+  HOLDER_LIMITS,
+  type HolderDiplomaView,
+  SHARE_FIELDS,
+  type ShareField,
+  type ShareLinkView,
+  useCreateShare,
+  useMyDiplomas,
+  useMyShares,
+  useRevokeShare,
+} from './holder-api';
 import './holder.css';
 
 type Duration = (typeof HOLDER_LIMITS.shareDays)[number] | 'never';
@@ -30,6 +41,7 @@ function CreateShareForm({ diplomas }: { diplomas: HolderDiplomaView[] }) {
   const [diplomaId, setDiplomaId] = useState(shareable.find((d) => d.id === wanted)?.id ?? shareable[0]?.id ?? '');
   const [duration, setDuration] = useState<Duration>(30);
   const [label, setLabel] = useState('');
+  const [disclosed, setDisclosed] = useState<ReadonlySet<ShareField>>(() => new Set(DEFAULT_SHARE_FIELDS));
   const create = useCreateShare();
   const fieldError = (field: string) => (isApiError(create.error) ? (create.error.fieldErrors[field]?.[0] ?? null) : null);
 
@@ -37,7 +49,17 @@ function CreateShareForm({ diplomas }: { diplomas: HolderDiplomaView[] }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ diploma_id: diplomaId, days: duration === 'never' ? null : duration, label: label.trim() || undefined });
+    create.mutate({
+      diploma_id: diplomaId,
+      days: duration === 'never' ? null : duration,
+      label: label.trim() || undefined,
+      disclose: SHARE_FIELDS.filter((field) => disclosed.has(field)),
+    });
+  };
+  const toggle = (field: ShareField) => {
+    const next = new Set(disclosed);
+    if (!next.delete(field)) next.add(field);
+    setDisclosed(next);
   };
 
   return (
@@ -62,6 +84,19 @@ function CreateShareForm({ diplomas }: { diplomas: HolderDiplomaView[] }) {
         ))}
         {fieldError('days') ? <p className="field__error">{fieldError('days')}</p> : null}
       </fieldset>
+      <fieldset className="holder-disclosure" aria-describedby="share-fields-hint">
+        <legend className="field__label">{t('holder.shares.fieldsLegend')}</legend>
+        <p id="share-fields-hint" className="field__hint">
+          {t('holder.shares.fieldsHint')}
+        </p>
+        {SHARE_FIELDS.map((field) => (
+          <label key={field} className="holder-duration">
+            <input type="checkbox" name="share-fields" value={field} checked={disclosed.has(field)} onChange={() => toggle(field)} />
+            {t(`holder.shares.field.${field}`)}
+          </label>
+        ))}
+        {fieldError('disclose') ? <p className="field__error">{fieldError('disclose')}</p> : null}
+      </fieldset>
       <FormField id="share-label" label={`${t('holder.shares.label')} (${t('common.optional')})`} hint={t('holder.shares.labelHint')} error={fieldError('label')}>
         <input
           id="share-label"
@@ -72,7 +107,7 @@ function CreateShareForm({ diplomas }: { diplomas: HolderDiplomaView[] }) {
           aria-describedby="share-label-hint"
         />
       </FormField>
-      {create.error && !fieldError('diploma_id') && !fieldError('days') && !fieldError('label') ? <ErrorAlert error={create.error} /> : null}
+      {create.error && !fieldError('diploma_id') && !fieldError('days') && !fieldError('label') && !fieldError('disclose') ? <ErrorAlert error={create.error} /> : null}
       <div className="actions">
         <button type="submit" className="button" disabled={create.isPending}>
           {create.isPending ? t('holder.shares.creating') : t('holder.shares.create')}
@@ -105,6 +140,11 @@ function ShareRow({ share, diploma }: { share: ShareLinkView; diploma: HolderDip
         <span className={`badge ${share.state === 'active' ? 'holder-badge--valid' : 'badge--muted'}`}>{t(`holder.shares.state.${share.state}`)}</span>
       </p>
       {share.label ? <p className="muted">{name}</p> : null}
+      <p className="muted" data-testid="share-shows">
+        {share.disclosed.length === 0
+          ? t('holder.shares.showsOnly')
+          : t('holder.shares.shows', { fields: share.disclosed.map((field) => t(`holder.shares.field.${field}`)).join(', ') })}
+      </p>
       <p className="muted">
         {t('holder.shares.createdOn', { date: formatDateTime(share.created_at, i18n.language) })}
         {' · '}
