@@ -1,5 +1,7 @@
+import { verificationResponse } from '@sceau/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { buildApp, type App } from '../../app.ts';
 import { diplomas } from '../../db/schema.ts';
 import { seedDemoBatch } from '../../seed/demo-batch.ts';
@@ -95,6 +97,25 @@ describe('verification', () => {
       key === 'diploma_id' ? ['id', value] : key === 'issuer' ? ['issuer', { id: value, name: credential.issuer.name }] : [key, value],
     );
     expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(disclosed));
+  });
+
+  it('by id: the bytes are the whole answer through the response schema, cold or cached, known or unknown (ADR 0153)', async () => {
+    const throughSchema = (body: string) => JSON.stringify(z.encode(verificationResponse, JSON.parse(body)));
+    for (const url of [`/api/verify/${rows[1]!.id}`, `/api/verify/${rows[1]!.id}`, `/api/verify/${'B'.repeat(22)}`]) {
+      for (const locale of ['fr', 'en']) {
+        const res = await app.inject({ method: 'GET', url, headers: { 'x-locale': locale } });
+        expect(res.body).toBe(throughSchema(res.body));
+        expect(Object.keys(res.json().data)).toEqual(['verdict', 'verdict_label', 'source', 'checks', 'diploma', 'credential', 'diploma_kind']);
+      }
+    }
+    // The credential kept with a cached answer (as text) is the one given when it was computed.
+    const first = await services.verification!.verifyById(rows[1]!.id);
+    const again = await services.verification!.verifyById(rows[1]!.id);
+    expect(again.result).toBe(first.result);
+    expect(again.credentialJson).toBe(JSON.stringify(first.credential));
+    expect(again.credential).toEqual(first.credential);
+    expect(again.credential?.signature.targetHash).toBe(rows[1]!.targetHash);
+    expect(again.kind).toBe(first.kind);
   });
 
   it('an uploaded document is answered without any credential: nothing more than was sent', async () => {

@@ -65,6 +65,8 @@ export interface VerificationById {
   credential: CredentialDocument | null;
   /** The kind of diploma (its batch's type: `diplome_etat`, …) of a published diploma, else null. */
   kind?: string | null;
+  /** `credential` as JSON text (`null` when there is none): what the API's answer carries, written once. */
+  credentialJson?: string;
 }
 
 /** This process's view of the chain, for readiness (ADR 0137). */
@@ -109,8 +111,12 @@ export class VerificationService {
   private readonly maxStalenessMs: number;
   /** When the chain was read for each answer's revocation status (the oldest of its reads). */
   private readonly viewAt = new WeakMap<VerificationResult, number>();
-  /** The credential given with an answer by id, kept as long as the answer itself. */
-  private readonly credentials = new WeakMap<VerificationResult, { credential: CredentialDocument | null; kind: string | null }>();
+  /**
+   * The credential given with an answer by id, kept as long as the answer itself, as its JSON text:
+   * one string per answer instead of a few dozen objects, which the garbage collector would walk
+   * at every full collection while tens of thousands of answers are cached (ADR 0153).
+   */
+  private readonly credentials = new WeakMap<VerificationResult, { json: string; kind: string | null }>();
   /**
    * Uploaded PDFs that are not the ministry's own are parsed in a thread with limits (ADR 0114): a
    * hostile file is refused (PdfTooComplex) in bounded time and memory, and the event loop keeps
@@ -286,7 +292,18 @@ export class VerificationService {
     const cached = this.cache.get(input);
     if (cached) {
       const known = this.credentials.get(cached);
-      if (known) return { result: cached, credential: known.credential, kind: known.kind };
+      if (known) {
+        const { json, kind } = known;
+        return {
+          result: cached,
+          kind,
+          credentialJson: json,
+          // Read back only by the callers that want the object (the page, shared links), each its own copy.
+          get credential() {
+            return JSON.parse(json) as CredentialDocument | null;
+          },
+        };
+      }
     }
     let row: DiplomaRow | null | undefined;
     const readOnce = async () => (row === undefined ? (row = await this.findDiploma(id)) : row);
@@ -307,8 +324,9 @@ export class VerificationService {
     // Reduced once per read of the diploma, then kept with its answer (a few hashes, off the cached path).
     const credential = found && published(found) ? reducedCredential(found.credential) : null;
     const kind = found && published(found) ? found.type : null;
-    this.credentials.set(result, { credential, kind });
-    return { result, credential, kind };
+    const credentialJson = JSON.stringify(credential);
+    this.credentials.set(result, { json: credentialJson, kind });
+    return { result, credential, kind, credentialJson };
   }
 
   /** Whether an answer for this input is in the cache (answering it costs no database or chain read). */
