@@ -352,6 +352,21 @@ const engineCases: EngineCase[] = [
     },
   },
   {
+    name: "PDF: PDF syntax (a page content object) hidden in the zero padding of the signature's /Contents, the part its /ByteRange excludes",
+    form: 'pdf',
+    refusedBy: /pdf_/,
+    build: async () => {
+      const bytes = Buffer.from(genuinePdf);
+      const text = latin1(genuinePdf);
+      const range = /\/ByteRange\s*\[\s*0 (\d+) (\d+) (\d+)\s*\]/.exec(text)!;
+      const gapEnd = Number(range[2]) - 1; // the closing '>'
+      const { contents } = objects(genuinePdf);
+      const hidden = `> ${contents} 0 obj << /Length 5 >> stream\nBT ET\nendstream endobj %`;
+      bytes.set(Buffer.from(hidden, 'latin1'), gapEnd - hidden.length);
+      return new Uint8Array(bytes);
+    },
+  },
+  {
     name: 'PDF: the embedded credential replaced by an update (another person’s)',
     form: 'pdf',
     refusedBy: /pdf_changed_after_signing/,
@@ -769,6 +784,20 @@ const portableCases: PortableCase[] = [
     build: async () => sdJwt({ with: retiredSigner }),
   },
   {
+    name: 'SD-JWT: the retired key, `iat` backdated to before its retirement (a signing time the signer chose)',
+    refusedBy: /issuer_signature:signing_time_unknown|issuer_signature:key_retired/,
+    verdicts: [...REFUSED, 'incomplete'],
+    build: async () =>
+      issueDiplomaSdJwt({
+        issuer: PLATFORM,
+        vct: vctUrl(PLATFORM),
+        claims: { ...claims, family_name: 'FAUSSAIRE', percentage: 95 },
+        signer: retiredSigner,
+        status: { idx: 3, uri: TOKEN_URL },
+        iat: Math.floor(Date.now() / 1000) - 3 * 86_400,
+      }),
+  },
+  {
     name: 'SD-JWT: `alg: none`, no signature',
     refusedBy: /signature|sd_jwt_malformed|alg/,
     build: async () => {
@@ -902,6 +931,17 @@ const portableCases: PortableCase[] = [
     name: 'VC: a proof by the retired key, made after its retirement',
     refusedBy: /retired|issuer|proof/,
     build: async () => JSON.stringify(await openBadge({}, ministry, ministry.keys[0]!.kid)),
+  },
+  {
+    name: 'VC: a proof by the retired key, `created` backdated to before its retirement (a signing time the signer chose)',
+    refusedBy: /issuer_signature:signing_time_unknown|issuer:|key_retired/,
+    verdicts: [...REFUSED, 'incomplete'],
+    build: async () => {
+      const loader = ministry.loader(async (url) => (url === LIST_URL ? statusListCredential() : null));
+      const unsigned = buildOpenBadgeCredential(diplomaInput(ministry.did, { issuedAt: new Date(Date.now() - 5 * 86_400_000), percentage: 95 }));
+      const vc = await secureCredential(unsigned, { signer: ministry.signer(ministry.keys[0]!.kid), documentLoader: loader, date: new Date(Date.now() - 3 * 86_400_000) });
+      return JSON.stringify(vc);
+    },
   },
   {
     name: 'VC: validUntil in the past (expired), signed by the issuer',

@@ -149,7 +149,7 @@ async function verifySdJwtForm(compact: string, context: PortableContext): Promi
   if (!compact.endsWith('~') && !checks.some((c) => c.name === 'key_binding')) {
     checks.push({ name: 'key_binding', status: 'failed', code: 'key_binding_invalid', details: { detail: 'a key-binding JWT for a credential that names no holder key (cnf)' } });
   }
-  const ordered = orderChecks(checks);
+  const ordered = orderChecks(undatedRetiredKey(checks, pinned, headerKid(compact)));
   const verdict = verdictOf(ordered);
   return {
     form: 'sd-jwt',
@@ -158,6 +158,49 @@ async function verifySdJwtForm(compact: string, context: PortableContext): Promi
     ...(pinned ? { issuer: { id: pinned.id, name: pinned.name } } : {}),
     ...(verdict !== 'altered' && verified.claims && pinned ? { diploma: diplomaOfClaims(verified, pinned) } : {}),
   };
+}
+
+/**
+ * ADR 0148 on the portable forms: when a retired key signed comes from a trusted source only, never
+ * from what the signer wrote. An SD-JWT's `iat` and a Data Integrity proof's `created` are the
+ * signer's own claims (a thief of the retired key backdates them), so a signature by a retired key
+ * that the checks passed (claimed before its retirement) has no trusted time: could not check
+ * (`signing_time_unknown`), never authentic. One the claims place after the retirement stays failed.
+ */
+function undatedRetiredKey(checks: PortableCheck[], issuer: PortableIssuer | null, kid: string | null): PortableCheck[] {
+  const key = issuer && kid ? issuer.jwks.keys.find((k) => k.kid === kid) : undefined;
+  if (!key?.retired_at) return checks;
+  return checks.map(
+    (check): PortableCheck =>
+      check.name === 'issuer_signature' && check.status === 'passed'
+        ? {
+            name: 'issuer_signature',
+            status: 'not-checked',
+            code: 'signing_time_unknown',
+            details: { kid, retiredAt: key.retired_at, detail: 'the signing time is the signer’s own claim' },
+          }
+        : check,
+  );
+}
+
+/** The `kid` of a compact JWT's protected header, or null. */
+function headerKid(compact: string): string | null {
+  try {
+    const header = JSON.parse(Buffer.from(compact.split('.')[0] ?? '', 'base64url').toString('utf8')) as { kid?: unknown };
+    return typeof header.kid === 'string' ? header.kid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The key id a VC's proof names in the issuer's DID (`did#kid`); with several proofs, the first that does. */
+function proofKid(credential: unknown, did: string): string | null {
+  const proof = (credential as { proof?: unknown } | null)?.proof;
+  for (const item of Array.isArray(proof) ? proof : [proof]) {
+    const method = (item as { verificationMethod?: unknown } | null)?.verificationMethod;
+    if (typeof method === 'string' && method.startsWith(`${did}#`)) return method.slice(did.length + 1);
+  }
+  return null;
 }
 
 /** `format` and `disclosures` are one check for a reader (integrity): the format's failure, else the disclosures'. */
@@ -292,9 +335,15 @@ async function verifyVcForm(credential: unknown, context: PortableContext): Prom
     trust: { issuers: didDocuments.map((d) => d.id) },
     ...(context.now ? { now: context.now } : {}),
   });
-  const checks = orderChecks((Object.keys(verified.checks) as (keyof VcVerification['checks'])[]).map((name) => vcCheck(name, verified.checks[name])));
-  const verdict = verdictOf(checks);
   const pinned = context.issuers.find((issuer) => didWebFor(issuer.url) === verified.issuer) ?? null;
+  const checks = orderChecks(
+    undatedRetiredKey(
+      (Object.keys(verified.checks) as (keyof VcVerification['checks'])[]).map((name) => vcCheck(name, verified.checks[name])),
+      pinned,
+      pinned ? proofKid(credential, didWebFor(pinned.url)) : null,
+    ),
+  );
+  const verdict = verdictOf(checks);
   return {
     form: 'vc',
     verdict,

@@ -544,6 +544,30 @@ describe('after a key rotation: what the retired key signs is refused on every p
     await expectCliRefused(forged, 'forged.sd-jwt');
   });
 
+  it('SD-JWT: a new diploma made up with the retired key, `iat` backdated to before its retirement: never authentic (could not check)', async () => {
+    const p = parts(await services.sdJwtVc!.issue(rows[0]!.id));
+    const payload = { ...decode(p.payload), iat: Math.floor(Date.now() / 1000) - 30 * 86_400, session_year: 2019 };
+    const header = b64json({ ...decode(p.header), kid: retiredSigner.kid });
+    const body = b64json(payload);
+    const signature = Buffer.from(await retiredSigner.es256.sign(new TextEncoder().encode(`${header}.${body}`))).toString('base64url');
+    const forged = `${header}.${body}.${signature}~${p.disclosures.join('~')}~`;
+    const answer = await expectUploadRefused({ data: forged, name: 'forged.sd-jwt' }, [...REFUSED, 'incomplete'], /issuer_signature:signing_time_unknown/);
+    expect(answer?.checks.find((c) => c.name === 'issuer_signature')?.status).toBe('not-checked');
+    await expectCliRefused(forged, 'forged.sd-jwt', true);
+  });
+
+  it('VC: a proof by the retired key, `created` backdated to before its retirement: never authentic (could not check)', async () => {
+    const unsigned = await services.vc.unsigned(rows[0]!.id);
+    const did = services.vc.did!.did;
+    const signer = proofSigner(verificationMethodId(did, retiredSigner.kid), (data) => retiredSigner.es256.sign(data));
+    const forged = JSON.stringify(
+      await secureCredential(unsigned, { signer, documentLoader: services.vc.did!.documentLoader(async () => null), date: new Date(Date.now() - 30 * 86_400_000) }),
+    );
+    const answer = await expectUploadRefused({ data: forged, name: 'forged-vc.json' }, [...REFUSED, 'incomplete'], /issuer_signature:signing_time_unknown/);
+    expect(answer?.checks.find((c) => c.name === 'issuer_signature')?.status).toBe('not-checked');
+    await expectCliRefused(forged, 'forged-vc.json', true);
+  });
+
   it('VC: a proof by the retired key, created after its retirement', async () => {
     const unsigned = await services.vc.unsigned(rows[0]!.id);
     const did = services.vc.did!.did;
