@@ -53,8 +53,8 @@ beforeAll(async () => {
   genuineDoc = rows[0]!.credential as unknown as CredentialDocument;
   // What the development platform writes at its start: the CLI's default trust list.
   await writeDevelopmentTrustList(ctx.config, ctx.keys, ctx.chain);
-  // A look-alike: its own development CA and key, the ministry's name.
-  forger = await createMinistryKeys("Ministère de l'Enseignement Primaire, Secondaire et Technique");
+  // A look-alike: its own development CA and key, the ministry's very name (the organisation of its certificates).
+  forger = await createMinistryKeys(ctx.config.keys.organization);
 }, 180_000);
 afterAll(async () => {
   await app?.close();
