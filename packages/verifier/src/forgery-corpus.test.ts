@@ -74,6 +74,7 @@ let pdfs: PdfFactory;
 let genuinePdf: Uint8Array;
 let tsa: LocalTimeStampAuthority;
 let tsaAfter: LocalTimeStampAuthority;
+let tsaSigner: ReturnType<typeof createKeySigner>;
 let rogueTsa: LocalTimeStampAuthority;
 let retiredAt: Date;
 let platform: VerificationContext;
@@ -102,7 +103,7 @@ beforeAll(async () => {
   await chain.registry.revoke(`0x${revokedBatch.merkleRoot}`, 'lot annulé');
 
   const material = await createDevelopmentTsa({ ca: active.ca });
-  const tsaSigner = createKeySigner({ privateKey: createPrivateKey(material.privateKeyPem), certificateChainDer: material.certificateChainDer });
+  tsaSigner = createKeySigner({ privateKey: createPrivateKey(material.privateKeyPem), certificateChainDer: material.certificateChainDer });
   tsa = createLocalTimeStampAuthority({ signer: tsaSigner });
   tsaAfter = tsa; // the trusted TSA's "now" is after the retirement
   const rogue = await createDevelopmentTsa({ ca: forger.ca });
@@ -436,6 +437,19 @@ const engineCases: EngineCase[] = [
       pdfs.render(renamed(genuine.documents[0]!), genuine.qr[0]!, { attached: genuine.documents[0]!, signer: retired.pdfSigner, signOptions: { timestamper: rogueTsa } }),
     offline: ['incomplete'],
     offlineCodes: /pdf_signing_time_unknown/,
+  },
+  {
+    name: 'PDF: signed with the retired key, carrying a genuine time-stamp token from before the retirement transplanted from another signature',
+    form: 'pdf',
+    refusedBy: /pdf_not_issued|pdf_signature:/,
+    build: async () => {
+      // A genuine token of the trusted TSA, dated before the retirement, over another signature's value.
+      const before = createLocalTimeStampAuthority({ signer: tsaSigner, now: () => new Date(retiredAt.getTime() - 3_600_000) });
+      const token = await before.timestamp(new Uint8Array(32).fill(7));
+      const transplant = { maxTokenLength: before.maxTokenLength, timestamp: async () => token };
+      return pdfs.render(renamed(genuine.documents[0]!), genuine.qr[0]!, { attached: genuine.documents[0]!, signer: retired.pdfSigner, signOptions: { timestamper: transplant } });
+    },
+    offline: ['altered', 'incomplete'],
   },
   {
     name: 'PDF: a batch signed with the retired key and anchored after its retirement, rendered and signed with it',
