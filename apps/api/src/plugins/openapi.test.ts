@@ -49,8 +49,10 @@ describe('the OpenAPI document', () => {
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     let publicOnes = 0;
     for (const { method, path, operation } of operations) {
-      // Outside /api, public by nature: the issuer's identity and the trust services (ADR 0135).
-      const access = path.startsWith('/.well-known/') || path === '/tsa' || path.startsWith('/pki/') ? 'public' : accessOf(method, path);
+      // Outside /api, public by nature: the issuer's identity, the trust services (ADR 0135), the
+      // credentials' issuer profile and status lists (ADR 0144) and the SD-JWT VC type (ADR 0145).
+      const outside = ['/.well-known/', '/pki/', '/credentials/', '/vct/'].some((prefix) => path.startsWith(prefix)) || path === '/tsa';
+      const access = outside ? 'public' : accessOf(method, path);
       expect(access, `${method} ${path}`).toBeDefined();
       if (access === 'public') {
         publicOnes++;
