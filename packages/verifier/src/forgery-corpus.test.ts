@@ -555,6 +555,27 @@ describe('genuine controls (the corpus can fail): authentic on every path', () =
   });
 });
 
+describe('a look-alike platform answering the CLI for a bare QR', () => {
+  // The CLI asks SCEAU_PUBLIC_URL (or --platform) for a bare QR's credential: a hostile platform
+  // answers with another person's genuine credential, or with one it signed itself.
+  const hostile = (credential: unknown) =>
+    (async () => new Response(JSON.stringify({ data: { credential } }), { status: 200, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch;
+
+  it("a genuine QR, the platform answering another person's genuine credential: refused (the QR does not match it)", async () => {
+    const run = await cli(genuine.qr[0]!, 'qr', hostile(genuine.documents[1]), { SCEAU_PUBLIC_URL: 'https://diplomes-example.cd' });
+    expectCliRefused(run, REFUSED, /integrity:/);
+  });
+
+  it('a QR of the look-alike key carrying the real kid, the platform answering a credential of its own signed by the same key: refused', async () => {
+    const copy = await chain.deployCopy();
+    const forged = await issueBatch(issuerFor({ chainId: chain.chain.chainId, address: copy.address }), forger.es256, 1);
+    await copy.issueRoot(`0x${forged.merkleRoot}`);
+    const qr = await signQr(qrFieldsFromDocument(forged.documents[0]!), { kid: active.es256.kid, sign: forger.es256.sign });
+    const run = await cli(qr, 'qr', hostile(forged.documents[0]), { SCEAU_PUBLIC_URL: 'https://diplomes-example.cd' });
+    expectCliRefused(run, REFUSED);
+  });
+});
+
 describe('outside validators agree (poppler pdfsig, OpenSSL CMS) on the genuine PDF and two forgeries', () => {
   /** The first signature's CMS and the bytes its /ByteRange covers, as files for openssl. */
   async function cmsParts(pdf: Uint8Array, name: string) {
