@@ -1070,6 +1070,54 @@ describe('forgeries of the SD-JWT VC and the W3C VC: refused by the platform eng
     });
   }
 
+  it('the status lists of a revoked diploma replaced on the way (a hijacked address): signed by a look-alike key, or by the retired key: never authentic', async () => {
+    const lists = async (by: RawEs256Signer, vcSigner: ReturnType<TestIssuer['signer']>) => {
+      const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const iat = Math.floor(Date.now() / 1000) - 3 * 86_400;
+      const head = `${b64({ alg: 'ES256', typ: 'statuslist+jwt', kid: by.kid })}.${b64({ iss: PLATFORM, sub: TOKEN_URL, iat, exp: Math.floor(Date.now() / 1000) + 3600, status_list: encodeTokenStatusList([]) })}`;
+      const token = `${head}.${Buffer.from(await by.sign(new TextEncoder().encode(head))).toString('base64url')}`;
+      const credential = await secureCredential(
+        buildStatusListCredential({ id: LIST_URL, issuer: ministry.did, validFrom: new Date(Date.now() - 60_000), encodedList: encodeBitstring([]) }),
+        { signer: vcSigner, documentLoader: ministry.loader(), date: new Date(Date.now() - 3 * 86_400_000) },
+      ).catch(() => null);
+      return (async (input: string | URL | Request) => {
+        const url = String(input);
+        if (url === TOKEN_URL) return new Response(token, { headers: { 'content-type': 'application/statuslist+jwt' } });
+        if (url === LIST_URL && credential) return new Response(JSON.stringify(credential), { headers: { 'content-type': 'application/vc+ld+json' } });
+        return new Response('not found', { status: 404 });
+      }) as typeof fetch;
+    };
+    const lookAlikeKey = rawSigner(signer.kid, lookAlike.keys[0]!.privateKey);
+    const forgedLists = {
+      'look-alike key': await lists(
+        lookAlikeKey,
+        proofSigner(`${ministry.did}#${signer.kid}`, (data) => lookAlikeKey.sign(data)),
+      ),
+      'retired key': await lists(retiredSigner, ministry.signer(ministry.keys[0]!.kid)),
+    };
+    const revokedSdJwt = await sdJwt({ idx: REVOKED_INDEX });
+    const revokedVc = JSON.stringify(await openBadge({ status: { index: REVOKED_INDEX, statusListCredential: LIST_URL } }));
+    for (const [how, fetchImpl] of Object.entries(forgedLists)) {
+      for (const [text, file] of [
+        [revokedSdJwt, 'revoked.sd-jwt'],
+        [revokedVc, 'revoked-vc.json'],
+      ] as const) {
+        await fs.writeFile(path.join(work, file), text);
+        let stdout = '';
+        const code = await runCli({
+          argv: [path.join(work, file), '--json'],
+          env: { DATA_DIR: portableData },
+          stdout: (t) => (stdout += t),
+          stderr: (t) => (stdout += t),
+          fetch: fetchImpl,
+        });
+        expect(code, `${how} ${file}: ${stdout}`).not.toBe(0);
+        const result = JSON.parse(stdout) as PortableResult;
+        expect(result.checks.find((c) => c.name === 'not_revoked')?.status, `${how} ${file}`).not.toBe('passed');
+      }
+    }
+  });
+
   it('SD-JWT key binding required with a nonce (a verifier that sent a challenge): a presentation for another nonce or audience is refused', async () => {
     const credential = await sdJwt({ holderKey: true });
     const holderSigner = { sign: async (data: Uint8Array) => new Uint8Array(nodeSign('sha256', data, { key: holder.privateKey, dsaEncoding: 'ieee-p1363' })) };

@@ -134,6 +134,9 @@ async function verifySdJwtForm(compact: string, context: PortableContext): Promi
     issuer: origin(expected.url),
     vcts: [`${origin(expected.url)}/vct/diploma`],
     fetchStatusList: (uri) => context.fetchTokenStatusList(uri),
+    // A status list is the issuer's current word, signed afresh by its active key: a retired key's
+    // signature on one proves nothing (its `iat` is the signer's claim, ADR 0148).
+    statusJwks: { keys: expected.jwks.keys.filter((key) => !key.retired_at) },
     ...(context.now ? { now: Math.floor(context.now.getTime() / 1000) } : {}),
   });
   const checks = mergeIntegrity(verified.checks).map(
@@ -328,7 +331,17 @@ async function verifyVcForm(credential: unknown, context: PortableContext): Prom
   const documentLoader = createDocumentLoader({
     didDocuments,
     // Only a status list on a pinned issuer's own address is read.
-    resolve: async (url) => (origins.some((prefix) => url.startsWith(prefix)) ? context.fetchStatusListCredential(url) : null),
+    resolve: async (url) => {
+      if (!origins.some((prefix) => url.startsWith(prefix))) return null;
+      const list = await context.fetchStatusListCredential(url);
+      // A status list is the issuer's current word, signed afresh by its active key: one a retired
+      // key signed proves nothing (its proof's `created` is the signer's claim, ADR 0148). Unread.
+      const byRetiredKey = context.issuers.some((issuer) => {
+        const kid = proofKid(list, didWebFor(issuer.url));
+        return kid !== null && issuer.jwks.keys.some((key) => key.kid === kid && key.retired_at);
+      });
+      return byRetiredKey ? null : list;
+    },
   });
   const verified = await verifyOpenBadgeCredential(credential, {
     documentLoader,
