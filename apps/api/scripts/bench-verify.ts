@@ -25,7 +25,7 @@ import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
@@ -179,7 +179,7 @@ async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   });
 }
 
-type Measured = LoadResult & { cpuMsPerRequest: number; userMsPerRequest: number; systemMsPerRequest: number };
+type Measured = LoadResult & { cpuMsPerRequest: number; userMsPerRequest: number; systemMsPerRequest: number; postgresMsPerRequest: number | null; loadAverage: string };
 
 /** The functions that took the most CPU in a profile (self time), and by package. */
 function summariseProfile(
@@ -239,6 +239,30 @@ async function serverCpu(): Promise<{ user: number; system: number }> {
   return { user, system };
 }
 
+/**
+ * User and system CPU time (µs) of the embedded PostgreSQL (its postmaster and every backend, by
+ * parent pid), or null when the database is another server's: with the server's, what a request
+ * costs the machine apart from the load generator.
+ */
+async function postgresCpu(): Promise<number | null> {
+  if (!embedded) return null;
+  try {
+    const master = Number((await readFile(path.join(workDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const tick = 1e6 / 100; // USER_HZ
+    let total = 0;
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
+      if (!stat) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(entry) === master || Number(fields[1]) === master) total += (Number(fields[11]) + Number(fields[12])) * tick;
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
 /** One measured run: the load, the server's CPU time per request, its CPU profile with --cpu-prof. */
 async function measure(name: string, plan: LoadPlan): Promise<Measured> {
   let session: Session | null = null;
@@ -250,8 +274,10 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
     await session.post('Profiler.start');
   }
   const before = await serverCpu();
+  const pgBefore = await postgresCpu();
   const result = await runLoad(plan);
   const after = await serverCpu();
+  const pgAfter = await postgresCpu();
   const used = { user: after.user - before.user, system: after.system - before.system };
   const perRequest = (us: number) => +(us / 1000 / Math.max(1, result.requests)).toFixed(3);
   const cpuMsPerRequest = perRequest(used.user + used.system);
@@ -264,12 +290,31 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
     say(`   profile: ${file}`);
     for (const row of summariseProfile(profile as never, result.requests)) say(row);
   }
-  return { ...result, cpuMsPerRequest, userMsPerRequest: perRequest(used.user), systemMsPerRequest: perRequest(used.system) };
+  return {
+    ...result,
+    cpuMsPerRequest,
+    userMsPerRequest: perRequest(used.user),
+    systemMsPerRequest: perRequest(used.system),
+    postgresMsPerRequest: pgBefore === null || pgAfter === null ? null : perRequest(pgAfter - pgBefore),
+    loadAverage: load(),
+  };
 }
 
 const line = (name: string, r: Measured) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${load()})`;
-const figures = (r: Measured | null) => (r ? { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, errors: r.errorRate, cpuMsPerRequest: r.cpuMsPerRequest } : null);
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})${r.postgresMsPerRequest === null ? '' : `   PostgreSQL CPU ${r.postgresMsPerRequest.toFixed(3)} ms/request`}   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${r.loadAverage})`;
+const figures = (r: Measured | null) =>
+  r
+    ? {
+        rps: r.rps,
+        p50Ms: r.p50Ms,
+        p95Ms: r.p95Ms,
+        p99Ms: r.p99Ms,
+        errors: r.errorRate,
+        cpuMsPerRequest: r.cpuMsPerRequest,
+        postgresMsPerRequest: r.postgresMsPerRequest,
+        loadAverage: r.loadAverage,
+      }
+    : null;
 
 // ---- diplomas ----------------------------------------------------------------------------------
 const lastNames = ['Ngalula', 'Mukendi', 'Mbuyamba', 'Ilunga', 'Nsimba', 'Kasongo', 'Mwamba', 'Lukusa', 'Nzuzi', 'Kabila', 'Tshala', 'Mbala', 'Lokwa', 'Bofaya'];
