@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AuthShell } from '@/components/auth-shell';
@@ -9,23 +9,12 @@ import { clearPendingOtp, markRecoverySession, pendingFromSent, readPendingOtp, 
 import { maskContact } from '@/lib/contact';
 import { isApiError } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-context';
+import { useNow } from '@/lib/use-now';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const OTP_LENGTH = 6;
 
 /** The current time, ticking every second while `active`; read afresh when `since` changes. */
-function useNow(active: boolean, since: unknown): number {
-  const [now, setNow] = useState(() => Date.now());
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `since` (a code sent again) restarts the clock at once.
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, [active, since]);
-  return now;
-}
-
 function formatSeconds(total: number): string {
   const minutes = Math.floor(total / 60);
   const seconds = total % 60;

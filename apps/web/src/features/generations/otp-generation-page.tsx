@@ -12,22 +12,13 @@ import { downloadSpecimen, useLaunchGeneration, useLaunchSignatures } from '@/fe
 import { isApiError } from '@/lib/http';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useNow } from '@/lib/use-now';
 
 const CODE_LENGTH = 6;
 const DEFAULT_RESEND_SECONDS = 60;
 const FIRST_PAGE = { page: 1, search: '', institution: null, centre: null };
 
 /** The current time, ticking every second while `active`. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, [active]);
-  return now;
-}
 
 function formatSeconds(total: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
@@ -161,9 +152,8 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const codeInput = useRef<HTMLInputElement>(null);
   const launchButton = useRef<HTMLButtonElement>(null);
 
-  // The ticking clock starts after the render that set `sent`: never read it as earlier than the
-  // moment the code's timers were taken (a loaded phone would show one minute too many).
-  const now = Math.max(useNow(sent !== null || resendAt !== null), sent?.at ?? 0);
+  // A code sent (or a resend refused) reads the clock at once: its timers never start a minute high.
+  const now = useNow(sent !== null || resendAt !== null, `${sent?.at ?? ''}/${resendAt ?? ''}`);
   const secondsToResend = resendAt ? Math.max(0, Math.ceil((resendAt - now) / 1000)) : 0;
   const minutesLeft = sent ? Math.max(0, Math.ceil((sent.at + sent.expires_in * 1000 - now) / 60000)) : null;
   const destination = profile?.email ?? profile?.phone ?? null;
