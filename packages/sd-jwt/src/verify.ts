@@ -43,6 +43,7 @@ export type SdJwtCheckCode =
   | 'key_binding_valid'
   | 'key_binding_invalid'
   | 'key_binding_missing'
+  | 'key_binding_audience'
   | 'not_revoked'
   | 'revoked'
   | 'suspended'
@@ -92,6 +93,8 @@ export interface VerifyOptions {
   statusJwks?: { keys: readonly PublishedJwk[] };
   /** Required key binding with this nonce (a verifier that sent a challenge). */
   keyBindingNonce?: string;
+  /** With a required key binding: the verifier it must have been made for (its `aud`); another is refused. */
+  keyBindingAudience?: string;
   /** Seconds since the epoch; default now. */
   now?: number;
 }
@@ -248,7 +251,14 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
       const verified = await instance.verify(compact, { currentDate: signatureTime, ...(cnfJwk && nonce !== undefined ? { keyBindingNonce: nonce } : {}) });
       signatureOk = true;
       claims = stripInternal(verified.payload) as Record<string, unknown>;
-      if (cnfJwk && nonce !== undefined) kbChecked = { name: 'key_binding', status: 'passed', code: 'key_binding_valid' };
+      if (cnfJwk && nonce !== undefined) {
+        // A presentation made for another verifier, even with the right nonce, is not for this one.
+        const audience = options.keyBindingAudience;
+        kbChecked =
+          audience !== undefined && kbJwt && !audiencesOf(kbJwt).includes(audience)
+            ? { name: 'key_binding', status: 'failed', code: 'key_binding_audience', detail: audiencesOf(kbJwt).join(', ') || 'no aud' }
+            : { name: 'key_binding', status: 'passed', code: 'key_binding_valid' };
+      }
     } catch (error) {
       const message = (error as Error).message;
       if (cnfJwk && nonce !== undefined && /Key Binding|sd_hash|signature is not valid/i.test(message)) {
@@ -310,6 +320,18 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
 
   const hiddenCount = Math.max(0, committed.size - disclosures.length);
   return { verdict: verdictOf(checks), checks, claims: signatureOk && disclosuresOk ? claims : null, ...facts, hiddenCount };
+}
+
+/** The key-binding JWT's `aud`, as a list (a string or an array of strings). */
+function audiencesOf(kbJwt: string): string[] {
+  try {
+    const payload = decodeSegment(kbJwt.split('.')[1] ?? '');
+    if (!isObject(payload)) return [];
+    const aud = payload.aud;
+    return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function nonceOf(kbJwt: string): string | undefined {

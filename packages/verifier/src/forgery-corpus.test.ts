@@ -1118,11 +1118,9 @@ describe('forgeries of the SD-JWT VC and the W3C VC: refused by the platform eng
     }
   });
 
-  // GAP (not refused, left failing on purpose): @sceau/sd-jwt's verifyDiplomaSdJwt checks the key-binding
-  // JWT's nonce and sd_hash but takes no expected audience, so a presentation made for another
-  // verifier (`aud`) with the same nonce passes. The fix belongs to packages/sd-jwt (an option
-  // `keyBindingAudience`, checked against `aud`); the upload and the CLI do not require key binding.
-  it.fails('SD-JWT key binding required: a presentation made for another audience, with the expected nonce, is refused', async () => {
+  // Found by this corpus: a presentation made for another verifier (`aud`) with the same nonce
+  // passed; verifyDiplomaSdJwt now takes `keyBindingAudience` and refuses another audience.
+  it('SD-JWT key binding required: a presentation made for another audience, with the expected nonce, is refused', async () => {
     const credential = await sdJwt({ holderKey: true });
     const holderSigner = { sign: async (data: Uint8Array) => new Uint8Array(nodeSign('sha256', data, { key: holder.privateKey, dsaEncoding: 'ieee-p1363' })) };
     const elsewhere = await presentDiplomaSdJwt(credential, ['family_name'], { signer: holderSigner, aud: 'https://another-verifier.example', nonce: 'challenge-1' });
@@ -1133,7 +1131,9 @@ describe('forgeries of the SD-JWT VC and the W3C VC: refused by the platform eng
       keyBindingAudience: 'https://verifier.example',
       fetchStatusList: async () => tokenStatusList(),
     };
-    expect((await verifyDiplomaSdJwt(elsewhere, options as never)).checks.find((c) => c.name === 'key_binding')?.status).toBe('failed');
+    expect((await verifyDiplomaSdJwt(elsewhere, options)).checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'failed', code: 'key_binding_audience' });
+    const here = await presentDiplomaSdJwt(credential, ['family_name'], { signer: holderSigner, aud: 'https://verifier.example', nonce: 'challenge-1' });
+    expect((await verifyDiplomaSdJwt(here, options)).checks.find((c) => c.name === 'key_binding')?.status).toBe('passed');
   });
 
   it('SD-JWT key binding required with a nonce (a verifier that sent a challenge): a presentation for another nonce or audience is refused', async () => {
