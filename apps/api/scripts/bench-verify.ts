@@ -240,28 +240,32 @@ async function serverCpu(): Promise<{ user: number; system: number }> {
 }
 
 /**
- * User and system CPU time (µs) of the embedded PostgreSQL (its postmaster and every backend, by
- * parent pid), or null when the database is another server's: with the server's, what a request
- * costs the machine apart from the load generator.
+ * User and system CPU time (µs) of the embedded PostgreSQL per process (its postmaster and every
+ * backend, by parent pid), or null when the database is another server's: with the server's, what a
+ * request costs the machine apart from the load generator.
  */
-async function postgresCpu(): Promise<number | null> {
+async function postgresCpu(): Promise<Map<number, number> | null> {
   if (!embedded) return null;
   try {
     const master = Number((await readFile(path.join(workDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
     const tick = 1e6 / 100; // USER_HZ
-    let total = 0;
+    const byPid = new Map<number, number>();
     for (const entry of await readdir('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
       if (!stat) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === master || Number(fields[1]) === master) total += (Number(fields[11]) + Number(fields[12])) * tick;
+      if (Number(entry) === master || Number(fields[1]) === master) byPid.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * tick);
     }
-    return total;
+    return byPid;
   } catch {
     return null;
   }
 }
+
+/** CPU time (µs) PostgreSQL's processes spent between two readings (a backend that ended meanwhile is not counted). */
+const postgresSpent = (before: Map<number, number> | null, after: Map<number, number> | null) =>
+  before && after ? [...after].reduce((sum, [pid, us]) => sum + us - (before.get(pid) ?? 0), 0) : null;
 
 /** One measured run: the load, the server's CPU time per request, its CPU profile with --cpu-prof. */
 async function measure(name: string, plan: LoadPlan): Promise<Measured> {
@@ -295,7 +299,7 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
     cpuMsPerRequest,
     userMsPerRequest: perRequest(used.user),
     systemMsPerRequest: perRequest(used.system),
-    postgresMsPerRequest: pgBefore === null || pgAfter === null ? null : perRequest(pgAfter - pgBefore),
+    postgresMsPerRequest: postgresSpent(pgBefore, pgAfter) === null ? null : perRequest(postgresSpent(pgBefore, pgAfter)!),
     loadAverage: load(),
   };
 }

@@ -4,6 +4,9 @@ import { buildApp, type App } from '../../app.ts';
 import { examSessions, nationalResults, rateLimits } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { candidateCheckRequest } from '@sceau/contracts';
+import { parseOrThrow } from '../../lib/validation.ts';
+import { CandidateCheckService } from './candidate-check-service.ts';
 import { insertDiplomaFixture } from './public-diploma-fixtures.ts';
 
 const TOKEN = 'test-form-token';
@@ -227,5 +230,32 @@ describe('POST /v2/verify-candidate', () => {
     } finally {
       statements.mockRestore();
     }
+  });
+  it("a school's names are used for at most the recheck bound: a classmate added to the results is recognised once it has passed, at the next check without it (ADR 0153)", async () => {
+    const limits = { maxFailures: 100, windowMinutes: 1 };
+    const input = parseOrThrow(candidateCheckRequest, { ...elodie(), fullname_collegue_1: 'Nouveau Camarade Ajouté' });
+    const [mine] = await ctx.db.select().from(nationalResults).where(eq(nationalResults.candidateCode, '20260000000001'));
+    const { id: _id, importedAt: _at, ...copy } = mine!;
+    const bounded = new CandidateCheckService(ctx.db, limits, 400);
+    const eager = new CandidateCheckService(ctx.db, limits, 0);
+    const ip = newAddress();
+    expect((await bounded.check(input, ip)).recognised).toBe(false);
+    expect((await eager.check(input, ip)).recognised).toBe(false);
+    const [added] = await ctx.db
+      .insert(nationalResults)
+      .values({ ...copy, candidateCode: '20260000009999', lastName: 'Nouveau', middleName: 'Camarade', firstName: 'Ajouté' })
+      .returning();
+    try {
+      // Within the bound, the names read a moment ago; the version read on every check (bound 0) sees it at once.
+      expect((await bounded.check(input, ip)).recognised).toBe(false);
+      expect((await eager.check(input, ip)).recognised).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await bounded.check(input, ip)).recognised).toBe(true);
+    } finally {
+      await ctx.db.delete(nationalResults).where(eq(nationalResults.id, added!.id));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect((await bounded.check(input, ip)).recognised).toBe(false);
+    expect((await eager.check(input, ip)).recognised).toBe(false);
   });
 });

@@ -27,8 +27,6 @@ interface CheckRow {
   passed: boolean;
   percentage_tenths: number;
   session: string;
-  /** The version of the school's results in that session (read only when the birth date matches): see SCHOOL_VERSION. */
-  school_version: string | null;
   /** The candidate's diplomas of that session, newest first (read only when the birth date matches). */
   diplomas: Array<{ id: string; revoked: boolean; status: string; batch_revoked: boolean }> | null;
 }
@@ -45,9 +43,9 @@ const SCHOOL_VERSION = (alias: string, session: string, school: string) => `(
 /**
  * The whole check in one statement (results day's hot path, ADR 0130): the address's failure
  * count (the `rate_limits` row rate-limiter-flexible keeps, read as its `get` reads it), the
- * candidate by session and code (unique index), the version of their school's results (school
- * index) and their diplomas of that session (candidate index), the last two only when the birth
- * date matches. Named: PostgreSQL parses and plans it once per connection. Every check asked in the
+ * candidate by session and code (unique index) and their diplomas of that session (candidate
+ * index), the last only when the birth date matches (null otherwise). The version of their school's
+ * results is read apart, at most every `schoolRecheckMs` per school (ADR 0153). Named: PostgreSQL parses and plans it once per connection. Every check asked in the
  * same turn of the event loop is read by this one statement, a row per check in its order (`n`,
  * ADR 0153): one round trip for all of them.
  */
@@ -56,7 +54,6 @@ const CHECK_STATEMENT = {
   text: `
 select q.n, rl.points as failures, rl.expire as failures_expire,
   r.candidate_code, r.session_id, r.institution_code, r.last_name, r.middle_name, r.first_name, r.birth_date, r.passed, r.percentage_tenths, s.name as session,
-  case when r.birth_date = q.birthdate then ${SCHOOL_VERSION('v', 'r.session_id', 'r.institution_code')} end as school_version,
   case when r.birth_date = q.birthdate then (
     select coalesce(json_agg(json_build_object('id', d.id, 'revoked', d.revoked_at is not null, 'status', g.status, 'batch_revoked', g.revoked_at is not null) order by d.issued_at desc), '[]')
     from diplomas d join generations g on g.id = d.generation_id
@@ -79,10 +76,22 @@ select ${SCHOOL_VERSION('v', '$1', '$2')} as version,
   coalesce((select array_agg(c.candidate_code || ' ' || concat_ws(' ', c.last_name, c.middle_name, c.first_name)) from national_results c where c.session_id = $1 and c.institution_code = $2), '{}') as candidates`,
 };
 
+/** The version of a school's results in a session (SCHOOL_VERSION), alone. */
+const SCHOOL_VERSION_STATEMENT = { name: 'candidate_check_school_version', text: `select ${SCHOOL_VERSION('v', '$1', '$2')} as version` };
+
+/**
+ * How long a school's names are used without reading its version again (ADR 0153): reading it
+ * walks every row of the school (hundreds), most of a check's cost in PostgreSQL. A change of a
+ * school's results (an import) is seen within this time in every process.
+ */
+export const SCHOOL_RECHECK_MS = 5_000;
+
 /** A school's candidates by comparable name (their codes: a homonym of the candidate is another classmate). */
 interface School {
   version: string;
   byName: Map<string, string[]>;
+  /** When its version was last read. */
+  checkedAt: number;
 }
 
 /**
@@ -96,12 +105,20 @@ export class CandidateCheckService {
   private readonly failures: RateLimiterPostgres;
   private readonly pool: pg.Pool;
   /**
-   * Each school's candidates by comparable name, kept while its version (SCHOOL_VERSION, read with
-   * every check) is unchanged: a check then compares two names instead of normalising a school's.
+   * Each school's candidates by comparable name, kept while its version (SCHOOL_VERSION, read again
+   * at most every `schoolRecheckMs`) is unchanged: a check then compares two names instead of
+   * normalising a school's.
    */
   private readonly schools = new LRUCache<string, School>({ max: 5_000 });
 
-  constructor(db: Db, limits: { maxFailures: number; windowMinutes: number }) {
+  /** The version reads under way, per school: the checks of a school arriving together wait for one. */
+  private readonly rechecks = new Map<string, Promise<School>>();
+
+  constructor(
+    db: Db,
+    limits: { maxFailures: number; windowMinutes: number },
+    private readonly schoolRecheckMs = SCHOOL_RECHECK_MS,
+  ) {
     this.pool = db.$client as pg.Pool;
     this.failures = pgRateLimiter(db.$client, { keyPrefix: 'candidate_check', points: limits.maxFailures, durationSeconds: limits.windowMinutes * 60 });
   }
@@ -155,20 +172,40 @@ export class CandidateCheckService {
   }
 
   private async recognise(row: CheckRow, input: CandidateCheckRequest): Promise<CandidateCheckResult | null> {
-    if (row.candidate_code === null || row.school_version === null || row.diplomas === null) return null; // unknown code, or another birth date
+    if (row.candidate_code === null || row.diplomas === null) return null; // unknown code, or another birth date
     const candidate = { lastName: row.last_name, middleName: row.middle_name, firstName: row.first_name };
     if (row.birth_date !== input.birthdate || comparableName(fullNameOf(candidate)) !== comparableName(input.fullname)) return null;
-    const school = await this.school(row.session_id!, row.institution_code, row.school_version);
+    const school = await this.school(row.session_id!, row.institution_code);
     const classmate = (name: string) => (school.byName.get(comparableName(name)) ?? []).some((code) => code !== row.candidate_code);
     if (!classmate(input.fullname_collegue_1) || !classmate(input.fullname_collegue_2)) return null;
     return answer(row, candidate);
   }
 
-  /** The school's candidates by comparable name: from memory while `version` is the current one, else read again. */
-  private async school(sessionId: number, institutionCode: string, version: string): Promise<School> {
+  /**
+   * The school's candidates by comparable name: from memory while its version was read less than
+   * `schoolRecheckMs` ago; else its version is read again, and its names only when it changed.
+   */
+  private async school(sessionId: number, institutionCode: string): Promise<School> {
     const key = `${sessionId}|${institutionCode}`;
     const kept = this.schools.get(key);
-    if (kept?.version === version) return kept;
+    if (kept && Date.now() - kept.checkedAt < this.schoolRecheckMs) return kept;
+    let recheck = this.rechecks.get(key);
+    if (!recheck) {
+      recheck = this.readSchool(key, sessionId, institutionCode, kept).finally(() => this.rechecks.delete(key));
+      this.rechecks.set(key, recheck);
+    }
+    return recheck;
+  }
+
+  private async readSchool(key: string, sessionId: number, institutionCode: string, kept: School | undefined): Promise<School> {
+    const checkedAt = Date.now();
+    if (kept) {
+      const { rows } = await this.pool.query<{ version: string }>({ ...SCHOOL_VERSION_STATEMENT, values: [sessionId, institutionCode] });
+      if (rows[0]!.version === kept.version) {
+        kept.checkedAt = checkedAt;
+        return kept;
+      }
+    }
     const { rows } = await this.pool.query<{ version: string; candidates: string[] }>({ ...SCHOOL_STATEMENT, values: [sessionId, institutionCode] });
     const byName = new Map<string, string[]>();
     for (const entry of rows[0]!.candidates) {
@@ -176,7 +213,7 @@ export class CandidateCheckService {
       const name = comparableName(entry.slice(at + 1));
       byName.set(name, [...(byName.get(name) ?? []), entry.slice(0, at)]);
     }
-    const school = { version: rows[0]!.version, byName };
+    const school = { version: rows[0]!.version, byName, checkedAt };
     this.schools.set(key, school);
     return school;
   }
