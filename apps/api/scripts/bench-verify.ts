@@ -240,8 +240,8 @@ async function serverCpu(): Promise<{ user: number; system: number }> {
 }
 
 /**
- * User and system CPU time (µs) of the embedded PostgreSQL per process (its postmaster and every
- * backend, by parent pid), or null when the database is another server's: with the server's, what a
+ * User and system CPU time (µs) of the embedded PostgreSQL's client backends, per process (by parent
+ * pid), or null when the database is another server's: with the server's, what a
  * request costs the machine apart from the load generator.
  */
 async function postgresCpu(): Promise<Map<number, number> | null> {
@@ -255,7 +255,11 @@ async function postgresCpu(): Promise<Map<number, number> | null> {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
       if (!stat) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === master || Number(fields[1]) === master) byPid.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * tick);
+      if (Number(fields[1]) !== master) continue;
+      // Client backends only ("postgres: user db 127.0.0.1(port) …"): not the checkpointer, autovacuum
+      // or WAL writer, still busy with the diplomas just written.
+      const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (/\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]/.test(command)) byPid.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * tick);
     }
     return byPid;
   } catch {
