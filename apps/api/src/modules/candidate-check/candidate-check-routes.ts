@@ -38,6 +38,7 @@ async function readFields(request: FastifyRequest): Promise<Record<string, strin
 export const candidateCheckRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, config }) => {
   await app.register(multipart, { limits: { files: 2, fileSize: 1024, fields: 16, fieldSize: 1024 } });
   const service = new CandidateCheckService(db, config.candidateCheck);
+  app.addHook('onClose', async () => service.close());
   const tokens = new Set(config.candidateCheck.acceptedTokens);
 
   serve(
