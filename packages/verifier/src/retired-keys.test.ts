@@ -25,6 +25,7 @@ import {
   type PdfFactory,
   type TestChain,
 } from './test-support.ts';
+import { signedWhen } from './retired-keys.ts';
 import { formatTrustList } from './trust-list.ts';
 import type { Check, CheckName, VerificationContext, VerificationResult } from './types.ts';
 import { verify } from './verify.ts';
@@ -310,5 +311,19 @@ describe('a key declared compromised (keys:compromise): what it signed after the
     expect(late.verdict).toBe('altered');
     const early = await verify({ pdf: await pdfs.render(before.documents[0]!, before.qr[0]!, { signOptions: { timestamper: tsaNow } }) }, compromised);
     expect(early.verdict).toBe('authentic');
+  });
+});
+
+describe('when a retired key signed: to the second, never guessed', () => {
+  const key = { kid: 'k', retiredAt: new Date('2026-11-27T13:26:56.457Z') };
+  const at = (iso: string) => ({ at: new Date(iso), source: 'timestamp' as const });
+
+  it('a time within its second of the retirement is unknown, not before (a thief signing just after it would pass)', () => {
+    // genTime 13:26:56 (to the second) stands for any moment up to 13:26:56.999, after 56.457.
+    expect(signedWhen(key, at('2026-11-27T13:26:56.000Z'))).toBe('unknown');
+    expect(signedWhen(key, at('2026-11-27T13:26:55.457Z'))).toBe('before');
+    expect(signedWhen(key, at('2026-11-27T13:26:55.000Z'))).toBe('before');
+    expect(signedWhen(key, at('2026-11-27T13:26:57.000Z'))).toBe('after');
+    expect(signedWhen(key, null)).toBe('unknown');
   });
 });

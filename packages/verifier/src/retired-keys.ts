@@ -81,10 +81,24 @@ export function retiredDetails(key: RetiredKey, signed: SigningTime | null): Rec
   };
 }
 
-/** 'after' when signed after retirement, 'before' when at or before it, 'unknown' without a trusted time. */
+/**
+ * Signing times are read to the second at best (a time-stamp's genTime, a block's time, `iat`):
+ * the moment stands somewhere in [at, at + 1 s). Within a second of the retirement nothing says on
+ * which side it fell.
+ */
+export const SIGNING_TIME_PRECISION_MS = 1000;
+
+/**
+ * 'after' when signed after the retirement, 'before' when surely before it, 'unknown' without a
+ * trusted time or within the time's precision of the retirement (never taken as before: a thief
+ * with the key signing in the second after a rotation would pass).
+ */
 export function signedWhen(key: RetiredKey, signed: SigningTime | null): 'before' | 'after' | 'unknown' {
   if (!signed) return 'unknown';
-  return signed.at.getTime() > key.retiredAt.getTime() ? 'after' : 'before';
+  const at = signed.at.getTime();
+  const retired = key.retiredAt.getTime();
+  if (at > retired) return 'after';
+  return at + SIGNING_TIME_PRECISION_MS <= retired ? 'before' : 'unknown';
 }
 
 /** Whether a signature made after the key's retirement falls in its declared compromise (a distinct reason, ADR 0148). */

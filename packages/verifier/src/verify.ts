@@ -480,6 +480,11 @@ async function checkPdfSignature(
     recorded = await context.issuedPdf(diplomaId, signature.signedBytes).catch(() => null);
     if (recorded === true && anchoredAt) signedAt = { at: anchoredAt.at, source: 'record' };
   }
+  // A time-stamp within its precision of the retirement dates nothing: the issuer's record may.
+  if (signedAt && signedWhen(key, signedAt) === 'unknown' && diplomaId && context.issuedPdf) {
+    recorded = await context.issuedPdf(diplomaId, signature.signedBytes).catch(() => null);
+    if (recorded === true && anchoredAt) signedAt = { at: anchoredAt.at, source: 'record' };
+  }
   const facts = { ...details, ...retiredDetails(key, signedAt), ...(stamped.problem ? { timestampProblem: stamped.problem } : {}) };
   const when = signedWhen(key, signedAt);
   if (when === 'after') return check('pdf_signature', 'failed', signedWhileCompromised(key, signedAt) ? 'pdf_key_compromised' : 'pdf_key_retired', facts);

@@ -495,6 +495,9 @@ describe('after a key rotation: what the retired key signs is refused on every p
     // The thief's copy of the key: the signer loaded before the rotation (the file is then deleted).
     retiredSigner = ctx.keys.active;
     await rotateDevelopmentKey(ctx.config.keys);
+    // What the thief signs "after the retirement" is at least a second after it: signing times are
+    // read to the second (time-stamps, `iat`), and within that second the verifiers cannot say.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const keys = await loadMinistryKeys(ctx.config.keys, pino({ level: 'silent' }));
     services = createServices(ctx.db, ctx.config, { identity: { keys, chain: ctx.chain } });
     rotated = await buildApp({ db: ctx.db, config: ctx.config, services });
