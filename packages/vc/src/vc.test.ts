@@ -105,6 +105,27 @@ describe('OpenBadgeCredential with ecdsa-rdfc-2019', () => {
     expect(result.verified).toBe(true);
   });
 
+  it('a status list signed a moment after the verifier read its clock (the platform signs it when asked) is read; one from tomorrow is not', async () => {
+    const issuer = await testIssuer();
+    const now = new Date('2026-11-27T13:00:00.900Z');
+    const signedList = async (validFrom: Date) =>
+      secureCredential(buildStatusListCredential({ id: STATUS_URL, issuer: issuer.did, validFrom, encodedList: encodeBitstring([]) }), {
+        signer: issuer.signer(),
+        documentLoader: issuer.loader(),
+      });
+    const verifyWith = async (list: Awaited<ReturnType<typeof signedList>>) => {
+      const loader = issuer.loader(async (url) => (url === STATUS_URL ? list : null));
+      const credential = await secureCredential(buildOpenBadgeCredential(diplomaInput(issuer.did)), { signer: issuer.signer(), documentLoader: loader });
+      return verifyOpenBadgeCredential(credential, { documentLoader: loader, trust: { issuers: [issuer.did] }, now });
+    };
+    // Signed at 13:00:01.1, its validFrom to the second: 13:00:01, after the verifier's 13:00:00.9.
+    expect((await verifyWith(await signedList(new Date('2026-11-27T13:00:01Z')))).checks.status).toEqual({ status: 'ok' });
+    expect((await verifyWith(await signedList(new Date('2026-11-28T13:00:00Z')))).checks.status).toMatchObject({
+      status: 'unknown',
+      detail: 'the status list is out of its validity period',
+    });
+  });
+
   it('expiry: not before validFrom, not after validUntil', async () => {
     const { credential, loader } = await setup();
     const early = await verifyOpenBadgeCredential(credential, { documentLoader: loader, now: new Date('2026-07-14T00:00:00Z') });

@@ -85,7 +85,14 @@ async function checkProof(credential: Json, documentLoader: DocumentLoader): Pro
   }
 }
 
-function checkExpiry(credential: Json, now: Date): VcCheck {
+/**
+ * A status list is signed afresh by the issuer at the moment it is asked for, after the verifier
+ * took its `now`, and on a machine whose clock may run a little ahead: its `validFrom` may be up
+ * to this much later than the verifier's clock (it says nothing stale; `validUntil` stays strict).
+ */
+export const STATUS_LIST_CLOCK_SKEW_MS = 5 * 60_000;
+
+function checkExpiry(credential: Json, now: Date, skewMs = 0): VcCheck {
   const date = (name: string): Date | null | 'invalid' => {
     const value = credential[name];
     if (value === undefined) return null;
@@ -96,7 +103,7 @@ function checkExpiry(credential: Json, now: Date): VcCheck {
   const from = date('validFrom');
   const until = date('validUntil');
   if (from === 'invalid' || until === 'invalid') return { status: 'failed', reason: 'malformed', detail: 'validFrom or validUntil is not a date' };
-  if (from && from.getTime() > now.getTime()) return { status: 'failed', reason: 'not-yet-valid', detail: `valid from ${from.toISOString()}` };
+  if (from && from.getTime() > now.getTime() + skewMs) return { status: 'failed', reason: 'not-yet-valid', detail: `valid from ${from.toISOString()}` };
   if (until && until.getTime() <= now.getTime()) return { status: 'failed', reason: 'expired', detail: `valid until ${until.toISOString()}` };
   return { status: 'ok' };
 }
@@ -144,7 +151,8 @@ async function checkStatus(credential: Json, documentLoader: DocumentLoader, tru
     if (!listProof.verified) return { status: 'unknown', reason: 'unresolved', detail: `the status list's proof does not verify: ${listProof.detail ?? ''}` };
     const listIssuer = checkIssuer(list, listProof, trust);
     if (listIssuer.status !== 'ok' || issuerId(list) !== issuer) return { status: 'unknown', reason: 'unresolved', detail: 'the status list is not the credential issuer’s' };
-    if (checkExpiry(list, now).status !== 'ok') return { status: 'unknown', reason: 'unresolved', detail: 'the status list is out of its validity period' };
+    if (checkExpiry(list, now, STATUS_LIST_CLOCK_SKEW_MS).status !== 'ok')
+      return { status: 'unknown', reason: 'unresolved', detail: 'the status list is out of its validity period' };
     const subject = asArray(list.credentialSubject).filter(isObject)[0];
     if (subject?.statusPurpose !== 'revocation' || typeof subject.encodedList !== 'string') {
       return { status: 'unknown', reason: 'unresolved', detail: 'the status list has no revocation bitstring' };
