@@ -421,17 +421,18 @@ test('the whole issuing journey: template, list with errors then corrected, phot
     await page.getByRole('button', { name: `Modifier la photo de ${MARIE}` }).click();
     const editor = page.getByRole('dialog', { name: `Modifier la photo de ${MARIE}` });
     await expect(editor.getByRole('img', { name: `Aperçu de la photo de ${MARIE}` })).toBeVisible();
-    await expect(editor.getByText("Photo d'origine : 300 × 400 px")).toBeVisible();
+    // The editor works on the original the phone took (600 × 800), kept beside the 300 × 400 copy (ADR 0147).
+    await expect(editor.getByText("Photo d'origine : 600 × 800 px")).toBeVisible();
     const brightness = editor.getByRole('slider', { name: /^Luminosité/ });
     await brightness.focus();
     for (let i = 0; i < 15; i++) await page.keyboard.press('ArrowRight');
     await expect(brightness).toHaveAttribute('aria-valuetext', '115 %');
     await editor.getByLabel('Recadrer la photo').check();
-    await editor.getByLabel('Gauche (x)').fill('30');
-    await editor.getByLabel('Haut (y)').fill('40');
-    await editor.getByLabel('Largeur (w)').fill('240');
-    await editor.getByLabel('Hauteur (h)').fill('320');
-    await expect(editor.getByTestId('photo-crop-value')).toHaveText('Zone gardée : 240 × 320 px, à 30 px du bord gauche et 40 px du haut');
+    await editor.getByLabel('Gauche (x)').fill('60');
+    await editor.getByLabel('Haut (y)').fill('80');
+    await editor.getByLabel('Largeur (w)').fill('480');
+    await editor.getByLabel('Hauteur (h)').fill('640');
+    await expect(editor.getByTestId('photo-crop-value')).toHaveText('Zone gardée : 480 × 640 px, à 60 px du bord gauche et 80 px du haut');
     await auditPage(page, 'issuing-3-photo-editor', locale, desktop);
     await editor.getByRole('button', { name: 'Enregistrer et valider' }).click();
     await expect(editor).toHaveCount(0);
