@@ -25,6 +25,11 @@ export interface PublicJwk {
 export interface RawEs256Signer {
   kid: string;
   sign(data: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The signing certificate's chain, base64 DER, leaf first, without the trust anchor: written as
+   * the `x5c` header, which wallets of the EU's high-assurance profile (HAIP) read the issuer from.
+   */
+  x5c?: readonly string[];
 }
 
 export interface StatusReference {
@@ -96,7 +101,8 @@ export async function issueDiplomaSdJwt(options: IssueOptions): Promise<string> 
   };
   const present = DISCLOSABLE_CLAIMS.filter((claim) => options.claims[claim] !== undefined);
   const frame = { _sd: present } as unknown as DisclosureFrame<typeof payload>;
-  return instance.issue(payload, frame, { header: { typ: SD_JWT_VC_TYP, kid: options.signer.kid } });
+  const x5c = options.signer.x5c?.length ? { x5c: [...options.signer.x5c] } : {};
+  return instance.issue(payload, frame, { header: { typ: SD_JWT_VC_TYP, kid: options.signer.kid, ...x5c } });
 }
 
 export interface KeyBindingOptions {

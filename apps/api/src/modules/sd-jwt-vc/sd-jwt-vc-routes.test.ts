@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,7 +62,18 @@ describe("a diploma's SD-JWT VC", () => {
     const metadata = (await get('/.well-known/jwt-vc-issuer')).json();
     expect(metadata.issuer).toBe(PUBLIC_URL);
     const [header] = res.body.split('.');
-    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ typ: 'dc+sd-jwt', alg: 'ES256', kid: keys.active.kid });
+    const decoded = JSON.parse(Buffer.from(header!, 'base64url').toString()) as { x5c: string[] };
+    expect(decoded).toMatchObject({ typ: 'dc+sd-jwt', alg: 'ES256', kid: keys.active.kid });
+    // The signing certificate for wallets that read the issuer from it (HAIP): its key is the one
+    // that signed, and the chain stops before the self-signed root.
+    expect(decoded.x5c.length).toBe(keys.active.certificateChainDer.length - 1);
+    const leaf = new X509Certificate(Buffer.from(decoded.x5c[0]!, 'base64'));
+    const { x, y } = leaf.publicKey.export({ format: 'jwk' });
+    expect({ x, y }).toEqual({ x: keys.active.publicJwk.x, y: keys.active.publicJwk.y });
+    for (const der of decoded.x5c) {
+      const certificate = new X509Certificate(Buffer.from(der, 'base64'));
+      expect(certificate.issuer === certificate.subject && certificate.checkIssued(certificate)).toBe(false);
+    }
     const result = await verifyDiplomaSdJwt(res.body, { jwks: metadata.jwks, issuer: PUBLIC_URL, vcts: [`${PUBLIC_URL}/vct/diploma`] });
     expect(result.checks.filter((c) => c.name !== 'status').every((c) => c.status === 'passed')).toBe(true);
     expect(result.claims).toMatchObject({ family_name: 'MUKENDI', place_of_birth: 'Kananga', percentage: 71.5, kind: 'diplome_etat', serial: 'DE-2026-0000001-2' });

@@ -1,4 +1,4 @@
-import type { JsonWebKey } from 'node:crypto';
+import { type JsonWebKey, X509Certificate } from 'node:crypto';
 import { diplomaRecordSchema } from '@sceau/credential';
 import { claimsFromRecord, DIPLOMA_KINDS, issueDiplomaSdJwt, jwtVcIssuerMetadata, typeMetadata, vctUrl, type DiplomaKind } from '@sceau/sd-jwt';
 import { eq } from 'drizzle-orm';
@@ -11,6 +11,17 @@ import { holderPolicy } from '../../policies/holder-policy.ts';
 import { authorize } from '../../policies/policy.ts';
 import { factsOf, findDiploma, findHolderAccount } from '../holder/holder-repository.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+
+/**
+ * The `x5c` of an SD-JWT VC: the ministry key's certificate chain, leaf first, base64 DER, without
+ * its trust anchor (a self-signed root is the wallet's to hold, not the token's, as HAIP asks).
+ */
+export function x5cOf(chainDer: readonly Uint8Array[]): string[] {
+  const chain = chainDer.map((der) => new X509Certificate(Buffer.from(der)));
+  const last = chain.at(-1);
+  const selfSigned = !!last && chain.length > 1 && last.issuer === last.subject && last.checkIssued(last);
+  return (selfSigned ? chainDer.slice(0, -1) : chainDer).map((der) => Buffer.from(der).toString('base64'));
+}
 
 /**
  * Where a diploma's status is published (the credential-status module): its index in the
@@ -59,7 +70,7 @@ export class SdJwtVcService {
       issuer: this.issuer,
       vct: this.vct,
       claims: claimsFromRecord(parsed.data, row.kind as DiplomaKind),
-      signer: { kid: active.kid, sign: (data) => active.es256.sign(data) },
+      signer: { kid: active.kid, sign: (data) => active.es256.sign(data), x5c: x5cOf(active.certificateChainDer) },
       ...(options?.holderPublicJwk ? { holderPublicJwk: options.holderPublicJwk } : {}),
       ...(entry ? { status: { idx: entry.index, uri: entry.tokenStatusUrl } } : {}),
     });
