@@ -139,7 +139,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chain?.stop();
-  for (const dir of [dataDir, work]) if (dir) await fs.rm(dir, { recursive: true, force: true });
+  for (const dir of [dataDir, work, portableData]) if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 // ------------------------------------------------------------------------------ the paths
