@@ -242,10 +242,20 @@ export async function checkUpload(input: CheckUploadInput): Promise<ImportCheckR
     form.append('file', input.file, input.file.name);
     if (input.photos) form.append('photos', input.photos, input.photos.name);
   }
-  const withProgress = !uploaded && size >= PROGRESS_FROM_BYTES && typeof XMLHttpRequest !== 'undefined';
-  const client = createApiClient(
+  const withProgress = !uploaded && size >= PROGRESS_FROM_BYTES;
+  const client = uploadClient(withProgress ? (input.onProgress ?? (() => {})) : null);
+  return (await client.call(endpoints.imports.checkFile, { body: form, signal: input.signal })).data;
+}
+
+/**
+ * The app's API client (token, language, translated errors) for a call carrying files: with
+ * `onProgress`, sent by XMLHttpRequest so that the upload's progress is reported.
+ */
+export function uploadClient(onProgress: ((progress: UploadProgress) => void) | null) {
+  const withProgress = onProgress !== null && typeof XMLHttpRequest !== 'undefined';
+  return createApiClient(
     createHttpClient({
-      fetch: withProgress ? progressFetch(input.onProgress ?? (() => {})) : (...args) => globalThis.fetch(...args),
+      fetch: withProgress ? progressFetch(onProgress) : (...args) => globalThis.fetch(...args),
       getLocale: () => currentLocale(),
       getToken: readToken,
       translate: (key) => translate(i18n, key),
@@ -253,5 +263,4 @@ export async function checkUpload(input: CheckUploadInput): Promise<ImportCheckR
     }),
     '/api',
   );
-  return (await client.call(endpoints.imports.checkFile, { body: form, signal: input.signal })).data;
 }

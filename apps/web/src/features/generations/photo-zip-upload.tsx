@@ -2,14 +2,10 @@ import { IMPORT_LIMITS, type GenerationView, type PhotoZipReport } from '@sceau/
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createApiClient } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
 import { formatBytes } from '@/lib/format-bytes';
-import { createHttpClient, isApiError } from '@/lib/http';
-import { currentLocale, i18n } from '@/lib/i18n';
-import { readToken } from '@/lib/storage';
-import { translate } from '@/lib/text-keys';
-import { progressFetch, RESUMABLE_FROM_BYTES, sendFileResumable, type UploadProgress } from '@/features/generations/check-upload';
+import { isApiError } from '@/lib/http';
+import { RESUMABLE_FROM_BYTES, sendFileResumable, uploadClient, type UploadProgress } from '@/features/generations/check-upload';
 
 /**
  * Sends a photos zip to a batch (`POST /generations/{id}/photos`, ADR 0147) through XMLHttpRequest,
@@ -22,17 +18,7 @@ export async function uploadPhotoZip(generationId: number, zip: File, onProgress
     form.append('photos_upload', await sendFileResumable(zip, 'photos', onProgress, signal));
     onProgress({ loaded: zip.size, total: zip.size });
   } else form.append('photos', zip, zip.name);
-  const client = createApiClient(
-    createHttpClient({
-      fetch: typeof XMLHttpRequest !== 'undefined' ? progressFetch(onProgress) : (...args) => globalThis.fetch(...args),
-      getLocale: () => currentLocale(),
-      getToken: readToken,
-      translate: (key) => translate(i18n, key),
-      baseUrl: '/api',
-    }),
-    '/api',
-  );
-  return (await client.call(endpoints.imports.addPhotos, { params: { id: generationId }, body: form, signal })).data;
+  return (await uploadClient(onProgress).call(endpoints.imports.addPhotos, { params: { id: generationId }, body: form, signal })).data;
 }
 
 /**
