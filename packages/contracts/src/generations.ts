@@ -93,6 +93,10 @@ export const generationAbilities = z.object({
 });
 export type GenerationAbilities = z.infer<typeof generationAbilities>;
 
+/** A refused action's reason: a key of the `errors` catalogue (`field.…`) and its interpolation values. */
+export const abilityRefusal = z.object({ key: z.string(), params: z.record(z.string(), z.unknown()) });
+export type AbilityRefusal = z.infer<typeof abilityRefusal>;
+
 export const generationView = z.object({
   id: z.number().int(),
   type: z.string(),
@@ -117,6 +121,12 @@ export const generationView = z.object({
   revocation_reason: z.string().nullable(),
   /** What the signed-in user may do on this batch now (the server's policy, scope and state included). */
   abilities: generationAbilities,
+  /**
+   * Why an ability is refused when the policy says why (a message of the `errors` catalogue and its
+   * values), for the web to show in place of the action: `sign` of a batch made with a signing key
+   * since retired (ADR 0148).
+   */
+  refusals: z.partialRecord(generationAbilities.keyof(), abilityRefusal),
 });
 export type GenerationView = z.infer<typeof generationView>;
 

@@ -2,7 +2,7 @@ import { isPublished, VALIDATION_OPEN_STATUSES, type GenerationAbilities, type G
 import type { SQL } from 'drizzle-orm';
 import { generations } from '../db/schema.ts';
 import { holdsAny, type Actor } from './actor.ts';
-import { abilitiesOf, firstDenial, type Decision } from './policy.ts';
+import { firstDenial, judge, type Decision, type Refusal } from './policy.ts';
 import { isWithin, withinCondition, type Scope } from './scope.ts';
 
 /** What the batch rules read of a batch (generation). */
@@ -132,9 +132,18 @@ export const generationPolicy = {
   /** The batch's history (who did what, when): its staff, in its scope, at any state. */
   viewHistory: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, ...STAFF)),
 
-  abilities(actor: Actor, batch: BatchFacts): GenerationAbilities {
+  /** What `actor` may do on the batch; `keys` (the batch's signing keys) when the caller read them, else `sign` ignores them. */
+  abilities(actor: Actor, batch: BatchFacts, keys?: SigningKeyFacts): GenerationAbilities {
+    return generationPolicy.judge(actor, batch, keys).abilities;
+  },
+
+  /**
+   * The abilities, and why one is refused when its rule says why: `sign` of a batch made with a key
+   * since retired (ADR 0148), shown by the web in place of the signature button.
+   */
+  judge(actor: Actor, batch: BatchFacts, keys?: SigningKeyFacts): { abilities: GenerationAbilities; refusals: Partial<Record<keyof GenerationAbilities, Refusal>> } {
     const p = generationPolicy;
-    return abilitiesOf({
+    return judge({
       view: () => p.view(actor, batch),
       import_list: () => p.importList(actor, batch),
       add_photos: () => p.addPhotos(actor, batch),
@@ -142,7 +151,7 @@ export const generationPolicy = {
       validate_data: () => p.validateData(actor, batch),
       view_rejected: () => p.viewRejected(actor, batch),
       launch: () => p.launch(actor, batch),
-      sign: () => p.sign(actor, batch),
+      sign: () => p.sign(actor, batch, keys),
       cancel: () => p.cancel(actor, batch),
       download_all: () => p.downloadAll(actor, batch),
       download_one: () => p.downloadOne(actor, batch),

@@ -39,5 +39,27 @@ export function firstDenial(...checks: (() => Decision)[]): Decision {
 
 /** What an actor may do on an object, sent with it so that the web never re-derives a rule. */
 export function abilitiesOf<A extends string>(rules: Record<A, () => Decision>): Record<A, boolean> {
-  return Object.fromEntries(Object.entries<() => Decision>(rules).map(([name, rule]) => [name, rule() === true])) as Record<A, boolean>;
+  return judge(rules).abilities;
+}
+
+/** A refusal the web shows in place of an action: a translation key of the `errors` namespace and its values. */
+export interface Refusal {
+  key: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Each rule decided once: what the actor may do, and why an action is refused when the rule says
+ * why (a conflict with its message: the object's state, explained), for the web to show in its place.
+ */
+export function judge<A extends string>(rules: Record<A, () => Decision>): { abilities: Record<A, boolean>; refusals: Partial<Record<A, Refusal>> } {
+  const abilities = {} as Record<A, boolean>;
+  const refusals: Partial<Record<A, Refusal>> = {};
+  for (const [name, rule] of Object.entries<() => Decision>(rules) as [A, () => Decision][]) {
+    const decision = rule();
+    abilities[name] = decision === true;
+    if (typeof decision === 'object' && decision.conflict)
+      refusals[name] = typeof decision.message === 'string' ? { key: decision.message, params: {} } : { key: decision.message.key, params: decision.message.params };
+  }
+  return { abilities, refusals };
 }

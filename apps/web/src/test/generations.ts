@@ -56,6 +56,7 @@ export function makeGeneration(overrides: Partial<GenerationView> = {}): Generat
     revoked_at: null,
     revocation_reason: null,
     abilities: makeAbilities({ view: true }),
+    refusals: {},
     ...overrides,
   };
 }

@@ -105,6 +105,17 @@ describe('the signature of a batch made with a key since retired', () => {
     expect((await app.inject({ method: 'DELETE', url: `/api/generations/${id}/cancel`, headers: admin })).statusCode).toBe(200);
   });
 
+  it('the batch as the API presents it: no `sign`, and why, for the web to show in place of the button; `cancel` still offered', async () => {
+    const id = await generatedBatch(RETIRED_KID);
+    const batch = (await app.inject({ method: 'GET', url: `/api/generations/${id}`, headers: admin })).json().data;
+    expect(batch.abilities).toMatchObject({ sign: false, cancel: true, preview: true });
+    expect(batch.refusals).toEqual({ sign: { key: 'field.batch_signing_key_retired', params: { kid: RETIRED_KID } } });
+    const active = await generatedBatch(ctx.keys.active.kid);
+    const ok = (await app.inject({ method: 'GET', url: `/api/generations/${active}`, headers: admin })).json().data;
+    expect(ok.abilities.sign).toBe(true);
+    expect(ok.refusals).toEqual({});
+  });
+
   it('a batch made with the active key is signed and published', async () => {
     const id = await generatedBatch(ctx.keys.active.kid);
     expect((await app.inject({ method: 'POST', url: `/api/generations/${id}/apply-signature`, headers: admin })).statusCode).toBe(202);
@@ -130,5 +141,15 @@ describe('the signature of a batch made with a key since retired', () => {
     });
     expect(generationPolicy.sign(actor, batch, { batchKids: [], activeKid: 'new' })).toBe(true);
     expect(generationPolicy.sign(actor, batch)).toBe(true);
+    // The abilities read the same rule: `sign` false with the refusal's message, true with the active key.
+    expect(generationPolicy.judge(actor, batch, { batchKids: ['old'], activeKid: 'new' })).toMatchObject({
+      abilities: { sign: false },
+      refusals: { sign: { key: 'field.batch_signing_key_retired', params: { kid: 'old' } } },
+    });
+    expect(generationPolicy.abilities(actor, batch, { batchKids: ['old'], activeKid: 'new' }).sign).toBe(false);
+    expect(generationPolicy.judge(actor, batch, { batchKids: [], activeKid: 'new' })).toMatchObject({ abilities: { sign: true }, refusals: {} });
+    // A refusal is told only for what the actor could otherwise do: without the permission, nothing to explain.
+    const viewer = { id: 2, permissions: ['generation.view'], scope: NATIONAL } as never;
+    expect(generationPolicy.judge(viewer, batch, { batchKids: ['old'], activeKid: 'new' }).refusals).toEqual({});
   });
 });

@@ -4,7 +4,9 @@ import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type SQL } from 
 import type { Db } from '../../db/client.ts';
 import { byName, foldedContains, foldedOf } from '../../db/schema/folded.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { generationPolicy } from '../../policies/generation-policy.ts';
+import { generationPolicy, type SigningKeyFacts } from '../../policies/generation-policy.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import { batchSigningKeys } from './batch-access.ts';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options } from '../../db/schema.ts';
 
 const batchInstitution = aliasedTable(institutions, 'batch_institution');
@@ -19,7 +21,7 @@ export function candidateMatches(text: string): SQL {
   return foldedContains(foldedOf(generationItems.lastName, generationItems.middleName, generationItems.firstName, generationItems.candidateCode), text);
 }
 
-export async function listGenerations(db: Db, actor: Actor, where: SQL | undefined, page: number, perPage: number) {
+export async function listGenerations(db: Db, actor: Actor, where: SQL | undefined, page: number, perPage: number, keys: SigningKeys = null) {
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(generations).where(where);
   const rows = await db
     .select({ id: generations.id })
@@ -33,6 +35,7 @@ export async function listGenerations(db: Db, actor: Actor, where: SQL | undefin
       db,
       rows.map((r) => r.id),
       actor,
+      keys,
     ),
     total,
   };
@@ -61,10 +64,19 @@ export async function selectBatchHeaders(db: Pick<Db, 'select'>, ids: number[]) 
     .where(inArray(generations.id, ids));
 }
 
-/** Batches as the API shows them to `actor`, with what it may do on each (its policy's abilities). */
-export async function presentGenerations(db: Db, ids: number[], actor: Actor): Promise<GenerationView[]> {
+/** The platform's signing keys (none in a process without an identity: nothing is signed there). */
+type SigningKeys = Pick<MinistryKeys, 'active'> | null;
+
+/**
+ * Batches as the API shows them to `actor`, with what it may do on each (its policy's abilities) and
+ * why an action is refused when the policy says why. The signing keys of a batch awaiting its
+ * signature are read (one row each at most) so that `sign` says whether it can happen (ADR 0148).
+ */
+export async function presentGenerations(db: Db, ids: number[], actor: Actor, keys: SigningKeys = null): Promise<GenerationView[]> {
   if (ids.length === 0) return [];
   const rows = await selectBatchHeaders(db, ids);
+  const signingKeys = new Map<number, SigningKeyFacts | undefined>();
+  for (const { g } of rows) if (g.status === 'ready_for_signature' && g.signatureStatus === 'not_started') signingKeys.set(g.id, await batchSigningKeys(db, g.id, keys));
   const itemCounts = await db
     .select({
       generationId: generationItems.generationId,
@@ -82,6 +94,7 @@ export async function presentGenerations(db: Db, ids: number[], actor: Actor): P
   const byId = new Map(
     rows.map(({ g, session, province, institution, centre, option }) => {
       const c = itemCounts.find((x) => x.generationId === g.id);
+      const { abilities, refusals } = generationPolicy.judge(actor, g, signingKeys.get(g.id));
       const view: GenerationView = {
         id: g.id,
         type: g.type,
@@ -106,7 +119,8 @@ export async function presentGenerations(db: Db, ids: number[], actor: Actor): P
         published_at: g.publishedAt?.toISOString() ?? null,
         revoked_at: g.revokedAt?.toISOString() ?? null,
         revocation_reason: g.revocationReason,
-        abilities: generationPolicy.abilities(actor, g),
+        abilities,
+        refusals,
       };
       return [g.id, view] as const;
     }),

@@ -10,7 +10,7 @@ import { GenerationsService } from './generations-service.ts';
 import { REJECTED_COLUMNS, rejectedExport } from './rejected-export.ts';
 
 export const generationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
-  const batches = new GenerationsService(db, services.storage);
+  const batches = new GenerationsService(db, services.storage, services.identity?.keys ?? null);
   const { generations } = endpoints;
 
   serve(app, generations.byUser, async (request) => {

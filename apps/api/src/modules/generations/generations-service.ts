@@ -8,6 +8,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
 import { recordAudit } from '../audit/audit-service.ts';
+import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { batchFor } from './batch-access.ts';
 import { fillBatchArchive } from './batch-archive.ts';
 import { listGenerations, listItems, presentGenerations } from './generations-repository.ts';
@@ -23,6 +24,8 @@ export class GenerationsService {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
+    /** The platform's signing keys, for the batches' `sign` ability (none without an identity). */
+    private readonly keys: Pick<MinistryKeys, 'active'> | null = null,
   ) {}
 
   /** The actor's own batches, and only while they lie in the account's scope (a scope can be narrowed). */
@@ -30,13 +33,13 @@ export class GenerationsService {
     const conditions: (SQL | undefined)[] = [eq(generations.createdBy, actor.id), generationPolicy.visibleCondition(actor)];
     if (search) conditions.push(foldedContains(foldedOf(generations.title), search));
     if (session) conditions.push(eq(generations.sessionId, session));
-    return listGenerations(this.db, actor, and(...conditions), page, perPage);
+    return listGenerations(this.db, actor, and(...conditions), page, perPage, this.keys);
   }
 
   /** A batch and a page of its candidates (404 outside the actor's scope). */
   async detail(actor: Actor, generationId: number, filter: PageAsked & { search?: string; institution?: number; centre?: number }) {
     const { id } = await batchFor(this.db, actor, generationId, generationPolicy.view);
-    const [view] = await presentGenerations(this.db, [id], actor);
+    const [view] = await presentGenerations(this.db, [id], actor, this.keys);
     const { items, total } = await listItems(this.db, id, filter);
     return { view: view!, items, total };
   }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
-import type { GenerationAbilities } from '@sceau/contracts';
+import type { GenerationAbilities, GenerationView } from '@sceau/contracts';
 import { makeAbilities, makeGeneration, makeItem, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
 
@@ -24,7 +24,12 @@ function rootAbilities(s: State): Partial<GenerationAbilities> {
   };
 }
 
-function routes(get: () => State, onApply: () => void = () => undefined, abilities: (s: State) => Partial<GenerationAbilities> = rootAbilities) {
+function routes(
+  get: () => State,
+  onApply: () => void = () => undefined,
+  abilities: (s: State) => Partial<GenerationAbilities> = rootAbilities,
+  refusals: GenerationView['refusals'] = {},
+) {
   return {
     'GET /api/generations/12/status': () => {
       const s = get();
@@ -46,6 +51,7 @@ function routes(get: () => State, onApply: () => void = () => undefined, abiliti
         anchor: null,
         counts: { items: 2, rejected: 0, diplomas: s.done },
         abilities: makeAbilities(abilities(s)),
+        refusals,
       });
       return jsonResponse({ data: { ...batch, items: [makeItem({ id: 601 }), makeItem({ id: 602 })] }, meta: pageMeta(2) });
     },
@@ -154,6 +160,34 @@ describe('/generating-op/{id}', () => {
     const failed = await screen.findByTestId('generating-failed');
     await waitFor(() => expect(screen.getByText('Kinshasa-Est 2025')).toBeInTheDocument());
     expect(within(failed).queryByRole('link', { name: 'Relancer la génération' })).not.toBeInTheDocument();
+  });
+
+  it('says why in place of the signature when the server refuses it for a retired key (French, then English)', async () => {
+    const retired = { sign: { key: 'field.batch_signing_key_retired', params: { kid: 'oldKid123' } } };
+    const ready = () => ({ status: 'ready_for_signature', signature_status: 'not_started', done: 2, total: 2 });
+    const first = renderApp({
+      path: '/generating-op/12',
+      signedIn: { profile: makeProfile(['root']) },
+      routes: routes(ready, undefined, () => ({ view: true, sign: false, cancel: true }), retired),
+    });
+    const note = await screen.findByTestId('sign-refused');
+    expect(note).toHaveTextContent(/^Ce lot a été produit avec la clé oldKid123, retirée depuis : .*Annulez ce lot/);
+    expect(within(screen.getByTestId('generating-sign')).queryByRole('button', { name: 'Appliquer la signature' })).not.toBeInTheDocument();
+    first.unmount();
+
+    const { i18n } = await import('@/lib/i18n');
+    await i18n.changeLanguage('en');
+    try {
+      renderApp({
+        path: '/generating-op/12',
+        signedIn: { profile: makeProfile(['root']) },
+        routes: routes(ready, undefined, () => ({ view: true, sign: false, cancel: true }), retired),
+      });
+      expect(await screen.findByTestId('sign-refused')).toHaveTextContent(/^This batch was produced with key oldKid123, retired since: .*Cancel this batch/);
+      expect(screen.queryByRole('button', { name: 'Apply the signature' })).not.toBeInTheDocument();
+    } finally {
+      await i18n.changeLanguage('fr');
+    }
   });
 
   it("offers the signature when the batch's abilities say sign", async () => {

@@ -7,6 +7,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { GenerationStatusBadge, SignatureStatusBadge, generationLabel } from '@/components/generation-status';
 import { ProgressMeter } from '@/components/progress-meter';
 import { downloadDiplomaPdf, useGeneration } from '@/features/generations/generations-api';
+import { RefusalNote } from '@/features/generations/refusal-note';
 import { useApplySignature, useGenerationStatus, type GenerationProgressStatus } from '@/features/generations/issuing-api';
 import { candidateName } from '@/lib/candidate-name';
 import { useFlashStore } from '@/lib/flash-context';
@@ -161,14 +162,16 @@ export function GeneratingPage() {
                   {applyError}
                 </div>
               ) : null}
-              {/* Under way (progress, display); otherwise the button only if the batch's abilities say `sign`. */}
+              {/* Under way (progress, display); otherwise the button only if the batch's abilities say `sign`, else why not when the server says why. */}
               {state.signature_status !== 'not_started' || signing ? (
                 <p className="muted">{t('generating.signing')}</p>
               ) : can?.sign ? (
                 <button type="button" className="button button--large" onClick={onApply} disabled={apply.isPending} aria-busy={apply.isPending}>
                   {apply.isPending ? t('generating.applying') : t('generating.apply')}
                 </button>
-              ) : null}
+              ) : (
+                <RefusalNote refusal={batch?.refusals.sign} testId="sign-refused" />
+              )}
             </section>
           ) : null}
 

@@ -146,6 +146,21 @@ describe('batch detail', () => {
     expect(within(screen.getByTestId('candidate-row-503')).queryByRole('button', { name: /spécimen/i })).not.toBeInTheDocument();
   });
 
+  it('says why a generated batch cannot be signed (a retired key) where the way to the signature would be, beside the cancellation', async () => {
+    const stuck = makeGeneration({
+      status: 'ready_for_signature',
+      signature_status: 'not_started',
+      anchor: null,
+      abilities: makeAbilities({ view: true, cancel: true }),
+      refusals: { sign: { key: 'field.batch_signing_key_retired', params: { kid: 'oldKid123' } } },
+    });
+    renderApp({ path: '/show/12', signedIn: { profile: makeProfile(['admin']) }, routes: routes(stuck) });
+    expect(await screen.findByTestId('sign-refused')).toHaveTextContent(/^Ce lot a été produit avec la clé oldKid123, retirée depuis/);
+    const actions = screen.getByTestId('batch-actions');
+    expect(within(actions).getByRole('button', { name: 'Annuler le lot' })).toBeInTheDocument();
+    expect(within(actions).queryByRole('link', { name: /Suivre/ })).not.toBeInTheDocument();
+  });
+
   it('says why a download failed', async () => {
     renderApp({
       path: '/show/12',
