@@ -5,6 +5,7 @@ import { PROGRESS_FROM_BYTES } from '@/features/generations/check-upload';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { issuingRoutes } from '@/test/issuing';
 import { renderApp } from '@/test/render-app';
+import { UploadXhr } from '@/test/upload-xhr';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -89,54 +90,6 @@ describe('/check-file with a workbook of several sheets', () => {
     expect(screen.queryByLabelText('Feuille lue')).not.toBeInTheDocument();
   });
 });
-
-/**
- * The browser's XMLHttpRequest, as far as an upload uses it: the test moves the upload on
- * (`progress`), answers it (`respond`) or sees it aborted.
- */
-class UploadXhr {
-  static last: UploadXhr | null = null;
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown = null;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  aborted = false;
-  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    UploadXhr.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name.toLowerCase()] = value;
-  }
-  send(body: unknown) {
-    this.body = body;
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  getAllResponseHeaders() {
-    return 'content-type: application/json\r\n';
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
-  }
-  respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
 
 describe('/check-file with a large upload', () => {
   it('shows how much is sent (percent and size), then the server’s check, and takes the answer as the usual client does', async () => {

@@ -8,53 +8,12 @@ import { changeLocale, i18n } from '@/lib/i18n';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
 import { makeAbilities, makeGeneration, pageMeta } from '@/test/generations';
 import { renderApp } from '@/test/render-app';
+import { UploadXhr } from '@/test/upload-xhr';
 
 afterEach(async () => {
   vi.unstubAllGlobals();
   await changeLocale('fr');
 });
-
-/** The browser's XMLHttpRequest as an upload uses it: the test moves it on and answers it. */
-class UploadXhr {
-  static last: UploadXhr | null = null;
-  method = '';
-  url = '';
-  body: unknown = null;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  aborted = false;
-  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    UploadXhr.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader() {}
-  send(body: unknown) {
-    this.body = body;
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  getAllResponseHeaders() {
-    return 'content-type: application/json\r\n';
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
-  }
-  respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
 
 const pending = (addPhotos: boolean): GenerationView =>
   makeGeneration({ status: 'pending_validation', abilities: makeAbilities({ view: true, import_list: true, add_photos: addPhotos }) });
