@@ -4,10 +4,9 @@
 // filled from the entry's subject or details.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, roles, userRoles, users } from '../../db/schema.ts';
-import { seedCountryTemplate } from '../../seed/demo-batch.ts';
-import { createTestApp, DEMO_PASSWORD, signIn, type TestContext } from '../../../test/helpers.ts';
-import { hashPassword } from '../accounts/auth-service.ts';
+import { auditLog } from '../../db/schema.ts';
+import { insertStaff, insertTwoCandidateBatch } from '../../../test/batches.ts';
+import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 
 let ctx: TestContext;
@@ -15,52 +14,16 @@ let batchId: number;
 let itemIds: number[];
 const as: Record<'validator' | 'outsider' | 'nobody' | 'root', Record<string, string>> = {} as never;
 
-async function staffAt(email: string, role: string | null, educProvinceId: number): Promise<void> {
-  const [user] = await ctx.db
-    .insert(users)
-    .values({ name: 'Kalala', firstName: 'Bijou', email, passwordHash: await hashPassword(DEMO_PASSWORD), verifiedAt: new Date(), educProvinceId })
-    .returning();
-  if (!role) return;
-  const [r] = await ctx.db.select().from(roles).where(eq(roles.name, role));
-  await ctx.db.insert(userRoles).values({ userId: user!.id, roleId: r!.id });
-}
+const staffAt = (email: string, role: string | null, educProvinceId: number) => insertStaff(ctx.db, { email, role, educProvinceId, name: 'Kalala', firstName: 'Bijou' });
 
 const bearer = async (email: string) => ({ authorization: `Bearer ${await signIn(ctx, email)}` });
 const history = (query: string, headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: `/api/generations/${batchId}/history${query}`, headers });
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  const templateId = await seedCountryTemplate(ctx.db);
-  const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
-  const [province] = await ctx.db.select().from(educProvinces).where(eq(educProvinces.code, 'KC-1'));
-  const [school] = await ctx.db.select().from(institutions).where(eq(institutions.educProvinceId, province!.id)).limit(1);
-  const [other] = await ctx.db.select().from(institutions).where(eq(institutions.code, 'KIN-FUN-C1-E1'));
-  const [option] = await ctx.db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
-  const [batch] = await ctx.db
-    .insert(generations)
-    .values({ type: 'diplome_etat', templateId, sessionId: session!.id, educProvinceId: province!.id, institutionId: school!.id, status: 'pending_validation', createdBy: null })
-    .returning();
-  batchId = batch!.id;
-  itemIds = [];
-  for (let i = 0; i < 2; i++) {
-    const [item] = await ctx.db
-      .insert(generationItems)
-      .values({
-        generationId: batchId,
-        candidateCode: `${20269700000000 + batchId * 10 + i}`,
-        lastName: ['Matondo', 'Luzolo'][i]!,
-        firstName: ['Espérance', 'Joël'][i]!,
-        birthDate: '2007-02-01',
-        birthPlace: 'Matadi',
-        gender: i === 0 ? 'F' : 'M',
-        optionId: option!.optionId,
-        institutionId: school!.id,
-        centreId: school!.centreId,
-        percentageTenths: 684,
-      })
-      .returning({ id: generationItems.id });
-    itemIds.push(item!.id);
-  }
+  const batch = await insertTwoCandidateBatch(ctx.db, { status: 'pending_validation', codeBase: 20269700000000 });
+  ({ batchId, itemIds } = batch);
+  const { province, other } = batch;
   await staffAt('history-validator@sceau.example', 'validateur', province!.id);
   await staffAt('history-outsider@sceau.example', 'admin', other!.educProvinceId);
   await staffAt('history-nobody@sceau.example', null, province!.id);

@@ -9,11 +9,11 @@ import { extractAttachment } from '@sceau/pdf';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
-import { educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, officialSignatures, roles, userRoles, users } from '../../db/schema.ts';
-import { demoPhoto, seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
+import { generations, officialSignatures } from '../../db/schema.ts';
+import { demoPhoto, seedDemoSignatures } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
-import { codeIn, createTestApp, DEMO_PASSWORD, lastMessageTo, signIn, type TestContext } from '../../../test/helpers.ts';
-import { hashPassword } from '../accounts/auth-service.ts';
+import { insertStaff, insertTwoCandidateBatch } from '../../../test/batches.ts';
+import { codeIn, createTestApp, lastMessageTo, signIn, type TestContext } from '../../../test/helpers.ts';
 
 let ctx: TestContext;
 let services: Services;
@@ -24,14 +24,7 @@ let itemIds: number[];
 const as: Record<'root' | 'insider' | 'outsider' | 'validator', Record<string, string>> = {} as never;
 
 /** A staff account working in an educational province. */
-async function staffAt(email: string, role: string, educProvinceId: number): Promise<void> {
-  const [user] = await ctx.db
-    .insert(users)
-    .values({ name: 'Agent', firstName: 'Test', email, passwordHash: await hashPassword(DEMO_PASSWORD), verifiedAt: new Date(), educProvinceId })
-    .returning();
-  const [r] = await ctx.db.select().from(roles).where(eq(roles.name, role));
-  await ctx.db.insert(userRoles).values({ userId: user!.id, roleId: r!.id });
-}
+const staffAt = (email: string, role: string, educProvinceId: number) => insertStaff(ctx.db, { email, role, educProvinceId, name: 'Agent', firstName: 'Test' });
 
 const bearer = async (email: string) => ({ authorization: `Bearer ${await signIn(ctx, email)}` });
 const specimen = (query: string, headers: Record<string, string>) => app.inject({ method: 'GET', url: `/api/generations/${batchId}/specimen${query}`, headers });
@@ -47,44 +40,18 @@ beforeAll(async () => {
   app = await buildApp({ db: ctx.db, config: ctx.config, services });
   await app.ready();
   dir = mkdtempSync(path.join(tmpdir(), 'sceau-specimen-'));
-  const templateId = await seedCountryTemplate(ctx.db);
   await seedDemoSignatures(ctx.db, services.storage);
-  const [session] = await ctx.db.select().from(examSessions).where(eq(examSessions.isCurrent, true));
-  const [province] = await ctx.db.select().from(educProvinces).where(eq(educProvinces.code, 'KC-1'));
-  const [school] = await ctx.db.select().from(institutions).where(eq(institutions.educProvinceId, province!.id)).limit(1);
-  const [other] = await ctx.db.select().from(institutions).where(eq(institutions.code, 'KIN-FUN-C1-E1'));
-  const [option] = await ctx.db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
-  const [batch] = await ctx.db
-    .insert(generations)
-    .values({ type: 'diplome_etat', templateId, sessionId: session!.id, educProvinceId: province!.id, institutionId: school!.id, status: 'ready_for_generation', createdBy: null })
-    .returning();
-  batchId = batch!.id;
-  itemIds = [];
-  for (let i = 0; i < 2; i++) {
-    const photoKey = i === 0 ? `photos/test/specimen-${batchId}.jpg` : null;
-    if (photoKey) await services.storage.put(photoKey, await demoPhoto(40));
-    const [item] = await ctx.db
-      .insert(generationItems)
-      .values({
-        generationId: batchId,
-        candidateCode: `${20269800000000 + batchId * 10 + i}`,
-        lastName: ['Matondo', 'Luzolo'][i]!,
-        middleName: 'Ndombasi',
-        firstName: ['Espérance', 'Joël'][i]!,
-        birthDate: '2007-02-01',
-        birthPlace: 'Matadi',
-        gender: i === 0 ? 'F' : 'M',
-        optionId: option!.optionId,
-        institutionId: school!.id,
-        centreId: school!.centreId,
-        percentageTenths: 684,
-        photoKey,
-        photoStatus: 'validated',
-        dataStatus: 'validated',
-      })
-      .returning({ id: generationItems.id });
-    itemIds.push(item!.id);
-  }
+  const batch = await insertTwoCandidateBatch(ctx.db, {
+    status: 'ready_for_generation',
+    codeBase: 20269800000000,
+    candidate: async (id, i) => {
+      const photoKey = i === 0 ? `photos/test/specimen-${id}.jpg` : null;
+      if (photoKey) await services.storage.put(photoKey, await demoPhoto(40));
+      return { middleName: 'Ndombasi', photoKey, photoStatus: 'validated', dataStatus: 'validated' };
+    },
+  });
+  ({ batchId, itemIds } = batch);
+  const { province, other } = batch;
   await staffAt('specimen-insider@sceau.example', 'admin', province!.id);
   await staffAt('specimen-outsider@sceau.example', 'admin', other!.educProvinceId);
   await staffAt('specimen-validator@sceau.example', 'validateur', province!.id);
