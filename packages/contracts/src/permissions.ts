@@ -29,6 +29,21 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * A batch's staff: whoever sees it, makes or launches it, validates its candidates, follows its
+ * rejections or broadcasts it. They read its history (ADR 0149): the route's requirement and the
+ * batch policy's rule (`generationPolicy.viewHistory`) both use this list.
+ */
+export const BATCH_STAFF_PERMISSIONS = [
+  'generation.view',
+  'generation.create',
+  'generation.generate',
+  'validation.photo',
+  'validation.data',
+  'generation.view.rejected',
+  'broadcast.send',
+] as const satisfies readonly Permission[];
+
 export const ROLES = ['root', 'admin', 'validateur', 'controleur', 'backoffice_manager', 'validator'] as const;
 export type RoleName = (typeof ROLES)[number];
 

@@ -1,4 +1,12 @@
-import { isPublished, VALIDATION_OPEN_STATUSES, type GenerationAbilities, type GenerationStatus, type Permission, type SignatureStatus } from '@sceau/contracts';
+import {
+  BATCH_STAFF_PERMISSIONS,
+  isPublished,
+  VALIDATION_OPEN_STATUSES,
+  type GenerationAbilities,
+  type GenerationStatus,
+  type Permission,
+  type SignatureStatus,
+} from '@sceau/contracts';
 import type { SQL } from 'drizzle-orm';
 import { generations } from '../db/schema.ts';
 import { holdsAny, type Actor } from './actor.ts';
@@ -35,8 +43,6 @@ const IMPORTABLE_STATUSES: readonly GenerationStatus[] = ['created', 'pending_va
 const PRINTED_STATUSES: readonly GenerationStatus[] = ['ready_for_signature', 'completed'];
 
 const VIEW: readonly Permission[] = ['generation.view', 'generation.create', 'generation.generate'];
-/** The batch's staff: whoever sees it, validates its candidates, follows its rejections or broadcasts it. */
-const STAFF: readonly Permission[] = [...VIEW, 'validation.photo', 'validation.data', 'generation.view.rejected', 'broadcast.send'];
 
 const inScope = (actor: Actor, batch: BatchFacts) => (): Decision => (isWithin(actor.scope, batch) ? true : 'hidden');
 const needs =
@@ -130,7 +136,7 @@ export const generationPolicy = {
   revoke: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, 'diplomas.revoke'), when(published(batch))),
 
   /** The batch's history (who did what, when): its staff, in its scope, at any state. */
-  viewHistory: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, ...STAFF)),
+  viewHistory: (actor: Actor, batch: BatchFacts) => firstDenial(inScope(actor, batch), needs(actor, ...BATCH_STAFF_PERMISSIONS)),
 
   /** What `actor` may do on the batch; `keys` (the batch's signing keys) when the caller read them, else `sign` ignores them. */
   abilities(actor: Actor, batch: BatchFacts, keys?: SigningKeyFacts): GenerationAbilities {

@@ -2,6 +2,7 @@ import { idParam } from '../api.ts';
 import { messageResponse } from '../distribution.ts';
 import { exportFormatQuery } from '../imports.ts';
 import { endpoint } from '../endpoint.ts';
+import { BATCH_STAFF_PERMISSIONS } from '../permissions.ts';
 import {
   batchHistoryQuery,
   batchHistoryResponse,
@@ -92,7 +93,7 @@ export const generationsEndpoints = {
   history: endpoint({
     method: 'GET',
     path: '/generations/:id/history',
-    access: { anyPermission: ['generation.view', 'generation.create', 'generation.generate', 'validation.photo', 'validation.data', 'generation.view.rejected', 'broadcast.send'] },
+    access: { anyPermission: BATCH_STAFF_PERMISSIONS },
     tags,
     summary: "A batch's history, newest first: who did what and when (the batch, its candidates' validation, its diplomas)",
     description: "Names only: no address, browser or e-mail (those stay in the national audit log). 404 outside the caller's scope.",
