@@ -239,10 +239,87 @@ describe('diploma SD-JWT VC', () => {
     expect((await verifyDiplomaSdJwt(jwtOnly, options(''))).verdict).toBe('invalid');
   });
 
+  it('accepts the older typ vc+sd-jwt (drafts before -06) as well as dc+sd-jwt, and nothing else', async () => {
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const resigned = async (typ: string) => {
+      const [jwt, ...rest] = (await issue()).split('~');
+      const [, p] = jwt!.split('.');
+      const input = `${b64({ alg: 'ES256', typ, kid: 'ministry-1' })}.${p}`;
+      const signature = Buffer.from(await ministry.signer.sign(new TextEncoder().encode(input))).toString('base64url');
+      return [`${input}.${signature}`, ...rest].join('~');
+    };
+    const older = await verifyDiplomaSdJwt(await resigned('vc+sd-jwt'), options(await statusListToken([])));
+    expect(older.verdict).toBe('valid');
+    const other = await verifyDiplomaSdJwt(await resigned('JWT'), options(await statusListToken([])));
+    expect(other.checks[0]).toMatchObject({ name: 'format', status: 'failed', code: 'malformed' });
+  });
+
   it('publishes type metadata naming every claim, personal ones always disclosable', () => {
     const metadata = typeMetadata(ISSUER, { fr: 'Ministère', en: 'Ministry' });
     expect(metadata.vct).toBe(VCT);
     expect(metadata.claims.find((c) => c.path[0] === 'place_of_birth')).toMatchObject({ sd: 'always' });
     expect(metadata.claims.find((c) => c.path[0] === 'serial')).toMatchObject({ sd: 'never' });
+  });
+});
+
+describe('key binding: the holder’s signature is its own check, never the issuer’s', () => {
+  const NONCE = 'n-0S6_WzA2Mj';
+  const AUD = 'https://university.example.be';
+  const signerOf = async (privateKey: object) => {
+    const sign = await ES256.getSigner(privateKey);
+    return { sign: async (data: Uint8Array) => Buffer.from(await sign(new TextDecoder().decode(data)), 'base64url') };
+  };
+  async function bound() {
+    const holder = await ES256.generateKeyPair();
+    const credential = await issue({ holderPublicJwk: holder.publicKey });
+    return { holder, credential };
+  }
+  const keyBinding = (result: Awaited<ReturnType<typeof verifyDiplomaSdJwt>>) => result.checks.find((c) => c.name === 'key_binding');
+  const signature = (result: Awaited<ReturnType<typeof verifyDiplomaSdJwt>>) => result.checks.find((c) => c.name === 'signature');
+
+  it('a key-binding JWT signed by another key than cnf: key binding failed (wrong key), the issuer signature passed', async () => {
+    const { credential } = await bound();
+    const stranger = await ES256.generateKeyPair();
+    const presentation = await presentDiplomaSdJwt(credential, ['family_name'], { signer: await signerOf(stranger.privateKey), aud: AUD, nonce: NONCE });
+    for (const extra of [{}, { keyBindingNonce: NONCE }]) {
+      const result = await verifyDiplomaSdJwt(presentation, { ...options(await statusListToken([])), ...extra });
+      expect(result.verdict).toBe('invalid');
+      expect(signature(result)).toMatchObject({ status: 'passed', code: 'signature_valid' });
+      expect(keyBinding(result)).toMatchObject({ status: 'failed', code: 'key_binding_wrong_key' });
+    }
+  });
+
+  it('another nonce, another audience, another presentation (sd_hash): each its own code, the issuer signature passed', async () => {
+    const { holder, credential } = await bound();
+    const signer = await signerOf(holder.privateKey);
+    const presentation = await presentDiplomaSdJwt(credential, ['family_name'], { signer, aud: AUD, nonce: NONCE });
+    const list = await statusListToken([]);
+    const nonce = await verifyDiplomaSdJwt(presentation, { ...options(list), keyBindingNonce: 'another' });
+    expect(signature(nonce)?.status).toBe('passed');
+    expect(keyBinding(nonce)).toMatchObject({ status: 'failed', code: 'key_binding_nonce' });
+    const audience = await verifyDiplomaSdJwt(presentation, { ...options(list), keyBindingNonce: NONCE, keyBindingAudience: 'https://other.example' });
+    expect(keyBinding(audience)).toMatchObject({ status: 'failed', code: 'key_binding_audience' });
+    // The key-binding JWT of a presentation disclosing one claim, moved onto one disclosing two.
+    const wider = await presentDiplomaSdJwt(credential, ['family_name', 'school'], { signer, aud: AUD, nonce: NONCE });
+    const moved = `${wider.slice(0, wider.lastIndexOf('~') + 1)}${presentation.slice(presentation.lastIndexOf('~') + 1)}`;
+    const sdHash = await verifyDiplomaSdJwt(moved, { ...options(list), keyBindingNonce: NONCE });
+    expect(signature(sdHash)?.status).toBe('passed');
+    expect(keyBinding(sdHash)).toMatchObject({ status: 'failed', code: 'key_binding_sd_hash' });
+    const good = await verifyDiplomaSdJwt(presentation, { ...options(list), keyBindingNonce: NONCE, keyBindingAudience: AUD });
+    expect(good.verdict).toBe('valid');
+    expect(keyBinding(good)).toMatchObject({ status: 'passed', code: 'key_binding_valid' });
+  });
+
+  it('without a key-binding JWT: said (possession not proven) without changing a public check’s verdict; missing when a challenge was sent', async () => {
+    const { credential } = await bound();
+    const list = await statusListToken([]);
+    const shown = await verifyDiplomaSdJwt(credential, options(list));
+    expect(shown.verdict).toBe('valid');
+    expect(keyBinding(shown)).toMatchObject({ status: 'unchecked', code: 'key_binding_not_presented' });
+    const challenged = await verifyDiplomaSdJwt(credential, { ...options(list), keyBindingNonce: NONCE });
+    expect(challenged.verdict).toBe('invalid');
+    expect(keyBinding(challenged)).toMatchObject({ status: 'failed', code: 'key_binding_missing' });
+    // A credential bound to no key says nothing of a key binding.
+    expect(keyBinding(await verifyDiplomaSdJwt(await issue(), options(list)))).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  */
 import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { createPublicKey, verify as cryptoVerify, type JsonWebKey } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SD_JWT_VC_TYP } from './claims.ts';
@@ -44,6 +45,10 @@ export type SdJwtCheckCode =
   | 'key_binding_invalid'
   | 'key_binding_missing'
   | 'key_binding_audience'
+  | 'key_binding_wrong_key'
+  | 'key_binding_nonce'
+  | 'key_binding_sd_hash'
+  | 'key_binding_not_presented'
   | 'not_revoked'
   | 'revoked'
   | 'suspended'
@@ -166,11 +171,17 @@ function stripInternal(value: unknown): unknown {
   );
 }
 
+/**
+ * A check that informs without weighing on the verdict: a credential bound to a holder key shown
+ * without its key binding (fine for a public check of what it says; it proves no possession).
+ */
+export const isInformational = (check: Pick<SdJwtCheck, 'code'>) => check.code === 'key_binding_not_presented';
+
 function verdictOf(checks: SdJwtCheck[]): VerifiedSdJwt['verdict'] {
   const status = checks.find((check) => check.name === 'status');
   if (checks.some((check) => check.status === 'failed' && check.name !== 'status')) return 'invalid';
   if (status?.status === 'failed') return 'revoked';
-  return checks.some((check) => check.status === 'unchecked') ? 'incomplete' : 'valid';
+  return checks.some((check) => check.status === 'unchecked' && !isInformational(check)) ? 'incomplete' : 'valid';
 }
 
 /** True for text that looks like a compact SD-JWT (`<jwt>~[<disclosure>~]*[<kb-jwt>]`). */
@@ -239,45 +250,28 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
     checks.push({ name: 'signature', status: 'failed', code: 'unknown_key', detail: facts.kid ?? 'no kid' });
   } else {
     const cnfJwk = isObject(payload.cnf) && isObject(payload.cnf.jwk) ? (payload.cnf.jwk as PublicJwk) : null;
-    const nonce = options.keyBindingNonce ?? (kbJwt ? nonceOf(kbJwt) : undefined);
-    const instance = new SDJwtInstance({
-      hasher: digest,
-      verifier: await es256Verifier(key),
-      ...(cnfJwk ? { kbVerifier: async (data: string, signature: string) => (await ES256.getVerifier(cnfJwk as object))(data, signature) } : {}),
-    });
+    // The issuer's signature is verified on the SD-JWT alone (without the key-binding JWT): a
+    // holder signature that fails is the key binding's failure, never reported as the issuer's.
+    const sdJwtPart = `${parts.slice(0, -1).join('~')}~`;
+    const instance = new SDJwtInstance({ hasher: digest, verifier: await es256Verifier(key) });
     // Expiry is its own check below: the signature is verified at a time the token was valid.
     const signatureTime = typeof payload.exp === 'number' && payload.exp < now ? payload.exp : now;
     try {
-      const verified = await instance.verify(compact, { currentDate: signatureTime, ...(cnfJwk && nonce !== undefined ? { keyBindingNonce: nonce } : {}) });
+      const verified = await instance.verify(sdJwtPart, { currentDate: signatureTime });
       signatureOk = true;
       claims = stripInternal(verified.payload) as Record<string, unknown>;
-      if (cnfJwk && nonce !== undefined) {
-        // A presentation made for another verifier, even with the right nonce, is not for this one.
-        const audience = options.keyBindingAudience;
-        kbChecked =
-          audience !== undefined && kbJwt && !audiencesOf(kbJwt).includes(audience)
-            ? { name: 'key_binding', status: 'failed', code: 'key_binding_audience', detail: audiencesOf(kbJwt).join(', ') || 'no aud' }
-            : { name: 'key_binding', status: 'passed', code: 'key_binding_valid' };
+      if (kbJwt) kbChecked = await keyBindingCheck(kbJwt, sdJwtPart, cnfJwk, options, now);
+      else if (cnfJwk && options.keyBindingNonce === undefined) {
+        // Issued to a holder key, shown without its key binding: what it says is verified, not
+        // who shows it (anyone holding the file can). Said, without changing the verdict.
+        kbChecked = { name: 'key_binding', status: 'unchecked', code: 'key_binding_not_presented' };
       }
     } catch (error) {
       const message = (error as Error).message;
-      if (cnfJwk && nonce !== undefined && /Key Binding|sd_hash|signature is not valid/i.test(message)) {
-        // Is it the holder's signature that failed? The issuer's is verified again without it.
-        const withoutKb = `${parts.slice(0, -1).join('~')}~`;
-        const issuerOnly = new SDJwtInstance({ hasher: digest, verifier: await es256Verifier(key) });
-        const verified = await issuerOnly.verify(withoutKb, { currentDate: signatureTime }).catch(() => null);
-        if (verified) {
-          signatureOk = true;
-          claims = stripInternal(verified.payload) as Record<string, unknown>;
-          kbChecked = kbJwt
-            ? { name: 'key_binding', status: 'failed', code: 'key_binding_invalid', detail: message }
-            : { name: 'key_binding', status: 'failed', code: 'key_binding_missing' };
-        }
-      }
-      if (!signatureOk && /not yet valid/i.test(message)) {
+      if (/not yet valid/i.test(message)) {
         checks.push({ name: 'expiry', status: 'failed', code: 'not_yet_valid' });
         checks.push({ name: 'signature', status: 'unchecked', code: 'skipped_after_failure' });
-      } else if (!signatureOk) {
+      } else {
         checks.push({ name: 'signature', status: 'failed', code: 'bad_signature', detail: message });
       }
     }
@@ -322,25 +316,55 @@ export async function verifyDiplomaSdJwt(input: string, options: VerifyOptions):
   return { verdict: verdictOf(checks), checks, claims: signatureOk && disclosuresOk ? claims : null, ...facts, hiddenCount };
 }
 
-/** The key-binding JWT's `aud`, as a list (a string or an array of strings). */
-function audiencesOf(kbJwt: string): string[] {
-  try {
-    const payload = decodeSegment(kbJwt.split('.')[1] ?? '');
-    if (!isObject(payload)) return [];
-    const aud = payload.aud;
-    return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+/** A key-binding JWT's `iat` may be this far ahead of the verifier's clock (seconds). */
+export const KEY_BINDING_CLOCK_SKEW_S = 300;
 
-function nonceOf(kbJwt: string): string | undefined {
+/** `alg` of a key-binding JWT → how node:crypto verifies it (the holder's key may be EC, OKP or RSA). */
+const KB_ALGS: Record<string, { hash: string | null; p1363: boolean }> = {
+  ES256: { hash: 'sha256', p1363: true },
+  ES384: { hash: 'sha384', p1363: true },
+  ES512: { hash: 'sha512', p1363: true },
+  EdDSA: { hash: null, p1363: false },
+  Ed25519: { hash: null, p1363: false },
+  RS256: { hash: 'sha256', p1363: false },
+};
+
+/**
+ * The key binding (SD-JWT §7.3): a `kb+jwt` signed by the key the credential was issued to
+ * (`cnf.jwk`), over this very presentation (`sd_hash`), for this verifier (`nonce`, `aud` when it
+ * asks). Each failure has its own code: the holder's signature is never the issuer's.
+ */
+async function keyBindingCheck(kbJwt: string, sdJwtPart: string, cnfJwk: PublicJwk | null, options: VerifyOptions, now: number): Promise<SdJwtCheck> {
+  const invalid = (code: SdJwtCheckCode, detail: string): SdJwtCheck => ({ name: 'key_binding', status: 'failed', code, detail });
+  if (!cnfJwk) return invalid('key_binding_invalid', 'a key-binding JWT for a credential that names no holder key (cnf)');
+  const [h, p, s, extra] = kbJwt.split('.');
+  let header: unknown;
+  let payload: unknown;
   try {
-    const payload = decodeSegment(kbJwt.split('.')[1] ?? '');
-    return isObject(payload) && typeof payload.nonce === 'string' ? payload.nonce : undefined;
-  } catch {
-    return undefined;
+    if (extra !== undefined || !s) throw new Error('not a compact JWT');
+    header = decodeSegment(h ?? '');
+    payload = decodeSegment(p ?? '');
+  } catch (error) {
+    return invalid('key_binding_invalid', (error as Error).message);
   }
+  if (!isObject(header) || !isObject(payload)) return invalid('key_binding_invalid', 'not a JSON object');
+  if (header.typ !== 'kb+jwt') return invalid('key_binding_invalid', `typ ${String(header.typ)}`);
+  const alg = typeof header.alg === 'string' ? KB_ALGS[header.alg] : undefined;
+  if (!alg) return invalid('key_binding_invalid', `alg ${String(header.alg)}`);
+  let signatureOk = false;
+  try {
+    const key = createPublicKey({ key: cnfJwk as JsonWebKey, format: 'jwk' });
+    signatureOk = cryptoVerify(alg.hash, Buffer.from(`${h}.${p}`), { key, ...(alg.p1363 ? { dsaEncoding: 'ieee-p1363' as const } : {}) }, Buffer.from(s!, 'base64url'));
+  } catch {
+    signatureOk = false;
+  }
+  if (!signatureOk) return invalid('key_binding_wrong_key', 'not signed by the key the credential was issued to (cnf)');
+  if (payload.sd_hash !== base64url(digest(sdJwtPart, 'sha-256'))) return invalid('key_binding_sd_hash', 'made for another presentation (sd_hash)');
+  if (typeof payload.iat !== 'number' || payload.iat > now + KEY_BINDING_CLOCK_SKEW_S) return invalid('key_binding_invalid', 'iat missing or in the future');
+  if (options.keyBindingNonce !== undefined && payload.nonce !== options.keyBindingNonce) return invalid('key_binding_nonce', 'made for another challenge (nonce)');
+  const audiences = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud.filter((a): a is string => typeof a === 'string') : [];
+  if (options.keyBindingAudience !== undefined && !audiences.includes(options.keyBindingAudience)) return invalid('key_binding_audience', audiences.join(', ') || 'no aud');
+  return { name: 'key_binding', status: 'passed', code: 'key_binding_valid' };
 }
 
 async function statusCheck(payload: Record<string, unknown>, options: VerifyOptions, now: number): Promise<SdJwtCheck> {

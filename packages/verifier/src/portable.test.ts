@@ -11,7 +11,7 @@ import {
   secureCredential,
 } from '@sceau/vc';
 import { diplomaInput, testIssuer, type TestIssuer } from '@sceau/vc/test-support';
-import { sign as nodeSign } from 'node:crypto';
+import { generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PORTABLE_BYTES, sniffPortable, verifyPortable, type PortableContext, type PortableIssuer } from './portable.ts';
 
@@ -166,6 +166,29 @@ describe('portable forms', () => {
     expect(forged?.verdict).toBe('altered');
     expect(forged?.checks.find((c) => c.name === 'issuer_signature')?.status).toBe('failed');
   }, 30_000);
+
+  it('key binding is its own check (key_binding), never the ministry signature: another key, another presentation; a bound credential without it stays authentic and says so', async () => {
+    const keyPair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const holder = keyPair();
+    const stranger = keyPair();
+    const holderJwk = holder.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
+    const bound = await issueDiplomaSdJwt({ issuer: URL_, vct: vctUrl(URL_), claims, signer, status: { idx: 7, uri: TOKEN_URL }, holderPublicJwk: holderJwk });
+    const signerOf = async (privateKey: KeyObject) => ({
+      sign: async (data: Uint8Array) => new Uint8Array(nodeSign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' })),
+    });
+    const byStranger = await presentDiplomaSdJwt(bound, ['family_name'], { signer: await signerOf(stranger.privateKey), aud: URL_, nonce: 'n' });
+    const wrong = await verifyPortable(byStranger, context([]));
+    expect(wrong?.verdict).toBe('altered');
+    expect(wrong?.checks.find((c) => c.name === 'issuer_signature')).toMatchObject({ status: 'passed', code: 'signature_valid' });
+    expect(wrong?.checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'failed', code: 'key_binding_wrong_key' });
+
+    const byHolder = await presentDiplomaSdJwt(bound, ['family_name'], { signer: await signerOf(holder.privateKey), aud: URL_, nonce: 'n' });
+    expect((await verifyPortable(byHolder, context([])))?.checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'passed', code: 'key_binding_valid' });
+
+    const shown = await verifyPortable(bound, context([]));
+    expect(shown?.verdict).toBe('authentic');
+    expect(shown?.checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'not-checked', code: 'key_binding_not_presented' });
+  });
 
   it('refuses a text past the bound before parsing it', async () => {
     const result = await verifyPortable(`{${' '.repeat(MAX_PORTABLE_BYTES)}}`, context([]));

@@ -65,12 +65,19 @@ export function sniffPortable(text: string): PortableForm | null {
 
 const origin = (url: string) => url.replace(/\/+$/, '');
 
+/**
+ * Informs without weighing on the verdict: an SD-JWT VC issued to a holder key shown without its
+ * key binding. What it says is verified; that the person showing it holds the key is not (anyone
+ * with the file can show it), which a public check does not ask. The result says so.
+ */
+const informational = (check: PortableCheck) => check.code === 'key_binding_not_presented';
+
 /** The verdict from the checks, by the PDF's rules (packages/verifier/src/verdict.ts). */
 function verdictOf(checks: readonly PortableCheck[]): Verdict {
   const forgery = checks.some((c) => c.status === 'failed' && c.name !== 'not_revoked');
   if (forgery) return 'altered';
   if (checks.some((c) => c.name === 'not_revoked' && c.status === 'failed')) return 'revoked';
-  return checks.every((c) => c.status === 'passed') ? 'authentic' : 'incomplete';
+  return checks.every((c) => c.status === 'passed' || informational(c)) ? 'authentic' : 'incomplete';
 }
 
 /** Verifies an SD-JWT VC or a W3C VC text; null when it is neither. */

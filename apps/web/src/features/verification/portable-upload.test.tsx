@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { resources } from '@sceau/i18n';
 import { describe, expect, it } from 'vitest';
 import { MAX_PORTABLE_BYTES, pastedPortable } from '@/features/verification/portable-upload';
 import { result } from '@/features/verification/verification-fixtures';
@@ -105,6 +106,34 @@ describe('/verification of the portable forms (ADR 0145)', () => {
     await user.click(screen.getByRole('button', { name: 'Vérifier' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
     expect(sentDocument(calls).name).toBe('diplome.json');
+  });
+
+  it('shows the key binding as its own check, apart from the ministry signature: another key failed, the signature passed (French, then English)', async () => {
+    const { fr, en } = resources;
+    const answer = result('altered', {
+      source: 'sd-jwt',
+      checks: [
+        check('issuer_signature', 'signature_valid', fr.verification.check.issuer_signature, fr.verification.code.signature_valid),
+        { ...check('key_binding', 'key_binding_wrong_key', fr.verification.check.key_binding, fr.verification.code.key_binding_wrong_key), status: 'failed' },
+      ],
+    });
+    renderApp({ path: '/verification', routes: { [VERIFY]: () => jsonResponse(answer) } });
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText('Document'));
+    await user.upload(screen.getByLabelText('Document du diplôme'), new File([SD_JWT], 'diplome.sd-jwt', { type: '' }));
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByTestId('verdict-banner')).toHaveAttribute('data-verdict', 'altered');
+    const list = screen.getByTestId('verification-checks');
+    const binding = list.querySelector('[data-check="key_binding"]') as HTMLElement;
+    expect(binding).toHaveAttribute('data-status', 'failed');
+    expect(binding).toHaveAttribute('data-code', 'key_binding_wrong_key');
+    expect(within(binding).getByText('Liaison au porteur (clé du détenteur)')).toBeInTheDocument();
+    expect(list.querySelector('[data-check="issuer_signature"]')).toHaveAttribute('data-status', 'passed');
+
+    const { i18n } = await import('@/lib/i18n');
+    await i18n.changeLanguage('en');
+    expect(await within(binding).findByText("Key binding (holder's key)")).toBeInTheDocument();
+    expect(within(binding).getByText(en.verification.code.key_binding_wrong_key)).toBeInTheDocument();
   });
 
   it('tells a pasted portable form from a link', () => {
