@@ -63,3 +63,27 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
     verifyMatchingIssuers?: boolean;
   }): Promise<{ verified: boolean; error?: unknown; results?: Array<{ verified: boolean; status?: boolean }> }>;
 }
+
+// The Digital Credentials Consortium's stack, used by the conformance test as a second verifier.
+declare module '@digitalcredentials/data-integrity' {
+  export class DataIntegrityProof {
+    constructor(options: { cryptosuite: unknown });
+  }
+}
+
+declare module '@digitalcredentials/did-method-web' {
+  export function didUrlToHttpsUrl(did: string): { baseUrl: string; fragment?: string; domain: string };
+}
+
+declare module '@digitalcredentials/vc' {
+  export function verifyCredential(options: {
+    credential: object;
+    suite: unknown;
+    documentLoader: unknown;
+    checkStatus?: (options: object) => Promise<unknown>;
+  }): Promise<{ verified: boolean; error?: unknown; statusResult?: { verified: boolean }; results?: Array<{ verified: boolean }> }>;
+}
+
+declare module '@digitalcredentials/vc-bitstring-status-list' {
+  export function checkStatus(options: object): Promise<{ verified: boolean; error?: unknown }>;
+}

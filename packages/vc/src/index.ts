@@ -16,7 +16,7 @@ export {
   type DiplomaHolder,
   type IssuerProfile,
 } from './open-badge.ts';
-export { proofSigner, secureCredential, verificationSuite, type ProofSigner } from './sign.ts';
+export { proofSigner, secureCredential, secureOpenBadgeCredential, verificationSuite, type ProofSigner } from './sign.ts';
 export {
   bitstringEntry,
   buildStatusListCredential,

@@ -89,7 +89,12 @@ export function buildOpenBadgeCredential(input: DiplomaCredentialInput): Record<
     credentialSubject: {
       type: ['AchievementSubject'],
       name: holder.name,
-      identifier: [{ type: 'IdentityObject', identityHash: holder.identifier, identityType: 'identifier', hashed: false }],
+      // OB 3.0 names the recipient by IdentityObjects (AchievementSubject has no name of its own):
+      // the candidate code and the name as printed, in plain text (`name` stays for VC readers).
+      identifier: [
+        { type: 'IdentityObject', identityHash: holder.identifier, identityType: 'identifier', hashed: false },
+        { type: 'IdentityObject', identityHash: holder.name, identityType: 'name', hashed: false },
+      ],
       achievement: {
         id: achievement.id,
         type: ['Achievement'],

@@ -41,6 +41,20 @@ export async function secureCredential<T extends object>(
   return secured as T & { proof: Record<string, unknown> };
 }
 
+/**
+ * An Open Badges 3.0 credential secured as `secureCredential` does, its `proof` written as a set
+ * (an array of one): VC 2.0 allows either form, and the 1EdTech JSON Schema of
+ * `AchievementCredential` (and the validators built on it) accepts only the array. Moving the proof
+ * into an array changes nothing signed (a Data Integrity proof never covers `proof`).
+ */
+export async function secureOpenBadgeCredential<T extends object>(
+  credential: T,
+  options: { signer: ProofSigner; documentLoader: DocumentLoader; date?: Date },
+): Promise<T & { proof: Record<string, unknown>[] }> {
+  const secured = await secureCredential(credential, options);
+  return { ...secured, proof: [secured.proof] };
+}
+
 /** The suite a verifier uses (no signer): Digital Bazaar's ecdsa-rdfc-2019. */
 export function verificationSuite(): DataIntegrityProof {
   return new DataIntegrityProof({ cryptosuite });

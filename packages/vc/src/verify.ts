@@ -116,7 +116,7 @@ function checkIssuer(credential: Json, proof: ProofOutcome, trust: VerifyOptions
   const controller = proof.verificationMethod.controller;
   if (controller !== issuer) return { status: 'failed', reason: 'wrong-key', detail: 'the signing key is not the issuer’s' };
   const expires = proof.verificationMethod.expires;
-  const created = isObject(credential.proof) ? credential.proof.created : undefined;
+  const created = asArray(credential.proof).filter(isObject)[0]?.created;
   if (typeof expires === 'string') {
     // A retired key proves only what it signed before its retirement (ADR 0136).
     if (typeof created !== 'string' || Number.isNaN(Date.parse(created)))

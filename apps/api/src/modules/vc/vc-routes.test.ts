@@ -1,7 +1,16 @@
 /// <reference path="../../../../../packages/vc/src/digitalbazaar.d.ts" />
 import * as dbVc from '@digitalbazaar/vc';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
-import { bitstringEntry, createDocumentLoader, tokenStatusListEntry, verificationSuite, verifyOpenBadgeCredential, type DidDocument, type DocumentLoader } from '@sceau/vc';
+import {
+  bitstringEntry,
+  createDocumentLoader,
+  didWebDocumentUrl,
+  tokenStatusListEntry,
+  verificationSuite,
+  verifyOpenBadgeCredential,
+  type DidDocument,
+  type DocumentLoader,
+} from '@sceau/vc';
 import { eq } from 'drizzle-orm';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -89,12 +98,16 @@ describe("a diploma's Open Badges 3.0 credential", () => {
       credentialSubject: {
         type: ['AchievementSubject'],
         name: 'MUKENDI KABONGO Grâce',
-        identifier: [{ type: 'IdentityObject', identityHash: '12345678901230', identityType: 'identifier', hashed: false }],
+        identifier: [
+          { type: 'IdentityObject', identityHash: '12345678901230', identityType: 'identifier', hashed: false },
+          { type: 'IdentityObject', identityHash: 'MUKENDI KABONGO Grâce', identityType: 'name', hashed: false },
+        ],
         achievement: { type: ['Achievement'], achievementType: 'Diploma', fieldOfStudy: 'Scientifique', criteria: { narrative: expect.stringContaining('Juin 2026') } },
         result: [{ type: ['Result'], value: '71.5' }],
       },
       credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListCredential: `${PUBLIC_URL}/credentials/status/0` },
-      proof: { type: 'DataIntegrityProof', cryptosuite: 'ecdsa-rdfc-2019', verificationMethod: `${DID}#${keys.active.kid}` },
+      // A set of one proof: the form the 1EdTech Open Badges 3.0 JSON Schema requires.
+      proof: [{ type: 'DataIntegrityProof', cryptosuite: 'ecdsa-rdfc-2019', verificationMethod: `${DID}#${keys.active.kid}` }],
     });
 
     const loader = await outsideLoader();
@@ -126,8 +139,8 @@ describe("a diploma's Open Badges 3.0 credential", () => {
     expect(didDocument.id).toBe(DID);
     // The same keys as the JWKS the platform publishes (/.well-known/jwks.json).
     expect(didDocument.verificationMethod.map((m) => m.id)).toEqual(keys.jwks().keys.map((k) => `${DID}#${k.kid}`));
-    const credential = (await vc.issue(mine.id)) as { proof: { verificationMethod: string } };
-    const method = (await (await outsideLoader())(credential.proof.verificationMethod)).document as { type: string; controller: string; publicKeyMultibase: string };
+    const credential = (await vc.issue(mine.id)) as { proof: { verificationMethod: string }[] };
+    const method = (await (await outsideLoader())(credential.proof[0]!.verificationMethod)).document as { type: string; controller: string; publicKeyMultibase: string };
     expect(method).toMatchObject({ type: 'Multikey', controller: DID });
     const EcdsaMultikey = await import('@digitalbazaar/ecdsa-multikey');
     const jwk = await EcdsaMultikey.toJwk({ keyPair: await EcdsaMultikey.from(method) });
@@ -229,11 +242,52 @@ describe('after a key rotation', () => {
       expect(old.checks.proof.status).toBe('ok');
       expect(old.checks.issuer.status).toBe('ok');
       expect(old.verificationMethod).toBe(`${DID}#${rotated.retired}`);
-      const fresh = (await afterVc.issue(mine.id)) as { proof: { verificationMethod: string } };
-      expect(fresh.proof.verificationMethod).toBe(`${DID}#${rotated.active}`);
+      const fresh = (await afterVc.issue(mine.id)) as { proof: { verificationMethod: string }[] };
+      expect(fresh.proof[0]!.verificationMethod).toBe(`${DID}#${rotated.active}`);
       expect((await afterVc.verify(fresh)).verified).toBe(true);
     } finally {
       after.close();
     }
   });
+});
+
+describe('the did:web document where did:web resolution looks for it', () => {
+  for (const [publicUrl, did, urls] of [
+    ['https://diplomes.example.cd', 'did:web:diplomes.example.cd', ['/.well-known/did.json']],
+    ['http://localhost:3000', 'did:web:localhost%3A3000', ['/.well-known/did.json']],
+    // Under a path: `<path>/did.json`, served for a proxy that passes the path and for one that strips it.
+    ['https://minepst.gouv.cd/diplomes/', 'did:web:minepst.gouv.cd:diplomes', ['/diplomes/did.json', '/did.json']],
+    ['https://minepst.gouv.cd:8443/a/b', 'did:web:minepst.gouv.cd%3A8443:a:b', ['/a/b/did.json', '/did.json']],
+  ] as const) {
+    it(`${publicUrl} → ${did}, served at ${urls.join(' and ')}`, async () => {
+      const config = { ...ctx.config, publicUrl };
+      const otherStatus = new CredentialStatusService(ctx.db, publicUrl, keys, { recheckMs: 0 });
+      const otherVc = new VcService(ctx.db, config, keys, otherStatus);
+      const base = createServices(ctx.db, config);
+      const other = await buildApp({ db: ctx.db, config, services: { ...base, credentialStatus: otherStatus, vc: otherVc } });
+      try {
+        await other.ready();
+        expect(otherVc.did?.did).toBe(did);
+        // Where the did:web method puts the document (the rule the DCC's and the universal resolvers follow).
+        const resolved = new URL(didWebDocumentUrl(did, { insecure: publicUrl.startsWith('http:') }));
+        expect(resolved.pathname).toBe(urls[0]);
+        for (const url of urls) {
+          const res = await other.inject({ method: 'GET', url });
+          expect(res.statusCode).toBe(200);
+          expect(res.headers['content-type']).toMatch(/^application\/did\+ld\+json/);
+          expect(res.json().id).toBe(did);
+        }
+        // The credential names that DID, and verifies on the document found there.
+        const credential = (await otherVc.issue(mine.id)) as { issuer: { id: string } };
+        expect(credential.issuer.id).toBe(did);
+        const didDocument = (await other.inject({ method: 'GET', url: urls[0] })).json() as DidDocument;
+        const loader = createDocumentLoader({ didDocuments: [didDocument], resolve: async () => null });
+        const checked = await verifyOpenBadgeCredential(credential, { documentLoader: loader, trust: { issuers: [did] } });
+        expect(checked.checks.proof.status).toBe('ok');
+        expect(checked.checks.issuer.status).toBe('ok');
+      } finally {
+        await other.close();
+      }
+    });
+  }
 });

@@ -36,9 +36,13 @@ export async function vcPublicRoutes(app: FastifyInstance, opts: { vc: VcService
     { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The ministry's did:web document: every key that ever signed, as Multikey" } },
     didDocument,
   );
-  // A platform under a path is `did:web:host:path`, whose document is `<path>/did.json`.
-  if (new URL(opts.publicUrl).pathname.replace(/\/$/, '') !== '') {
-    app.get('/did.json', { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The ministry's did:web document (platform under a path)" } }, didDocument);
+  // A platform under a path is `did:web:host:path`, whose document is `<path>/did.json`: served at
+  // `/did.json` for a proxy that strips the path, and at `<path>/did.json` for one that passes it.
+  const path = new URL(opts.publicUrl).pathname.replace(/\/+$/, '');
+  if (path !== '') {
+    for (const url of ['/did.json', `${path}/did.json`]) {
+      app.get(url, { config: { access: 'public' }, schema: { tags: ['identity'], summary: "The ministry's did:web document (platform under a path)" } }, didDocument);
+    }
   }
 
   app.get(

@@ -1,5 +1,5 @@
 import { isPublished, type GenerationType } from '@sceau/contracts';
-import { buildOpenBadgeCredential, issuerProfileDocument, secureCredential, verifyOpenBadgeCredential, type IssuerProfile, type VcVerification } from '@sceau/vc';
+import { buildOpenBadgeCredential, issuerProfileDocument, secureOpenBadgeCredential, verifyOpenBadgeCredential, type IssuerProfile, type VcVerification } from '@sceau/vc';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -120,7 +120,7 @@ export class VcService {
   async issue(diplomaId: string): Promise<object> {
     const unsigned = await this.unsigned(diplomaId);
     const did = this.did!;
-    return secureCredential(unsigned, { signer: did.signer(), documentLoader: this.documentLoader() });
+    return secureOpenBadgeCredential(unsigned, { signer: did.signer(), documentLoader: this.documentLoader() });
   }
 
   /** The holder's download (ADR 0144): under the rule of the diploma's PDF, like its full credential (ADR 0134). */
