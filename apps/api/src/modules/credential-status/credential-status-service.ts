@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { diplomas, generations } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
+import { x5cOf } from '../sd-jwt-vc/sd-jwt-vc-service.ts';
 import { MinistryDid } from '../vc/ministry-did.ts';
 
 /**
@@ -154,7 +155,10 @@ export class CredentialStatusService {
     const unsigned = buildStatusListCredential({ id: this.bitstringUrl(list), issuer: this.did.did, validFrom: at, validUntil, encodedList: encodeBitstring(revoked) });
     const credential = await secureCredential(unsigned, { signer: this.did.signer(), documentLoader: this.did.documentLoader(), date: at });
     const iat = Math.floor(at.getTime() / 1000);
-    const header = { alg: 'ES256', typ: 'statuslist+jwt', kid: this.keys.active.kid };
+    // x5c as on the SD-JWT VC (ADR 0145): a verifier that trusts only the ministry's root certificate
+    // checks the status list as it checked the credential (@sd-jwt/sd-jwt-vc uses one verifier for both).
+    const x5c = x5cOf(this.keys.active.certificateChainDer);
+    const header = { alg: 'ES256', typ: 'statuslist+jwt', kid: this.keys.active.kid, ...(x5c.length > 0 ? { x5c } : {}) };
     const payload = {
       iss: this.base,
       sub: this.tokenStatusUrl(list),

@@ -141,3 +141,104 @@ describe("a diploma's SD-JWT VC", () => {
     expect(metadata.claims.find((c: { path: string[] }) => c.path[0] === 'percentage')).toMatchObject({ sd: 'always' });
   });
 });
+
+/**
+ * A verifier that knows only the ministry's root certificate (the trust anchor a wallet or an
+ * EUDI-style verifier is given), not the platform's JWKS: it reads the key from the JWT's `x5c`
+ * header, checks that chain up to the root and the validity dates, then the signature with the leaf's key.
+ */
+function rootOnlyVerifier(rootDer: Uint8Array) {
+  const root = new X509Certificate(Buffer.from(rootDer));
+  return async (data: string, signature: string) => {
+    const header = JSON.parse(Buffer.from(data.split('.')[0]!, 'base64url').toString()) as { x5c?: string[] };
+    if (!Array.isArray(header.x5c) || header.x5c.length === 0) return false;
+    const chain = header.x5c.map((der) => new X509Certificate(Buffer.from(der, 'base64')));
+    const now = Date.now();
+    for (const [i, certificate] of chain.entries()) {
+      const parent = chain[i + 1] ?? root;
+      if (!certificate.checkIssued(parent) || !certificate.verify(parent.publicKey)) return false;
+      if (Date.parse(certificate.validFrom) > now || Date.parse(certificate.validTo) < now) return false;
+    }
+    return (await ES256.getVerifier(chain[0]!.publicKey.export({ format: 'jwk' })))(data, signature);
+  };
+}
+
+describe('for verifiers outside the platform', () => {
+  it('/.well-known/jwt-vc-issuer is the draft’s: issuer and jwks (not both jwks and jwks_uri), every key with its kid', async () => {
+    const metadata = (await get('/.well-known/jwt-vc-issuer')).json() as { issuer: string; jwks?: { keys: { kid: string }[] }; jwks_uri?: string };
+    expect(metadata.issuer).toBe(PUBLIC_URL);
+    expect(metadata.jwks_uri).toBeUndefined();
+    expect(metadata.jwks?.keys.map((key) => key.kid)).toContain(keys.active.kid);
+  });
+
+  it('a presentation with key binding verifies with @sd-jwt/sd-jwt-vc knowing only the ministry root certificate (x5c), status list included', async () => {
+    const root = keys.active.certificateChainDer.at(-1)!;
+    const wallet = await ES256.generateKeyPair();
+    const credential = await service.issue(mine.id, { holderPublicJwk: wallet.publicKey as never });
+    const sign = await ES256.getSigner(wallet.privateKey);
+    const presentation = await presentDiplomaSdJwt(credential, ['family_name', 'school'], {
+      signer: { sign: async (data) => Buffer.from(await sign(new TextDecoder().decode(data)), 'base64url') },
+      aud: 'https://university.example.be',
+      nonce: 'challenge-1',
+    });
+    const verifier = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: rootOnlyVerifier(root),
+      kbVerifier: async (data, signature, payload) => (await ES256.getVerifier((payload.cnf as { jwk: object }).jwk))(data, signature),
+      statusListFetcher: async (uri) => {
+        const res = await get(new URL(uri).pathname);
+        expect(res.headers['content-type']).toMatch(/^application\/statuslist\+jwt/);
+        return res.body;
+      },
+      // The type metadata, read at the vct address as the library does (no network: the platform's answer).
+      loadTypeMetadataFormat: true,
+      vctFetcher: async (uri) => {
+        expect(uri).toBe(`${PUBLIC_URL}/vct/diploma`);
+        return (await get(new URL(uri).pathname)).json();
+      },
+    });
+    const verified = await verifier.verify(presentation, { keyBindingNonce: 'challenge-1' });
+    expect(verified.kb?.payload).toMatchObject({ aud: 'https://university.example.be', nonce: 'challenge-1' });
+    expect(verified.payload).toMatchObject({ family_name: 'MUKENDI', school: expect.any(String) });
+    expect(verified.typeMetadata?.mergedTypeMetadata.vct).toBe(`${PUBLIC_URL}/vct/diploma`);
+
+    // Another trust anchor (here the leaf itself, which issued nothing): refused.
+    const otherRoot = keys.active.certificateChainDer[0]!;
+    const strict = new SDJwtVcInstance({ hasher: digest, verifier: rootOnlyVerifier(otherRoot), statusListFetcher: async () => '' });
+    await expect(strict.verify(credential)).rejects.toThrow();
+    // The revoked diploma: the status list, checked with the same root, says so.
+    const revokedCredential = await service.issue(revoked.id);
+    const statusOnly = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: rootOnlyVerifier(root),
+      statusListFetcher: async (uri) => (await get(new URL(uri).pathname)).body,
+    });
+    await expect(statusOnly.verify(revokedCredential)).rejects.toThrow(/Status is not valid/);
+  });
+});
+
+describe('with a path in PUBLIC_URL', () => {
+  it('serves the issuer metadata at the well-known name then the path, and the type metadata at its vct address', async () => {
+    const publicUrl = 'https://minepst.gouv.cd/diplomes';
+    const config = { ...ctx.config, publicUrl };
+    const other = new SdJwtVcService(ctx.db, config, keys, null);
+    const base = createServices(ctx.db, config);
+    const pathApp = await buildApp({ db: ctx.db, config, services: { ...base, sdJwtVc: other } });
+    try {
+      await pathApp.ready();
+      for (const url of ['/.well-known/jwt-vc-issuer/diplomes', '/.well-known/jwt-vc-issuer']) {
+        const res = await pathApp.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().issuer).toBe(publicUrl);
+      }
+      expect(other.vct).toBe(`${publicUrl}/vct/diploma`);
+      for (const url of ['/diplomes/vct/diploma', '/vct/diploma']) {
+        const res = await pathApp.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().vct).toBe(`${publicUrl}/vct/diploma`);
+      }
+    } finally {
+      await pathApp.close();
+    }
+  });
+});
