@@ -1,4 +1,4 @@
-import { sign as nodeSign } from 'node:crypto';
+import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,6 +124,29 @@ describe('sceau-verify on the portable forms', () => {
     expect(presented.out).toContain('non dévoilés');
     expect(presented.out).toContain('birth_place');
     expect(presented.out).toContain('Verdict: AUTHENTIQUE');
+  });
+
+  it('key binding: a presentation signed by another key than the holder’s fails as key binding (exit 1), the ministry signature passed; shown without it: authentic, said', async () => {
+    const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const holderJwk = holder.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
+    const bound = await issueDiplomaSdJwt({ issuer: PLATFORM, vct: vctUrl(PLATFORM), claims, signer, status: { idx: 7, uri: TOKEN_URL }, holderPublicJwk: holderJwk });
+    const byStranger = await presentDiplomaSdJwt(bound, ['family_name'], {
+      signer: { sign: async (data) => new Uint8Array(nodeSign('sha256', data, { key: stranger.privateKey, dsaEncoding: 'ieee-p1363' })) },
+      aud: 'https://university.example.be',
+      nonce: 'n',
+    });
+    const wrong = await cli('presented.txt', byStranger, []);
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toMatch(/✔ Ministry signature: passed/);
+    expect(wrong.out).toMatch(/✘ Key binding \(holder's key\): FAILED/);
+    expect(wrong.out).toContain('[key_binding_wrong_key]');
+
+    const shown = await cli('diplome.sd-jwt', bound, [], ['--lang', 'fr']);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('[key_binding_not_presented]');
+    expect(shown.out).toContain('Liaison au porteur');
+    expect(shown.out).toContain('Verdict: AUTHENTIQUE');
   });
 
   it('revoked (exit 1); the status list unreachable: "could not check", never passed (exit 2)', async () => {
