@@ -108,6 +108,11 @@ function DiplomaCard({ diploma }: { diploma: HolderDiplomaView }) {
           {t('holder.diplomas.verify')}
         </Link>
       </div>
+      {diploma.abilities.download ? (
+        <p className="muted" data-testid="sd-jwt-hint">
+          {t('holder.diplomas.sdJwtHint')}
+        </p>
+      ) : null}
     </article>
   );
 }
