@@ -19,7 +19,8 @@ import { describe, expect, it } from 'vitest';
 import { CONTEXTS } from './contexts.ts';
 import { buildDidDocument, didWebDocumentUrl, didWebFor } from './did-web.ts';
 import schema from './fixtures/ob_v3p0_achievementcredential_schema.json' with { type: 'json' };
-import { buildOpenBadgeCredential } from './open-badge.ts';
+import profileSchema from './fixtures/ob_v3p0_profile_schema.json' with { type: 'json' };
+import { buildOpenBadgeCredential, issuerProfileDocument } from './open-badge.ts';
 import { secureCredential, secureOpenBadgeCredential } from './sign.ts';
 import { buildStatusListCredential, encodeBitstring } from './status-list.ts';
 import { diplomaInput, testIssuer } from './test-support.ts';
@@ -77,6 +78,26 @@ describe('the 1EdTech Open Badges 3.0 JSON Schema (AchievementCredential)', () =
     const untyped = structuredClone(credential) as typeof credential & { issuer: { type?: unknown } };
     delete untyped.issuer.type;
     expect(errorsOf(untyped)).not.toEqual([]);
+  });
+});
+
+describe('the 1EdTech Open Badges 3.0 JSON Schema (Profile): the issuer profile served at /credentials/issuer', () => {
+  it('accepts it with every field and with the least; refuses one without type', () => {
+    const validateProfile = ajv.compile(profileSchema);
+    const did = didWebFor('https://diplomes.example.cd');
+    const full = issuerProfileDocument({
+      id: did,
+      name: 'Ministère',
+      url: 'https://diplomes.example.cd',
+      email: 'contact@diplomes.example.cd',
+      phone: '+243 81 000 0000',
+      image: 'https://diplomes.example.cd/emblem.png',
+      description: 'Ministry',
+    });
+    expect(validateProfile(full)).toBe(true);
+    expect(validateProfile(issuerProfileDocument({ id: did, name: 'Ministère', url: 'https://diplomes.example.cd' }))).toBe(true);
+    const { type: _, ...untyped } = full;
+    expect(validateProfile(untyped)).toBe(false);
   });
 });
 
