@@ -1,6 +1,6 @@
 /** Byte helpers shared by the package: Uint8Array only, so the same code runs in Node and browsers. */
 import { base64urlnopad } from '@scure/base';
-import { hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export { randomBytes, utf8ToBytes };
 
@@ -20,12 +20,36 @@ export function bytesToHex(bytes: Uint8Array): string {
   return asciiDecoder.decode(out);
 }
 
-const HEX = /^(?:[0-9a-f]{2})*$/;
+/** The value of each lowercase hex digit by character code, -1 for every other character below 128. */
+const HEX_VALUES = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) table[HEX_DIGITS[i]!] = i;
+  return table;
+})();
+
+/**
+ * Decodes lowercase hex into `out` (hex.length = 2 × out.length); false at the first character
+ * that is not a lowercase hex digit. A table and a loop: this runs ~30 times per verification.
+ */
+function decodeLowerHex(hex: string, out: Uint8Array): boolean {
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+    const c1 = hex.charCodeAt(j);
+    const c2 = hex.charCodeAt(j + 1);
+    // Codes from 128 up are no hex digit and outside the table.
+    if (c1 > 127 || c2 > 127) return false;
+    const hi = HEX_VALUES[c1]!;
+    const lo = HEX_VALUES[c2]!;
+    if ((hi | lo) < 0) return false;
+    out[i] = (hi << 4) | lo;
+  }
+  return true;
+}
 
 /** Lowercase hex only: one spelling per byte string, so documents compare as text. */
 export function hexToBytesStrict(hex: string, length?: number): Uint8Array {
-  if (typeof hex !== 'string' || !HEX.test(hex)) throw new Error('not lowercase hex');
-  const bytes = hexToBytes(hex);
+  if (typeof hex !== 'string' || hex.length % 2 !== 0) throw new Error('not lowercase hex');
+  const bytes = new Uint8Array(hex.length / 2);
+  if (!decodeLowerHex(hex, bytes)) throw new Error('not lowercase hex');
   if (length !== undefined && bytes.length !== length) {
     throw new Error(`expected ${length} bytes, got ${bytes.length}`);
   }
@@ -33,7 +57,12 @@ export function hexToBytesStrict(hex: string, length?: number): Uint8Array {
 }
 
 export function isLowerHex(value: unknown, length: number): value is string {
-  return typeof value === 'string' && value.length === length * 2 && HEX.test(value);
+  if (typeof value !== 'string' || value.length !== length * 2) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 127 || HEX_VALUES[c]! < 0) return false;
+  }
+  return true;
 }
 
 /** base64url without padding; decoding refuses non-canonical spellings (stray padding bits). */

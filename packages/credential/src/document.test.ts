@@ -118,6 +118,17 @@ describe('credential document', () => {
     expect(publicCredential(shown)).toEqual(shown);
   });
 
+  it('the public credential made with the field hashes of the integrity check is the same, and takes them instead of hashing again', () => {
+    const checked = verifyDocument(clone(doc));
+    if (checked.integrity !== 'ok') throw new Error('does not verify');
+    expect(checked.fieldHashes.size).toBe(26);
+    expect(JSON.stringify(publicCredential(clone(doc), checked.fieldHashes))).toBe(JSON.stringify(publicCredential(clone(doc))));
+    // A hash given is what goes into `obfuscated` (so the caller must give this document's own).
+    const given = new Map(checked.fieldHashes);
+    given.set('gender', new Uint8Array(32).fill(0xee));
+    expect(publicCredential(clone(doc), given).obfuscated).toContain('ee'.repeat(32));
+  });
+
   it('malformed input gives a clear failure, never an exception', () => {
     const withoutSalt = clone(doc);
     delete withoutSalt.salts.gender;

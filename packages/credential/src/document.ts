@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { bytesToHex, hexToBytesStrict, randomBytes, toBase64url, utf8ToBytes, fromBase64url } from './bytes.ts';
 import { computeTargetHash, hashField, SALT_BYTES } from './hashing.ts';
 import { findJwk, kidBytes, verifyEs256, type Es256Signer, type Jwks } from './keys.ts';
-import { buildMerkleTree, computeMerkleRoot, MAX_PROOF_LENGTH } from './merkle.ts';
+import { buildMerkleTree, computeMerkleRoot } from './merkle.ts';
 import {
   canonicalText,
   diplomaRecordSchema,
@@ -22,21 +22,19 @@ import {
   type RecordField,
 } from './record.ts';
 
-/**
- * The current format. Version 2 adds the record's `serial`; version 1 documents (issued before)
- * keep verifying with version 1's fields. A document's version follows from its record: a record
- * with a serial makes a version 2 document.
- */
-export const DOCUMENT_VERSION = 'sceau-credential/2';
-export const DOCUMENT_VERSIONS = ['sceau-credential/1', DOCUMENT_VERSION] as const;
-export type DocumentVersion = (typeof DOCUMENT_VERSIONS)[number];
+import {
+  DOCUMENT_VERSION,
+  DOCUMENT_VERSIONS,
+  documentSchema,
+  HASHED_FIELDS,
+  ISSUER_FIELDS,
+  wellFormedDocument,
+  type DocumentVersion,
+  type HashedField,
+  type IssuerField,
+} from './document-shape.ts';
 
-/** The issuer block's hashed fields (its `id` is the record's `issuer`, hashed there). */
-export const ISSUER_FIELDS = ['issuer.name', 'issuer.jwks_url', 'issuer.registry.chain_id', 'issuer.registry.contract'] as const;
-export type IssuerField = (typeof ISSUER_FIELDS)[number];
-export type HashedField = RecordField | IssuerField;
-/** Every field that goes into a targetHash: 26 in version 2 (25 in version 1, without the serial). */
-export const HASHED_FIELDS: readonly HashedField[] = [...RECORD_FIELDS, ...ISSUER_FIELDS];
+export { DOCUMENT_VERSION, DOCUMENT_VERSIONS, HASHED_FIELDS, ISSUER_FIELDS, type DocumentVersion, type HashedField, type IssuerField };
 const HASHED_FIELDS_V1: readonly HashedField[] = [...RECORD_FIELDS_V1, ...ISSUER_FIELDS];
 
 /** The record fields of a document version. */
@@ -258,32 +256,6 @@ export function verifyIssuerSignature(merkleRoot: string, signature: IssuerSigna
   }
 }
 
-const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `${bytes} bytes, lowercase hex`);
-const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
-
-const documentSchema = z.strictObject({
-  version: z.enum(DOCUMENT_VERSIONS),
-  record: z.record(z.string(), z.union([z.string(), z.number()])),
-  issuer: z.strictObject({
-    id: z.string(),
-    name: z.string(),
-    jwks_url: z.string(),
-    registry: z.strictObject({
-      chain_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-      contract: z.string().regex(/^0x[0-9a-f]{40}$/, 'contract: 0x and 40 lowercase hex digits'),
-    }),
-  }),
-  salts: z.record(z.string(), hex(SALT_BYTES)),
-  obfuscated: z.array(hex(32)).max(RECORD_FIELDS.length),
-  signature: z.strictObject({
-    type: z.literal('MerkleProof'),
-    targetHash: hex(32),
-    proof: z.array(hex(32)).max(MAX_PROOF_LENGTH),
-    merkleRoot: hex(32),
-    issuerSignature: z.strictObject({ alg: z.literal('ES256'), kid: base64url, value: base64url }).optional(),
-  }),
-});
-
 export type DocumentVerification =
   | {
       integrity: 'ok';
@@ -295,6 +267,11 @@ export type DocumentVerification =
       issuer: IssuerInfo;
       record: DisclosedRecord;
       hiddenFields: readonly RecordField[];
+      /**
+       * The hash of each disclosed field (record and issuer), as just computed: `publicCredential`
+       * takes them instead of hashing the fields it hides a second time.
+       */
+      fieldHashes: ReadonlyMap<HashedField, Uint8Array>;
       issuerSignature?: IssuerSignature;
     }
   | {
@@ -320,12 +297,15 @@ export function verifyDocument(input: unknown): DocumentVerification {
       return fail('malformed', 'not JSON');
     }
   }
-  const parsed = documentSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail('malformed', `${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
+  let doc = wellFormedDocument(raw);
+  if (!doc) {
+    const parsed = documentSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return fail('malformed', `${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
+    }
+    doc = parsed.data as unknown as CredentialDocument;
   }
-  const doc = parsed.data as unknown as CredentialDocument;
 
   const recordFields = recordFieldsOf(doc.version);
   const disclosed = Object.keys(doc.record);
@@ -348,10 +328,13 @@ export function verifyDocument(input: unknown): DocumentVerification {
   }
 
   const hashes: Uint8Array[] = [];
+  const fieldHashes = new Map<HashedField, Uint8Array>();
   try {
     for (const field of expectedSalts) {
       const salt = hexToBytesStrict(doc.salts[field]!, SALT_BYTES);
-      hashes.push(hashField(salt, field, canonicalFieldValue(field, fieldValue(doc, field))));
+      const hash = hashField(salt, field, canonicalFieldValue(field, fieldValue(doc, field)));
+      hashes.push(hash);
+      fieldHashes.set(field, hash);
     }
   } catch (error) {
     return fail('malformed', (error as Error).message);
@@ -375,6 +358,7 @@ export function verifyDocument(input: unknown): DocumentVerification {
     issuer: doc.issuer,
     record: doc.record,
     hiddenFields,
+    fieldHashes,
     ...(doc.signature.issuerSignature ? { issuerSignature: doc.signature.issuerSignature } : {}),
   };
 }
@@ -382,16 +366,18 @@ export function verifyDocument(input: unknown): DocumentVerification {
 /**
  * Selective disclosure: a copy of the document without the given record fields' values and
  * salts, their hashes moved to `obfuscated`. The targetHash, proof and root are unchanged.
+ * `known`: the field hashes `verifyDocument` has just computed for this same document (its
+ * `fieldHashes`), used instead of hashing the fields again; a field without one is hashed.
  */
-export function hideFields(doc: CredentialDocument, fields: readonly RecordField[]): CredentialDocument {
+export function hideFields(doc: CredentialDocument, fields: readonly RecordField[], known?: ReadonlyMap<HashedField, Uint8Array>): CredentialDocument {
   const record: DisclosedRecord = { ...doc.record };
   const salts = { ...doc.salts };
   const obfuscated = [...doc.obfuscated];
   for (const field of fields) {
     if ((REQUIRED_DISCLOSED_FIELDS as readonly string[]).includes(field)) throw new Error(`${field} may not be hidden`);
     if (!(field in record)) continue;
-    const salt = hexToBytesStrict(salts[field] ?? '', SALT_BYTES);
-    obfuscated.push(bytesToHex(hashField(salt, field, canonicalFieldValue(field, record[field]))));
+    const hash = known?.get(field) ?? hashField(hexToBytesStrict(salts[field] ?? '', SALT_BYTES), field, canonicalFieldValue(field, record[field]));
+    obfuscated.push(bytesToHex(hash));
     delete record[field];
     delete salts[field];
   }
@@ -406,7 +392,8 @@ export const NON_PUBLIC_FIELDS: readonly RecordField[] = RECORD_FIELDS.filter((f
  * The credential as a stranger receives it (ADR 0134): `hideFields` of every field not in
  * `PUBLIC_FIELDS`. It still verifies (same targetHash, proof, root and signature); the hidden
  * fields' values and salts are not in it, so they cannot be read or confirmed by guessing.
+ * `known`: the `fieldHashes` of this document's `verifyDocument`, to skip hashing them again.
  */
-export function publicCredential(doc: CredentialDocument): CredentialDocument {
-  return hideFields(doc, NON_PUBLIC_FIELDS);
+export function publicCredential(doc: CredentialDocument, known?: ReadonlyMap<HashedField, Uint8Array>): CredentialDocument {
+  return hideFields(doc, NON_PUBLIC_FIELDS, known);
 }

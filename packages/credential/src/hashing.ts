@@ -2,7 +2,7 @@
  * Salted field hashes and the targetHash (the OpenAttestation approach, with an unambiguous
  * byte encoding instead of string concatenation). Exact definitions: test-vectors/VECTORS.md.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '#sha256';
 import { compareBytes, utf8ToBytes } from './bytes.ts';
 
 export const SALT_BYTES = 16;
@@ -56,10 +56,14 @@ function writeLengthPrefixed(buf: Uint8Array, at: number, text: string): number 
 /** SHA-256( "sceau:target:v1" 0x00 ‖ field hashes sorted bytewise ascending, concatenated ). */
 export function computeTargetHash(fieldHashes: readonly Uint8Array[]): Uint8Array {
   const sorted = [...fieldHashes].sort(compareBytes);
-  const h = sha256.create().update(TARGET_TAG);
+  // One buffer, one hash call (node:crypto's one-shot hash, sha256.ts).
+  const buf = new Uint8Array(TARGET_TAG.length + HASH_BYTES * sorted.length);
+  buf.set(TARGET_TAG, 0);
+  let at = TARGET_TAG.length;
   for (const fieldHash of sorted) {
     if (fieldHash.length !== HASH_BYTES) throw new Error('field hash must be 32 bytes');
-    h.update(fieldHash);
+    buf.set(fieldHash, at);
+    at += HASH_BYTES;
   }
-  return h.digest();
+  return sha256(buf);
 }

@@ -3,7 +3,7 @@
  * only (no elliptic-curve code), so a reader that checks signatures with WebCrypto does not load
  * @noble/curves (ADR 0096); keys.ts re-exports all of it.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '#sha256';
 import { bytesToUtf8, equalBytes, utf8ToBytes } from './bytes.ts';
 
 export interface EcPublicJwk {
@@ -46,23 +46,46 @@ export function isEcP256Jwk(value: unknown): value is EcPublicJwk {
 }
 
 /**
+ * Thumbprints of the keys looked up, per key object, with the text they were computed from: a
+ * published key set is made once and searched at every verification (twice: the root's key, the
+ * QR's), so its thumbprints are hashed once. A key object changed since is hashed again.
+ */
+const thumbprints = new WeakMap<object, { canonical: string; thumbprint: Uint8Array }>();
+
+function knownThumbprint(jwk: EcPublicJwk): Uint8Array {
+  const canonical = `{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}","y":"${jwk.y}"}`;
+  const known = thumbprints.get(jwk);
+  if (known?.canonical === canonical) return known.thumbprint;
+  const thumbprint = sha256(utf8ToBytes(canonical));
+  thumbprints.set(jwk, { canonical, thumbprint });
+  return thumbprint;
+}
+
+/**
  * Finds the key a header's kid names: a JWK whose thumbprint starts with the kid bytes (8 to 32
  * bytes: our short id or the full thumbprint), or whose `kid` string is those bytes in UTF-8.
  */
 export function findJwk(jwks: Jwks, kid: Uint8Array): EcPublicJwk | undefined {
   if (!jwks || !Array.isArray(jwks.keys)) return undefined;
-  let kidText: string | undefined;
-  try {
-    kidText = bytesToUtf8(kid);
-  } catch {
-    kidText = undefined;
-  }
+  // The kid as text, read only when a key has a `kid` to compare it with (most short ids are not
+  // UTF-8, and the failed decoding throws).
+  let kidText: string | null | undefined;
+  const text = () => {
+    if (kidText === undefined) {
+      try {
+        kidText = bytesToUtf8(kid);
+      } catch {
+        kidText = null;
+      }
+    }
+    return kidText;
+  };
   for (const key of jwks.keys) {
     if (!isEcP256Jwk(key)) continue;
     if (kid.length >= SHORT_KID_BYTES && kid.length <= 32) {
-      if (equalBytes(jwkThumbprint(key).subarray(0, kid.length), kid)) return key;
+      if (equalBytes(knownThumbprint(key).subarray(0, kid.length), kid)) return key;
     }
-    if (kidText !== undefined && key.kid === kidText) return key;
+    if (typeof key.kid === 'string' && key.kid === text()) return key;
   }
   return undefined;
 }

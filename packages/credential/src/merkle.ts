@@ -8,7 +8,7 @@
  * The 0x00/0x01 prefixes keep a leaf from ever being read as an inner node (the second-preimage
  * trick against plain Merkle trees); sorted pairs let a proof be a bare list of sibling hashes.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 } from '#sha256';
 import { compareBytes, equalBytes } from './bytes.ts';
 import { HASH_BYTES } from './hashing.ts';
 

@@ -1,4 +1,4 @@
-import type { Jwks } from '@sceau/credential';
+import type { DocumentVerification, Jwks } from '@sceau/credential';
 import type { PinnedIssuer } from './trust-list.ts';
 
 /** What is being verified. */
@@ -154,6 +154,12 @@ export interface VerificationContext {
   findCredential?(diplomaId: string): Promise<unknown | null>;
   /** true for a diploma the caller knows whose batch is not anchored yet: verdict 'unpublished'. */
   knownUnpublished?(diplomaId: string): boolean | Promise<boolean>;
+  /**
+   * Told of a credential whose hashes and proof are intact (before the signature, chain and
+   * revocation checks), with what `verifyDocument` computed for it: the API reuses its field hashes
+   * to reduce the same credential to its public form (ADR 0153, third pass). Must not throw.
+   */
+  credentialChecked?(credential: unknown, checked: Extract<DocumentVerification, { integrity: 'ok' }>): void;
   /**
    * The full parse of a PDF that is not the issuer's own (its credential attachment and QR texts):
    * the API runs it in a thread with limits (createPdfParsePool, ADR 0114) and lets its errors

@@ -244,6 +244,7 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
     ]);
   }
 
+  context.credentialChecked?.(raw, doc);
   const hashes = { targetHash: doc.targetHash, merkleRoot: doc.merkleRoot };
   const diploma = diplomaFromRecord(doc);
   const { check: identityCheck, pinned } = checkIdentity(doc, context);

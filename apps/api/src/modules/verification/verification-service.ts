@@ -18,7 +18,7 @@ import {
 } from '@sceau/verifier';
 import { ChainError } from '@sceau/chain';
 import { DIPLOMA_ID_PATTERN, type GenerationStatus, isPublished } from '@sceau/contracts';
-import { publicCredential, type CredentialDocument } from '@sceau/credential';
+import { publicCredential, type CredentialDocument, type HashedField } from '@sceau/credential';
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
@@ -307,6 +307,8 @@ export class VerificationService {
     }
     let row: DiplomaRow | null | undefined;
     const readOnce = async () => (row === undefined ? (row = await this.findDiploma(id)) : row);
+    // The field hashes the engine's integrity check computed for this row's credential, reused to reduce it.
+    let checkedHashes: ReadonlyMap<HashedField, Uint8Array> | undefined;
     const result =
       cached ??
       (await this.cache.getOrVerify(input, () =>
@@ -318,11 +320,14 @@ export class VerificationService {
             const found = await readOnce();
             return found !== null && !published(found);
           },
+          credentialChecked: (credential, checked) => {
+            if (row && credential === row.credential) checkedHashes = checked.fieldHashes;
+          },
         }),
       ));
     const found = await readOnce();
     // Reduced once per read of the diploma, then kept with its answer (a few hashes, off the cached path).
-    const credential = found && published(found) ? reducedCredential(found.credential) : null;
+    const credential = found && published(found) ? reducedCredential(found.credential, checkedHashes) : null;
     const kind = found && published(found) ? found.type : null;
     const credentialJson = JSON.stringify(credential);
     this.credentials.set(result, { json: credentialJson, kind });
@@ -399,9 +404,9 @@ export class VerificationService {
  * The public credential of a stored one (ADR 0134). A stored credential that cannot be reduced (not
  * our format) is given as nothing rather than whole: its answer already says it is not authentic.
  */
-function reducedCredential(stored: unknown): CredentialDocument | null {
+function reducedCredential(stored: unknown, known?: ReadonlyMap<HashedField, Uint8Array>): CredentialDocument | null {
   try {
-    return publicCredential(stored as CredentialDocument);
+    return publicCredential(stored as CredentialDocument, known);
   } catch {
     return null;
   }
