@@ -132,18 +132,36 @@ export const WALLET_OFFER_MINUTES = 10;
 /** The grant type of the pre-authorised code flow (OpenID4VCI 1.0, section 4.1.1). */
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
+/** Digits of an offer's transaction code (OpenID4VCI 1.0 `tx_code`, `input_mode` numeric). */
+export const TX_CODE_LENGTH = 6;
+
+/**
+ * Making an offer: `tx_code` asks the wallet for a one-time transaction code as well, shown on my
+ * page apart from the QR code (when the QR code is shown where others can see it). No body is no code.
+ */
+export const walletOfferRequest = z.object({ tx_code: z.boolean().optional() }).strict().nullish();
+export type WalletOfferRequest = z.input<typeof walletOfferRequest>;
+
 /**
  * A credential offer for one of my diplomas, by value: what a wallet reads from the QR code or the
- * `openid-credential-offer://` link (`offer_uri`), until `expires_at`.
+ * `openid-credential-offer://` link (`offer_uri`), until `expires_at`. With a transaction code, the
+ * offer says so (`tx_code` in its grant: numeric, 6 digits, what the wallet shows) and `tx_code`
+ * here is the code itself, for my eyes only (never in the QR code).
  */
 export const walletOfferView = z.object({
   credential_offer: z.object({
     credential_issuer: z.string(),
     credential_configuration_ids: z.array(z.string()),
-    grants: z.object({ [PRE_AUTHORIZED_CODE_GRANT]: z.object({ 'pre-authorized_code': z.string() }) }),
+    grants: z.object({
+      [PRE_AUTHORIZED_CODE_GRANT]: z.object({
+        'pre-authorized_code': z.string(),
+        tx_code: z.object({ input_mode: z.literal('numeric'), length: z.number().int(), description: z.string().optional() }).optional(),
+      }),
+    }),
   }),
   offer_uri: z.string(),
   expires_at: z.string(),
+  tx_code: z.string().nullable(),
 });
 export type WalletOfferView = z.infer<typeof walletOfferView>;
 export const walletOfferResponse = envelope(walletOfferView);

@@ -9,6 +9,7 @@ import {
   shareLinkResponse,
   shareLinksResponse,
   shareTokenParams,
+  walletOfferRequest,
   walletOfferResponse,
 } from '../holder.ts';
 
@@ -60,14 +61,16 @@ export const holderEndpoints = {
   /**
    * A credential offer for a wallet (OpenID4VCI pre-authorised code flow, ADR 0146): under the rule
    * of the diploma's download; the code is single-use and expires after `WALLET_OFFER_MINUTES`.
+   * `tx_code: true` adds a 6-digit transaction code the wallet must also send (5 wrong ones void the offer).
    */
   walletOffer: endpoint({
     method: 'POST',
     path: '/holder/diplomas/:id/wallet-offer',
     access: 'user',
     tags,
-    summary: 'A credential offer to add one of my diplomas to a wallet (QR code or openid-credential-offer:// link), good once for 10 minutes',
+    summary: 'A credential offer to add one of my diplomas to a wallet (QR code or openid-credential-offer:// link), good once for 10 minutes, with an optional transaction code',
     params: diplomaIdParam,
+    body: walletOfferRequest,
     responses: { 201: walletOfferResponse, 409: errorResponse },
   }),
   shares: endpoint({

@@ -8,7 +8,9 @@ import { diplomas } from './issuing.ts';
 /**
  * A credential offer a holder made for one of their diplomas: the pre-authorised code (its SHA-256
  * only) is exchanged once, before `code_expires_at`, for an access token (its SHA-256 only) that
- * obtains the diploma's credentials until `token_expires_at`.
+ * obtains the diploma's credentials until `token_expires_at`. With a transaction code (`tx_code`), the
+ * exchange also needs that code (its SHA-256 keyed by the pre-authorised code only), and the offer
+ * is void after `TX_CODE_MAX_FAILURES` wrong ones. A token bound by DPoP keeps its key's thumbprint.
  */
 export const walletOffers = pgTable(
   'wallet_offers',
@@ -26,6 +28,10 @@ export const walletOffers = pgTable(
     tokenHash: varchar('token_hash', { length: 64 }).unique(),
     tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
     credentialsIssued: integer('credentials_issued').notNull().default(0),
+    txCodeHash: varchar('tx_code_hash', { length: 64 }),
+    txCodeFailures: integer('tx_code_failures').notNull().default(0),
+    /** The JWK SHA-256 thumbprint (RFC 7638) of the key the access token is bound to by DPoP (RFC 9449), if any. */
+    tokenJkt: varchar('token_jkt', { length: 64 }),
     createdAt: createdAt(),
   },
   (t) => [index('wallet_offers_user_idx').on(t.userId, t.createdAt), index('wallet_offers_diploma_idx').on(t.diplomaId)],
@@ -39,4 +45,14 @@ export const walletNonces = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('wallet_nonces_expires_idx').on(t.expiresAt)],
+);
+
+/** The DPoP proofs already seen (SHA-256 of key thumbprint and `jti`), kept until they would be refused as stale anyway. */
+export const walletDpopProofs = pgTable(
+  'wallet_dpop_proofs',
+  {
+    jtiHash: varchar('jti_hash', { length: 64 }).primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('wallet_dpop_proofs_expires_idx').on(t.expiresAt)],
 );

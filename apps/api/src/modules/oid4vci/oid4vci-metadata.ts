@@ -1,10 +1,11 @@
 import { PRE_AUTHORIZED_CODE_GRANT } from '@sceau/contracts';
 import type { Config } from '../../config.ts';
+import { DPOP_ALGORITHMS } from './dpop.ts';
 import { KEY_PROOF_ALGORITHMS } from './key-proof.ts';
 import { CONFIGURATION } from './oid4vci-service.ts';
 
 /** Where the protocol's endpoints answer: at the root, outside the platform's API (ADR 0146). */
-export const OID4VCI_PATHS = { token: '/oid4vci/token', nonce: '/oid4vci/nonce', credential: '/oid4vci/credential' } as const;
+export const OID4VCI_PATHS = { token: '/oid4vci/token', nonce: '/oid4vci/nonce', credential: '/oid4vci/credential', notification: '/oid4vci/notification' } as const;
 
 /** The credential issuer identifier: the platform's public address, without a trailing slash. */
 export const credentialIssuerOf = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.replace(/\/+$/, '');
@@ -46,6 +47,7 @@ export function credentialIssuerMetadata(config: Pick<Config, 'publicUrl' | 'iss
     credential_issuer: issuer,
     credential_endpoint: `${issuer}${OID4VCI_PATHS.credential}`,
     nonce_endpoint: `${issuer}${OID4VCI_PATHS.nonce}`,
+    notification_endpoint: `${issuer}${OID4VCI_PATHS.notification}`,
     display: [
       { name: config.issuer.name, locale: 'fr', ...logo },
       { name: config.issuer.nameEn, locale: 'en', ...logo },
@@ -64,5 +66,7 @@ export function authorizationServerMetadata(config: Pick<Config, 'publicUrl'>) {
     token_endpoint_auth_methods_supported: ['none'],
     response_types_supported: [],
     'pre-authorized_grant_anonymous_access_supported': true,
+    // DPoP (RFC 9449 section 5.1): a wallet that sends a proof gets a token bound to its key; one that does not, a Bearer token.
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
   };
 }

@@ -1,6 +1,6 @@
 import { clientAuthenticationAnonymous, type JwtSigner, type SignJwtCallback } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,8 @@ import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createDocumentLoader, type DidDocument, verificationSuite } from '@sceau/vc';
 import pino from 'pino';
 import { eq } from 'drizzle-orm';
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { auditLog, diplomas, users, walletNonces, walletOffers } from '../../db/schema.ts';
 import { Sweeper } from '../../jobs/sweeps.ts';
@@ -23,7 +23,7 @@ import { CredentialStatusService } from '../credential-status/credential-status-
 import { loadMinistryKeys, type MinistryKeys } from '../keys/ministry-keys.ts';
 import { SdJwtVcService } from '../sd-jwt-vc/sd-jwt-vc-service.ts';
 import { VcService } from '../vc/vc-service.ts';
-import { CONFIGURATION, Oid4vciService } from './oid4vci-service.ts';
+import { CONFIGURATION, Oid4vciService, TX_CODE_MAX_FAILURES } from './oid4vci-service.ts';
 import { OID4VCI_REQUESTS_PER_MINUTE } from './oid4vci-routes.ts';
 
 const ISSUER = 'https://diplomes.test';
@@ -52,6 +52,7 @@ const walletFetch = async (input: string | URL | Request, init?: RequestInit): P
   const answer = await app.inject({
     method: request.method as 'GET' | 'POST',
     url: url.pathname + url.search,
+    remoteAddress: address(),
     headers: Object.fromEntries(request.headers),
     ...(body?.length ? { payload: body } : {}),
   });
@@ -76,19 +77,24 @@ const wallet = new Openid4vciClient({
 });
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const offerFor = (token: string, diplomaId: string) => app.inject({ method: 'POST', url: `/api/holder/diplomas/${diplomaId}/wallet-offer`, headers: as(token) });
+const offerFor = (token: string, diplomaId: string, body?: { tx_code?: boolean }, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: `/api/holder/diplomas/${diplomaId}/wallet-offer`, headers: { ...as(token), ...headers }, ...(body ? { payload: body } : {}) });
+/** Each call from its own address, so the per-address limit (tested on its own below) does not end the suite. */
+let calls = 0;
+const address = () => `10.1.${Math.floor(++calls / 250) % 250}.${calls % 250}`;
 const codeOf = (offer: { credential_offer: { grants: Record<string, { 'pre-authorized_code': string }> } }) =>
   offer.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code'];
 const tokenRequest = (form: Record<string, string> | string, headers: Record<string, string> = {}) =>
   app.inject({
     method: 'POST',
     url: '/oid4vci/token',
+    remoteAddress: address(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
   });
 const exchange = async (code: string) =>
   (await tokenRequest({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code })).json().access_token as string;
-const nonce = async () => (await app.inject({ method: 'POST', url: '/oid4vci/nonce' })).json().c_nonce as string;
+const nonce = async () => (await app.inject({ method: 'POST', url: '/oid4vci/nonce', remoteAddress: address() })).json().c_nonce as string;
 const proof = (claims: { nonce?: string; aud?: string; iat?: number }, header: Record<string, unknown> = {}) =>
   new SignJWT({ ...(claims.nonce ? { nonce: claims.nonce } : {}) })
     .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: walletJwk, ...header })
@@ -96,7 +102,7 @@ const proof = (claims: { nonce?: string; aud?: string; iat?: number }, header: R
     .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
     .sign(walletKeys.privateKey);
 const credentialRequest = (accessToken: string | null, body: unknown) =>
-  app.inject({ method: 'POST', url: '/oid4vci/credential', headers: accessToken ? as(accessToken) : {}, payload: body as object });
+  app.inject({ method: 'POST', url: '/oid4vci/credential', remoteAddress: address(), headers: accessToken ? as(accessToken) : {}, payload: body as object });
 /** A fresh offer for Amani's diploma, exchanged: its access token. */
 const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
 
@@ -119,6 +125,10 @@ beforeAll(async () => {
   amani = await holderAccount(ctx, 'Amani', { phone: AMANI_PHONE });
   beya = await holderAccount(ctx, 'Beya', { email: 'beya@example.cd' });
 }, 120_000);
+// Each test starts within the holder's hourly offers (the limit is the offer's own test's matter).
+beforeEach(async () => {
+  await ctx.db.$client.query(`delete from rate_limits where key like 'wallet_offer%'`);
+});
 afterAll(async () => {
   await app?.close();
   keys?.close();
@@ -135,6 +145,7 @@ describe('metadata', () => {
     expect(metadata.credential_issuer).toBe(ISSUER);
     expect(metadata.credential_endpoint).toBe(`${ISSUER}/oid4vci/credential`);
     expect(metadata.nonce_endpoint).toBe(`${ISSUER}/oid4vci/nonce`);
+    expect(metadata.notification_endpoint).toBe(`${ISSUER}/oid4vci/notification`);
     expect(metadata.display.map((d: { locale: string }) => d.locale)).toEqual(['fr', 'en']);
     const sdJwt = metadata.credential_configurations_supported[CONFIGURATION.sdJwt];
     expect(sdJwt).toMatchObject({ format: 'dc+sd-jwt', vct: VCT, cryptographic_binding_methods_supported: ['jwk'] });
@@ -155,6 +166,7 @@ describe('metadata', () => {
       token_endpoint: `${ISSUER}/oid4vci/token`,
       'pre-authorized_grant_anonymous_access_supported': true,
       grant_types_supported: ['urn:ietf:params:oauth:grant-type:pre-authorized_code'],
+      dpop_signing_alg_values_supported: ['ES256', 'ES384', 'ES512', 'EdDSA'],
     });
   });
 });
@@ -304,7 +316,9 @@ describe('a wallet (the OpenWallet Foundation client) obtains the diploma', () =
 
 describe('the holder makes an offer', () => {
   it('keeps only the hash of the code', async () => {
-    const { data } = (await offerFor(amani, mine.id)).json();
+    const made = await offerFor(amani, mine.id);
+    expect(made.statusCode, made.body).toBe(201);
+    const { data } = made.json();
     const rows = await ctx.db.select({ codeHash: walletOffers.codeHash }).from(walletOffers);
     expect(rows.some((row) => row.codeHash === codeOf(data))).toBe(false);
     expect(JSON.parse(decodeURIComponent(data.offer_uri.split('credential_offer=')[1]))).toEqual(data.credential_offer);
@@ -370,7 +384,7 @@ describe('the credential endpoint', () => {
   it('refuses a missing, wrong or expired access token with a Bearer challenge', async () => {
     const missing = await credentialRequest(null, { credential_configuration_id: CONFIGURATION.openBadge });
     expect(missing.statusCode).toBe(401);
-    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expect(missing.headers['www-authenticate']).toBe('Bearer, DPoP algs="ES256 ES384 ES512 EdDSA"');
     expect(missing.json().error).toBe('invalid_token');
     const wrong = await credentialRequest('not-a-token', { credential_configuration_id: CONFIGURATION.openBadge });
     expect(wrong.statusCode).toBe(401);
@@ -440,7 +454,10 @@ describe('the credential endpoint', () => {
   it('answers unknown configurations, malformed and oversized requests in the OpenID4VCI form', async () => {
     const token = await accessToken();
     expect((await credentialRequest(token, { credential_configuration_id: 'mdoc' })).json().error).toBe('unknown_credential_configuration');
-    expect((await credentialRequest(token, { format: 'ldp_vc' })).json().error).toBe('invalid_credential_request');
+    // A draft-13 request (format, no credential_configuration_id) that names nothing this issuer makes.
+    expect((await credentialRequest(token, { format: 'ldp_vc' })).json().error).toBe('unsupported_credential_type');
+    expect((await credentialRequest(token, { format: 'mso_mdoc', doctype: 'org.iso.18013.5.1.mDL' })).json().error).toBe('unsupported_credential_format');
+    expect((await credentialRequest(token, {})).json().error).toBe('invalid_credential_request');
     expect((await credentialRequest(token, { credential_identifier: 'x' })).json().error).toBe('invalid_credential_request');
     const broken = await app.inject({
       method: 'POST',
@@ -471,5 +488,341 @@ describe('the credential endpoint', () => {
     expect(last.statusCode).toBe(429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(last.json().error).toBe('invalid_request');
+  });
+});
+
+/** A second key of the wallet, for DPoP (RFC 9449), as EUDI wallets keep one apart from the credential's. */
+const dpopKeys = await generateKeyPair('ES256', { extractable: true });
+const dpopJwk = await exportJWK(dpopKeys.publicKey);
+const dpopSigner = { method: 'jwk' as const, alg: 'ES256', publicJwk: dpopJwk as never };
+const dpopWallet = new Openid4vciClient({
+  callbacks: {
+    fetch: walletFetch as never,
+    // The wallet signs its key proofs with its credential key and its DPoP proofs with the DPoP key.
+    signJwt: async (signer: JwtSigner, { header, payload }) => {
+      const dpop = header.typ === 'dpop+jwt';
+      const jwt = await new SignJWT(payload).setProtectedHeader({ ...header, alg: signer.alg }).sign(dpop ? dpopKeys.privateKey : walletKeys.privateKey);
+      return { jwt, signerJwk: (dpop ? dpopJwk : walletJwk) as never };
+    },
+    hash: (data, alg) => new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+    generateRandom: (length) => new Uint8Array(randomBytes(length)),
+    clientAuthentication: clientAuthenticationAnonymous(),
+  },
+});
+const now = () => Math.floor(Date.now() / 1000);
+const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** A DPoP proof made by hand, to spoil one part at a time. */
+const dpopProof = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}, key: typeof dpopKeys.privateKey = dpopKeys.privateKey) =>
+  new SignJWT({ htm: 'POST', htu: `${ISSUER}/oid4vci/token`, jti: randomUUID(), iat: now(), ...claims })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: dpopJwk, ...header })
+    .sign(key);
+const grantType = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+/** A fresh offer exchanged with a DPoP proof: its access token, bound to the DPoP key. */
+const boundToken = async (diplomaId = mine.id) => {
+  const code = codeOf((await offerFor(amani, diplomaId)).json().data);
+  const response = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code }, { dpop: await dpopProof() });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json().token_type).toBe('DPoP');
+  return response.json().access_token as string;
+};
+const resourceRequest = (path: 'credential' | 'notification', headers: Record<string, string>, body: unknown) =>
+  app.inject({ method: 'POST', url: `/oid4vci/${path}`, remoteAddress: address(), headers, payload: body as object });
+const credentialProof = (token: string, claims: Record<string, unknown> = {}) => dpopProof({ htu: `${ISSUER}/oid4vci/credential`, ath: ath(token), ...claims });
+
+describe('a wallet using DPoP and a transaction code (the OpenWallet Foundation client)', () => {
+  it('exchanges the code with its transaction code and a DPoP proof, receives the credential with a bound token, and notifies its acceptance', async () => {
+    const created = await offerFor(amani, mine.id, { tx_code: true }, { 'x-locale': 'en' });
+    expect(created.statusCode, created.body).toBe(201);
+    const { data } = created.json();
+    expect(data.tx_code).toMatch(/^\d{6}$/);
+    expect(data.credential_offer.grants[grantType].tx_code).toEqual({
+      input_mode: 'numeric',
+      length: 6,
+      description: 'Enter the 6-digit code shown on your "My diplomas and results" page.',
+    });
+    // The code itself is never in what the QR code carries.
+    expect(data.offer_uri).not.toContain(data.tx_code);
+
+    const offer = await dpopWallet.resolveCredentialOffer(data.offer_uri);
+    const issuerMetadata = await dpopWallet.resolveIssuerMetadata(offer.credential_issuer);
+    expect(issuerMetadata.authorizationServers[0]?.dpop_signing_alg_values_supported).toContain('ES256');
+    const { accessTokenResponse, dpop } = await dpopWallet.retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer: offer,
+      issuerMetadata,
+      txCode: data.tx_code,
+      dpop: { signer: dpopSigner },
+    });
+    expect(accessTokenResponse.token_type).toBe('DPoP');
+    // For the wallets of draft 13, the token response carries a c_nonce too.
+    expect(typeof accessTokenResponse.c_nonce).toBe('string');
+    expect(accessTokenResponse.c_nonce_expires_in).toBe(300);
+    const [stored] = await ctx.db
+      .select({ jkt: walletOffers.tokenJkt, txCodeHash: walletOffers.txCodeHash })
+      .from(walletOffers)
+      .where(
+        eq(
+          walletOffers.codeHash,
+          createHash('sha256')
+            .update(`wallet-code:${codeOf(data)}`)
+            .digest('hex'),
+        ),
+      );
+    expect(stored!.jkt).toBe(await calculateJwkThumbprint(dpopJwk, 'sha256'));
+    expect(stored!.txCodeHash).not.toContain(data.tx_code);
+
+    const { c_nonce } = await dpopWallet.requestNonce({ issuerMetadata });
+    const { jwt } = await dpopWallet.createCredentialRequestJwtProof({
+      issuerMetadata,
+      credentialConfigurationId: CONFIGURATION.sdJwt,
+      nonce: c_nonce,
+      signer: { method: 'jwk', alg: 'ES256', publicJwk: walletJwk as never },
+    });
+    const response = await dpopWallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: CONFIGURATION.sdJwt,
+      proofs: { jwt: [jwt] },
+      dpop: { ...dpop!, signer: dpopSigner },
+    });
+    const credential = (response.credentialResponse.credentials?.[0] as { credential: string } | undefined)?.credential;
+    expect(decodeJwt(credential!.split('~')[0]!).cnf).toEqual({ jwk: { kty: walletJwk.kty, crv: walletJwk.crv, x: walletJwk.x, y: walletJwk.y } });
+    const notificationId = response.credentialResponse.notification_id;
+    expect(typeof notificationId).toBe('string');
+
+    const notified = await dpopWallet.sendNotification({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      notification: { notificationId: notificationId!, event: 'credential_accepted' },
+      dpop: { ...dpop!, signer: dpopSigner },
+    });
+    expect(notified.ok).toBe(true);
+    expect(notified.response.status).toBe(204);
+    const audit = await ctx.db.select({ action: auditLog.action, details: auditLog.details }).from(auditLog).where(eq(auditLog.action, 'diploma.wallet_notification'));
+    expect(audit.map((a) => a.details)).toContainEqual(expect.objectContaining({ notification_id: notificationId, event: 'credential_accepted' }));
+  });
+
+  it('refuses a missing, unexpected or wrong transaction code, and voids the offer after 5 wrong ones', async () => {
+    const { data } = (await offerFor(amani, mine.id, { tx_code: true })).json();
+    const code = codeOf(data);
+    // French by default.
+    expect(data.credential_offer.grants[grantType].tx_code.description).toBe('Saisissez le code à 6 chiffres affiché sur votre page « Mes diplômes et résultats ».');
+    expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code })).json().error).toBe('invalid_request');
+    const wrong = String((Number(data.tx_code) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 1; i <= TX_CODE_MAX_FAILURES; i++) {
+      const answer = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code, tx_code: wrong });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({
+        error: 'invalid_grant',
+        error_description:
+          i < TX_CODE_MAX_FAILURES ? `The transaction code is wrong (${TX_CODE_MAX_FAILURES - i} tries left)` : 'The transaction code is wrong: the offer is now void',
+      });
+    }
+    // Void: even the right code no longer gives a token.
+    const right = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code, tx_code: data.tx_code });
+    expect(right.json()).toEqual({ error: 'invalid_grant', error_description: 'Too many wrong transaction codes: the offer is void' });
+
+    // An offer without a code refuses one; an offer with a code takes the right one after a wrong one.
+    const plain = codeOf((await offerFor(amani, mine.id)).json().data);
+    expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': plain, tx_code: '123456' })).json().error).toBe('invalid_request');
+    const second = (await offerFor(amani, mine.id, { tx_code: true })).json().data;
+    expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': codeOf(second), tx_code: 'x'.repeat(40) })).json().error).toBe('invalid_grant');
+    const ok = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': codeOf(second), tx_code: second.tx_code });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().token_type).toBe('Bearer');
+    // An unknown body field is refused by the contract.
+    expect((await offerFor(amani, mine.id, { tx_code: true, pin: 1 } as never)).statusCode).toBe(422);
+  });
+});
+
+describe('DPoP at the token endpoint', () => {
+  const exchangeWith = async (dpop: string | string[]) => {
+    const code = codeOf((await offerFor(amani, mine.id)).json().data);
+    const answer = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code }, { dpop } as Record<string, string>);
+    return { answer, code };
+  };
+
+  it('refuses each spoilt proof with invalid_dpop_proof, before the code is spent', async () => {
+    const other = await generateKeyPair('ES256', { extractable: true });
+    const privateJwk = await exportJWK(dpopKeys.privateKey);
+    const hs = await new SignJWT({ htm: 'POST', htu: `${ISSUER}/oid4vci/token`, jti: randomUUID(), iat: now() })
+      .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt' })
+      .sign(new Uint8Array(32));
+    const cases: [string, string | string[]][] = [
+      ['wrong htm', await dpopProof({ htm: 'GET' })],
+      ['wrong htu', await dpopProof({ htu: `${ISSUER}/oid4vci/credential` })],
+      ['another host', await dpopProof({ htu: 'https://evil.example/oid4vci/token' })],
+      ['stale iat', await dpopProof({ iat: now() - 600 })],
+      ['future iat', await dpopProof({ iat: now() + 600 })],
+      ['no jti', await dpopProof({ jti: undefined })],
+      ['wrong typ', await dpopProof({}, { typ: 'JWT' })],
+      ['private key in jwk', await dpopProof({}, { jwk: privateJwk })],
+      ['symmetric alg', hs],
+      ['signed by another key', await dpopProof({}, {}, other.privateKey)],
+      ['not a JWT', 'not.a.jwt'],
+      ['too long', `${'a'.repeat(5000)}.b.c`],
+      ['two headers', [await dpopProof(), await dpopProof()]],
+    ];
+    for (const [label, proof] of cases) {
+      const { answer, code } = await exchangeWith(proof);
+      expect(answer.statusCode, label).toBe(400);
+      expect(answer.json().error, label).toBe('invalid_dpop_proof');
+      // The code is still good: a bad proof spends nothing.
+      const [row] = await ctx.db
+        .select({ used: walletOffers.codeUsedAt })
+        .from(walletOffers)
+        .where(eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex')));
+      expect(row!.used, label).toBeNull();
+    }
+  });
+
+  it('accepts the htu with a query or fragment and a different case of host, and refuses a replayed proof (same jti)', async () => {
+    expect((await exchangeWith(await dpopProof({ htu: 'https://DIPLOMES.test/oid4vci/token?x=1#y' }))).answer.statusCode).toBe(200);
+    const proof = await dpopProof();
+    expect((await exchangeWith(proof)).answer.statusCode).toBe(200);
+    const replayed = (await exchangeWith(proof)).answer;
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json()).toEqual({ error: 'invalid_dpop_proof', error_description: 'This DPoP proof was already used (its jti is spent)' });
+  });
+
+  it('refuses a header larger than the server reads, in the OAuth form', async () => {
+    const { answer } = await exchangeWith('x'.repeat(20_000));
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toBe('invalid_dpop_proof');
+  });
+});
+
+describe('a DPoP-bound token at the credential and notification endpoints', () => {
+  it('needs the DPoP scheme, a proof of the same key for this request with the token hash (ath), each proof once', async () => {
+    const token = await boundToken();
+    const body = { credential_configuration_id: CONFIGURATION.openBadge };
+    const dpop = (headers: Record<string, string>) => resourceRequest('credential', headers, body);
+
+    const asBearer = await dpop({ authorization: `Bearer ${token}`, dpop: await credentialProof(token) });
+    expect(asBearer.statusCode).toBe(401);
+    expect(asBearer.json().error).toBe('invalid_token');
+    expect(asBearer.headers['www-authenticate']).toBe('DPoP error="invalid_token", algs="ES256 ES384 ES512 EdDSA"');
+
+    const noProof = await dpop({ authorization: `DPoP ${token}` });
+    expect(noProof.statusCode).toBe(401);
+    expect(noProof.json().error).toBe('invalid_dpop_proof');
+    expect(noProof.headers['www-authenticate']).toBe('DPoP error="invalid_dpop_proof", algs="ES256 ES384 ES512 EdDSA"');
+
+    const noAth = await dpop({ authorization: `DPoP ${token}`, dpop: await credentialProof(token, { ath: undefined }) });
+    expect(noAth.statusCode).toBe(401);
+    expect(noAth.json()).toEqual({ error: 'invalid_dpop_proof', error_description: "The DPoP proof's ath must be the hash of the access token" });
+    expect((await dpop({ authorization: `DPoP ${token}`, dpop: await credentialProof(token, { ath: ath('another-token') }) })).json().error).toBe('invalid_dpop_proof');
+    expect((await dpop({ authorization: `DPoP ${token}`, dpop: await credentialProof(token, { htu: `${ISSUER}/oid4vci/token` }) })).json().error).toBe('invalid_dpop_proof');
+
+    // A proof by another key (its own jwk) is not the token's key.
+    const other = await generateKeyPair('ES256', { extractable: true });
+    const otherProof = await credentialProof(token, {});
+    const byOther = await new SignJWT({ htm: 'POST', htu: `${ISSUER}/oid4vci/credential`, jti: randomUUID(), iat: now(), ath: ath(token) })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(other.publicKey) })
+      .sign(other.privateKey);
+    const wrongKey = await dpop({ authorization: `DPoP ${token}`, dpop: byOther });
+    expect(wrongKey.statusCode).toBe(401);
+    expect(wrongKey.json()).toEqual({ error: 'invalid_dpop_proof', error_description: "The DPoP proof's key is not the access token's" });
+
+    const ok = await dpop({ authorization: `DPoP ${token}`, dpop: otherProof });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const { notification_id } = ok.json();
+    const replayed = await dpop({ authorization: `DPoP ${token}`, dpop: otherProof });
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().error).toBe('invalid_dpop_proof');
+
+    // The notification endpoint: the same rules, its own htu.
+    const notify = (headers: Record<string, string>, event = 'credential_deleted') => resourceRequest('notification', headers, { notification_id, event });
+    expect((await notify({ authorization: `Bearer ${token}` })).statusCode).toBe(401);
+    expect((await notify({ authorization: `DPoP ${token}`, dpop: await credentialProof(token) })).json().error).toBe('invalid_dpop_proof');
+    const done = await notify({ authorization: `DPoP ${token}`, dpop: await dpopProof({ htu: `${ISSUER}/oid4vci/notification`, ath: ath(token) }) });
+    expect(done.statusCode, done.body).toBe(204);
+  });
+
+  it('keeps Bearer for a token issued without DPoP, and refuses it under the DPoP scheme', async () => {
+    const token = await accessToken();
+    const asDpop = await resourceRequest(
+      'credential',
+      { authorization: `DPoP ${token}`, dpop: await credentialProof(token) },
+      { credential_configuration_id: CONFIGURATION.openBadge },
+    );
+    expect(asDpop.statusCode).toBe(401);
+    expect(asDpop.json().error).toBe('invalid_token');
+    const asBearer = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.openBadge });
+    expect(asBearer.statusCode, asBearer.body).toBe(200);
+    // An Authorization header beyond any token's length is refused unread.
+    expect((await resourceRequest('credential', { authorization: `Bearer ${'a'.repeat(4000)}` }, {})).statusCode).toBe(401);
+  });
+});
+
+describe('a wallet of draft 13', () => {
+  it('asks with format and vct and a singular proof, and receives a singular credential, a fresh c_nonce and a notification_id', async () => {
+    const code = codeOf((await offerFor(amani, mine.id)).json().data);
+    const tokenAnswer = (await tokenRequest({ grant_type: grantType, 'pre-authorized_code': code })).json();
+    expect(tokenAnswer).toMatchObject({ token_type: 'Bearer', c_nonce: expect.any(String), c_nonce_expires_in: 300 });
+    // The c_nonce of the token response is good for a key proof (draft 13 has no nonce endpoint).
+    const first = await credentialRequest(tokenAnswer.access_token, {
+      format: 'vc+sd-jwt',
+      vct: VCT,
+      proof: { proof_type: 'jwt', jwt: await proof({ nonce: tokenAnswer.c_nonce }) },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const answer = first.json();
+    expect(answer.credentials).toBeUndefined();
+    expect(typeof answer.credential).toBe('string');
+    expect(decodeJwt(answer.credential.split('~')[0]).vct).toBe(VCT);
+    expect(answer).toMatchObject({ c_nonce: expect.any(String), c_nonce_expires_in: 300, notification_id: expect.any(String) });
+    // The credential response's c_nonce serves the next request; dc+sd-jwt is accepted as the same.
+    const second = await credentialRequest(tokenAnswer.access_token, { format: 'dc+sd-jwt', vct: VCT, proof: { proof_type: 'jwt', jwt: await proof({ nonce: answer.c_nonce }) } });
+    expect(second.statusCode, second.body).toBe(200);
+    // The Open Badges VC by its credential_definition.
+    const badge = await credentialRequest(tokenAnswer.access_token, {
+      format: 'ldp_vc',
+      credential_definition: { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential', 'OpenBadgeCredential'] },
+    });
+    expect(badge.statusCode, badge.body).toBe(200);
+    expect(badge.json().credential.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+    // Another vct, a proof of another type, or both proof and proofs are refused.
+    expect((await credentialRequest(tokenAnswer.access_token, { format: 'vc+sd-jwt', vct: 'https://other.example/vct' })).json().error).toBe('unsupported_credential_type');
+    expect((await credentialRequest(tokenAnswer.access_token, { format: 'vc+sd-jwt', vct: VCT, proof: { proof_type: 'cwt', cwt: 'x' } })).json().error).toBe('invalid_proof');
+    const both = await credentialRequest(tokenAnswer.access_token, {
+      format: 'vc+sd-jwt',
+      vct: VCT,
+      proof: { proof_type: 'jwt', jwt: 'a' },
+      proofs: { jwt: ['a'] },
+    });
+    expect(both.json().error).toBe('invalid_credential_request');
+  });
+});
+
+describe('the notification endpoint', () => {
+  it("answers 204 for each event of a credential of this token, and refuses another token's id, an unknown event or a malformed body", async () => {
+    const token = await accessToken();
+    const issued = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.openBadge });
+    const { notification_id } = issued.json();
+    const notify = (body: unknown, bearer = token) => resourceRequest('notification', as(bearer), body);
+    for (const event of ['credential_accepted', 'credential_failure', 'credential_deleted']) {
+      const answer = await notify({ notification_id, event, event_description: 'Stored in the wallet' });
+      expect(answer.statusCode, answer.body).toBe(204);
+      expect(answer.body).toBe('');
+    }
+    const recorded = await ctx.db.select({ details: auditLog.details, actorId: auditLog.actorId }).from(auditLog).where(eq(auditLog.action, 'diploma.wallet_notification'));
+    const mineRecorded = recorded.filter((row) => (row.details as { notification_id?: string }).notification_id === notification_id);
+    expect(mineRecorded.map((row) => (row.details as { event: string }).event)).toEqual(['credential_accepted', 'credential_failure', 'credential_deleted']);
+    // The wallet's free text is not kept.
+    expect(JSON.stringify(mineRecorded)).not.toContain('Stored in the wallet');
+
+    const otherToken = await accessToken();
+    expect((await notify({ notification_id, event: 'credential_accepted' }, otherToken)).json().error).toBe('invalid_notification_id');
+    expect((await notify({ notification_id: `${notification_id.split('.')[0]}.9`, event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
+    expect((await notify({ notification_id: 'abc', event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
+    expect((await notify({ notification_id, event: 'credential_lost' })).json().error).toBe('invalid_notification_request');
+    expect((await notify({ event: 'credential_accepted' })).json().error).toBe('invalid_notification_request');
+    expect((await notify([1, 2])).json().error).toBe('invalid_notification_request');
+    const missing = await resourceRequest('notification', {}, { notification_id, event: 'credential_accepted' });
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json().error).toBe('invalid_token');
+    const large = await notify({ notification_id, event: 'credential_accepted', event_description: 'x'.repeat(4000) });
+    expect(large.statusCode).toBe(413);
+    expect(large.json().error).toBe('invalid_request');
   });
 });

@@ -8,24 +8,39 @@ import { serve } from '../../lib/endpoints.ts';
 import { AppError } from '../../lib/errors.ts';
 import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import { actorOf } from '../../policies/actor.ts';
-import { bearerToken } from '../../plugins/access.ts';
 import { OAuthError } from './oauth-error.ts';
 import { authorizationServerMetadata, credentialIssuerMetadata, credentialIssuerOf, OID4VCI_PATHS } from './oid4vci-metadata.ts';
-import type { Oid4vciService } from './oid4vci-service.ts';
+import type { Oid4vciService, ResourceAccess } from './oid4vci-service.ts';
 
 /** Largest token request read (a form of two short fields). */
 export const TOKEN_BODY_LIMIT = 2048;
 /** Largest credential request read (a configuration id and one key proof of a few hundred bytes). */
 export const CREDENTIAL_BODY_LIMIT = 16 * 1024;
+/** Largest notification read (an id, an event and a short description). */
+export const NOTIFICATION_BODY_LIMIT = 2048;
 /** Requests per minute and address on each protocol endpoint, like the other public routes. */
 export const OID4VCI_REQUESTS_PER_MINUTE = 30;
 
 /** Every failure of the protocol's endpoints: the OAuth error body (RFC 6749 section 5.2), not the platform's. */
 const oauthError = z.object({ error: z.string(), error_description: z.string() });
 const failures = { '4xx': oauthError, '5xx': oauthError };
-const tokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() });
+const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.enum(['Bearer', 'DPoP']),
+  expires_in: z.number().int(),
+  c_nonce: z.string(),
+  c_nonce_expires_in: z.number().int(),
+});
 const nonceResponse = z.object({ c_nonce: z.string() });
-const credentialResponse = z.object({ credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })) });
+const issued = z.union([z.string(), z.record(z.string(), z.unknown())]);
+/** 1.0's `credentials`, or draft 13's singular `credential` with a fresh `c_nonce`, as the request was. */
+const credentialResponse = z.object({
+  credentials: z.array(z.object({ credential: issued })).optional(),
+  credential: issued.optional(),
+  c_nonce: z.string().optional(),
+  c_nonce_expires_in: z.number().int().optional(),
+  notification_id: z.string(),
+});
 
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
@@ -37,6 +52,14 @@ const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store
  */
 async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciService; db: AppContext['db'] }) {
   const { service } = opts;
+  /** The public address of an endpoint, as a DPoP proof's `htu` names it (the metadata's, under PUBLIC_URL). */
+  const urlOf = (path: string) => `${service.issuer}${path}`;
+  const access = (request: FastifyRequest, path: string): ResourceAccess => ({
+    authorization: request.headers.authorization,
+    dpop: request.headers.dpop,
+    method: request.method,
+    url: urlOf(path),
+  });
   const limiter = pgRateLimiter(opts.db.$client, { keyPrefix: 'oid4vci', points: OID4VCI_REQUESTS_PER_MINUTE, durationSeconds: 60 });
   const limit = (name: string) => async (request: FastifyRequest) => consumeAll([[limiter, `${name}:${request.ip}`]]);
 
@@ -92,7 +115,7 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
         throw new OAuthError('invalid_request', 'The token request must be application/x-www-form-urlencoded');
       }
       noStore(reply);
-      return service.token(request.body as Record<string, string>);
+      return service.token(request.body as Record<string, string>, { header: request.headers.dpop, url: urlOf(OID4VCI_PATHS.token) });
     },
   );
 
@@ -125,7 +148,27 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
     },
     async (request, reply) => {
       noStore(reply);
-      return service.credential(bearerToken(request), request.body);
+      return service.credential(access(request, OID4VCI_PATHS.credential), request.body);
+    },
+  );
+
+  app.post(
+    OID4VCI_PATHS.notification,
+    {
+      config: { access: 'public' },
+      bodyLimit: NOTIFICATION_BODY_LIMIT,
+      onRequest: limit('notification'),
+      schema: {
+        hide: true,
+        tags: ['oid4vci'],
+        summary: 'OpenID4VCI notification endpoint: the wallet tells whether it kept, failed to store or deleted a credential',
+        response: { 204: z.null(), ...failures },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      await service.notification(access(request, OID4VCI_PATHS.notification), request.body);
+      return reply.code(204).send();
     },
   );
 }
@@ -133,7 +176,10 @@ async function protocolRoutes(app: FastifyInstance, opts: { service: Oid4vciServ
 /** Under /api: the holder's offer, a platform call like the others. */
 export const oid4vciRoutes: FastifyPluginAsyncZod<AppContext & { oid4vci: Oid4vciService }> = async (app, { oid4vci }) => {
   serve(app, endpoints.holder.walletOffer, async (request, reply) => {
-    const offer = await oid4vci.createOffer(actorOf(request), request.params.id);
+    const offer = await oid4vci.createOffer(actorOf(request), request.params.id, {
+      txCode: request.body?.tx_code === true,
+      txCodeDescription: request.t('messages:wallet_tx_code'),
+    });
     return reply.code(201).header('cache-control', 'private, no-store').send({ data: offer });
   });
 };

@@ -80,10 +80,11 @@ export async function downloadSdJwt(id: string): Promise<void> {
 
 /**
  * A credential offer for a wallet (OpenID4VCI, ADR 0146): its QR code's content and phone link
- * (`offer_uri`), good once until `expires_at`. Each call makes a new offer.
+ * (`offer_uri`), good once until `expires_at`; with `txCode`, also the 6-digit code the wallet asks
+ * for. Each call makes a new offer.
  */
 export function useWalletOffer() {
-  return useMutation<WalletOfferView, ApiError, string>({
-    mutationFn: async (id) => (await api.call(endpoints.holder.walletOffer, { params: { id } })).data,
+  return useMutation<WalletOfferView, ApiError, { id: string; txCode: boolean }>({
+    mutationFn: async ({ id, txCode }) => (await api.call(endpoints.holder.walletOffer, { params: { id }, body: { tx_code: txCode } })).data,
   });
 }

@@ -144,14 +144,24 @@ function readQr(svg: Element): string {
   return decodeQR({ width, height: width, data });
 }
 
-/** A credential offer as the API makes it (OpenID4VCI, ADR 0146). */
-function walletOffer(expiresAt: string) {
+/** A credential offer as the API makes it (OpenID4VCI, ADR 0146), with a transaction code if given. */
+function walletOffer(expiresAt: string, txCode: string | null = null) {
   const credential_offer = {
     credential_issuer: 'https://diplomes.example.cd',
     credential_configuration_ids: ['diploma_dc_sd_jwt', 'diploma_ldp_vc'],
-    grants: { 'urn:ietf:params:oauth:grant-type:pre-authorized_code': { 'pre-authorized_code': 'c'.repeat(43) } },
+    grants: {
+      'urn:ietf:params:oauth:grant-type:pre-authorized_code': {
+        'pre-authorized_code': 'c'.repeat(43),
+        ...(txCode ? { tx_code: { input_mode: 'numeric' as const, length: 6, description: 'Saisissez le code' } } : {}),
+      },
+    },
   };
-  return { credential_offer, offer_uri: `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(credential_offer))}`, expires_at: expiresAt };
+  return {
+    credential_offer,
+    offer_uri: `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(credential_offer))}`,
+    expires_at: expiresAt,
+    tx_code: txCode,
+  };
 }
 
 describe('my diploma as portable credentials and in a wallet', () => {
@@ -262,6 +272,66 @@ describe('my diploma as portable credentials and in a wallet', () => {
       expect(within(dialog).getByTestId('wallet-offer-expiry')).toHaveTextContent(/^Offer valid once, until /);
     } finally {
       await changeLocale('fr');
+    }
+  });
+  it('asks for a transaction code on request: a new offer, the code hidden until shown, the choice kept for next time (French and English)', async () => {
+    window.localStorage.removeItem('sceau.wallet-tx-code');
+    const bodies: unknown[] = [];
+    const { calls } = renderApp({
+      path: '/my-diplomas',
+      signedIn,
+      routes: {
+        'GET /api/holder/diplomas': () => jsonResponse({ data: [diploma()] }),
+        [`POST /api/holder/diplomas/${VALID}/wallet-offer`]: (_url, init) => {
+          const withCode = (JSON.parse(String(init.body)) as { tx_code?: boolean }).tx_code === true;
+          return jsonResponse({ data: walletOffer(new Date(Date.now() + 10 * 60_000).toISOString(), withCode ? '042917' : null) }, 201);
+        },
+      },
+    });
+    const readBodies = () => {
+      bodies.length = 0;
+      for (const c of calls.filter((call) => call.url.pathname === `/api/holder/diplomas/${VALID}/wallet-offer`)) bodies.push(JSON.parse(String(c.init.body)));
+    };
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Ajouter à un portefeuille' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Ajouter à un portefeuille numérique' });
+    await within(dialog).findByRole('img', { name: "Code QR de l'offre pour votre portefeuille" });
+    readBodies();
+    expect(bodies).toEqual([{ tx_code: false }]);
+    expect(within(dialog).queryByTestId('wallet-offer-tx-code')).toBeNull();
+    const choice = within(dialog).getByRole('checkbox', { name: /Demander aussi un code à 6 chiffres/ });
+    expect(choice).not.toBeChecked();
+    await user.click(choice);
+    const code = await within(dialog).findByTestId('wallet-offer-tx-code');
+    readBodies();
+    expect(bodies).toEqual([{ tx_code: false }, { tx_code: true }]);
+    // Hidden at first: the QR code may be on a screen others see.
+    expect(within(code).queryByText('042 917')).toBeNull();
+    await user.click(within(code).getByRole('button', { name: 'Afficher le code' }));
+    expect(within(code).getByText('042 917')).toBeInTheDocument();
+    await user.click(within(code).getByRole('button', { name: 'Masquer le code' }));
+    expect(within(code).queryByText('042 917')).toBeNull();
+    // The QR code itself carries no code, only that one is needed.
+    const qr = within(dialog).getByRole('img', { name: "Code QR de l'offre pour votre portefeuille" });
+    expect(readQr(qr)).not.toContain('042917');
+    expect(readQr(qr)).toContain('tx_code');
+    await user.click(within(dialog).getByRole('button', { name: 'Fermer' }));
+
+    // Next time the choice is kept; in English too.
+    await changeLocale('en');
+    try {
+      await user.click(await screen.findByRole('button', { name: 'Add to a wallet' }));
+      dialog = await screen.findByRole('dialog', { name: 'Add to a digital wallet' });
+      expect(within(dialog).getByRole('checkbox', { name: /Also ask the wallet for a 6-digit code/ })).toBeChecked();
+      const again = await within(dialog).findByTestId('wallet-offer-tx-code');
+      readBodies();
+      expect(bodies.at(-1)).toEqual({ tx_code: true });
+      expect(again).toHaveTextContent('Your wallet will ask for this one-time code.');
+      await user.click(within(again).getByRole('button', { name: 'Show the code' }));
+      expect(within(again).getByText('Code to type into the wallet: 0 4 2 9 1 7')).toBeInTheDocument();
+    } finally {
+      await changeLocale('fr');
+      window.localStorage.removeItem('sceau.wallet-tx-code');
     }
   });
 });
