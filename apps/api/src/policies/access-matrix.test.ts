@@ -35,7 +35,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { auditLog, centres, generationItems, institutions, shareLinks } from '../db/schema.ts';
-import { originalPhotoKey } from '../modules/imports/import-job.ts';
+import { originalPhotoKey } from '../lib/photo-files.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';

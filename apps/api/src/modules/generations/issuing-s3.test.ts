@@ -2,7 +2,7 @@
 // during validation, the diplomas generated and anchored, against a real S3 server (fauxqs, a child
 // process on 127.0.0.1). Every file lands in the bucket under S3_PREFIX and none on the local disk;
 // the zip export streams from the bucket; the diplomas verify by id and by their PDF; a cancelled
-// batch's PDFs are removed from the bucket.
+// batch's PDFs, photos and originals are removed from the bucket.
 import { verifyDocumentTimestamps, verifyPdfSignature } from '@sceau/pdf';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
@@ -215,14 +215,19 @@ describe('issuing with FILE_STORAGE=s3', () => {
     expect(upload.json().data.checks.find((c: { name: string }) => c.name === 'pdf_signature').status).toBe('passed');
   });
 
-  it("removes a cancelled batch's PDFs from the bucket", async () => {
+  it("removes a cancelled batch's PDFs, photos and their originals from the bucket", async () => {
     const id = await importBatch(['20264000000011', '20264000000012'], 2, 'Lot S3 annulé');
     await issue(id, { anchor: false });
     expect(await inBucket(`diplomas/${id}/`)).toHaveLength(2);
+    expect(await inBucket(`photos/${id}/`)).toHaveLength(4);
     const cancelled = await app.inject({ method: 'DELETE', url: `/api/generations/${id}/cancel`, headers: admin });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(await inBucket(`diplomas/${id}/`)).toEqual([]);
-    // The other batch's files are untouched.
+    expect(await inBucket(`photos/${id}/`)).toEqual([]);
+    // The published batch's files are untouched: its PDFs, and the photo each diploma shows.
     expect(await inBucket(`diplomas/${batchId}/`)).toHaveLength(4);
+    const shown = (await ctx.db.select().from(generationItems).where(eq(generationItems.generationId, batchId))).map((r) => r.photoKey!);
+    expect(shown).toHaveLength(4);
+    for (const key of shown) expect(await inBucket(key)).toEqual([key]);
   }, 60_000);
 });

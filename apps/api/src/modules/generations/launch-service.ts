@@ -1,12 +1,13 @@
 import { isPublished, maskContact, type GenerationProgress, type LaunchSignatures, type SignatureKind } from '@sceau/contracts';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { diplomas, generations, officialSignatures, users } from '../../db/schema.ts';
+import { diplomas, generationItems, generations, officialSignatures, users } from '../../db/schema.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy } from '../../policies/generation-policy.ts';
 import { recordAudit } from '../audit/audit-service.ts';
+import { originalPhotoKey, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { authorize } from '../../policies/policy.ts';
 import { batchFor, batchSigningKeys, type BatchRow } from './batch-access.ts';
 import { moveGeneration, moveSignature } from './generation-status.ts';
@@ -170,11 +171,22 @@ export class LaunchService {
     await queue.send(jobs.anchor, { generationId: batch.id }, { singletonKey: `anchor:${batch.id}` });
   }
 
-  /** Cancels a batch before its signature starts; what it produced is removed. */
+  /**
+   * Cancels a batch before its signature starts; what it produced is removed, and so are its
+   * candidates' photos and the originals kept for the editor (a cancelled batch is never taken up
+   * again, and none of its diplomas was published): its candidates keep their data, without a photo.
+   */
   async cancel(actor: Actor, generationId: number): Promise<void> {
     const batch = await batchFor(this.db, actor, generationId, generationPolicy.cancel);
+    let photos: { photoKey: string | null; candidateCode: string }[] = [];
     const pdfKeys = await this.db.transaction(async (tx) => {
       await moveGeneration(tx, batch.id, 'cancelled', { by: actor });
+      // Read before the update: RETURNING would give the new (null) keys.
+      photos = await tx
+        .select({ photoKey: generationItems.photoKey, candidateCode: generationItems.candidateCode })
+        .from(generationItems)
+        .where(eq(generationItems.generationId, batch.id));
+      await tx.update(generationItems).set({ photoKey: null, updatedAt: new Date() }).where(eq(generationItems.generationId, batch.id));
       const produced = await tx.select({ id: diplomas.id, pdfKey: diplomas.pdfKey }).from(diplomas).where(eq(diplomas.generationId, batch.id));
       if (produced.length)
         await tx.delete(diplomas).where(
@@ -187,5 +199,8 @@ export class LaunchService {
       return produced.map((d) => d.pdfKey).filter((k): k is string => k !== null);
     });
     for (const key of pdfKeys) await this.services.storage.delete(key);
+    // Each candidate's photo, its original, and the import's own file an upload may have left.
+    const keys = photos.flatMap((p) => [p.photoKey, originalPhotoKey(batch.id, p.candidateCode), importedPhotoKey(batch.id, p.candidateCode)]);
+    await removeUnusedPhotos(this.db, this.services.storage, keys);
   }
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { generationItems, generations, importations } from '../../db/schema.ts';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
+import { originalPhotoKey, photoKey } from '../../lib/photo-files.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { loadScopes, NATIONAL } from '../../policies/scope.ts';
 import { recordAudit } from '../audit/audit-service.ts';
@@ -17,15 +18,6 @@ const MAX_ATTEMPTS = 5;
 const INSERT_CHUNK = 1000;
 /** Photos prepared and written at the same time by the import job (each may be a sharp decode of up to 10 MB). */
 const PHOTOS_AT_ONCE = 8;
-
-export function photoKey(generationId: number, candidateCode: string): string {
-  return `photos/${generationId}/${candidateCode}.jpg`;
-}
-
-/** The candidate's latest original photo (bounded, ADR 0147), which the editor crops from; edits never replace it. */
-export function originalPhotoKey(generationId: number, candidateCode: string): string {
-  return `photos/${generationId}/originals/${candidateCode}.jpg`;
-}
 
 /**
  * The durable `import.candidates` job (ADR 0060): an importation's list checked again and its

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, generationItems, generations } from '../../db/schema.ts';
-import { originalPhotoKey } from './import-job.ts';
+import { originalPhotoKey } from '../../lib/photo-files.ts';
 import { bearer, createImportTest, csv, csvFile, multipart, portrait, row, schoolUser, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 /** A 360 × 480 portrait encoded by heif-enc (x265): an iPhone's HEIC, small. */

@@ -12,7 +12,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { checkPhoto, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
-import { originalPhotoKey } from './import-job.ts';
+import { originalPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { readZip } from './list-files.ts';
 import { type PhotoUnreadable, type PhotoWarning, preparePhotoFiles } from './photo-reading.ts';
 
@@ -158,10 +158,12 @@ export class PhotoZipService {
         );
       });
       written.length = 0;
-      // Earlier uploads and zips of these candidates are superseded (the import's own file stays, as for an upload).
-      for (const change of changes) {
-        if (change.before && change.before !== change.key && /-[0-9a-f]{16}\.jpg$/.test(change.before)) await this.storage.delete(change.before).catch(() => {});
-      }
+      // The photos these candidates showed are superseded (the zip's photo is their new original).
+      await removeUnusedPhotos(
+        this.db,
+        this.storage,
+        changes.filter((c) => c.before !== c.key).map((c) => c.before),
+      );
       const order = (a: { file: string }, b: { file: string }) => a.file.localeCompare(b.file);
       outcome.added.sort(order);
       outcome.unmatched.sort(order);

@@ -8,6 +8,7 @@ import { auditLog, educProvinces, examSessions, generationItems, generations, in
 import { demoPhoto, seedCountryTemplate } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
+import { originalPhotoKey } from '../../lib/photo-files.ts';
 import { VALIDATE_ALL_CHUNK } from './validations-service.ts';
 
 let ctx: TestContext;
@@ -160,6 +161,8 @@ describe('photo validation', () => {
 
     // Edit: crop, size, brightness, contrast, hue: a new JPEG of the chosen size, at most 30 KB.
     const before = await itemRow(items[2]!);
+    const importedBytes = await services.storage.get(before.photoKey!);
+    expect(await services.storage.get(originalPhotoKey(id, before.candidateCode))).toBeNull();
     const urlBefore = (await app.inject({ method: 'GET', url: `/api/validations/photos/${id}?search=${before.candidateCode}`, headers: as.validateur })).json().data[0].photo_url;
     const edits = { brightness: 120, contrast: 130, hue: 40, width: 240, height: 320, crop: { x: 20, y: 20, w: 260, h: 340 } };
     const edited = await post('/api/validations/photos/validate', { item: items[2], edits });
@@ -172,8 +175,10 @@ describe('photo validation', () => {
     expect(await sharp(stored).metadata()).toMatchObject({ format: 'jpeg', width: 240, height: 320 });
     // A new address, so no browser shows the old photo from its cache.
     expect(edited.json().data.items[0].photo_url).not.toBe(urlBefore);
-    // The import's original stays; the audit says who changed what.
-    expect(await services.storage.get(before.photoKey!)).not.toBeNull();
+    // The imported photo (at the box's size: its own original) becomes the original the editor crops
+    // from, under the original's key; its old file is removed. The audit says who changed what.
+    expect(await services.storage.get(originalPhotoKey(id, before.candidateCode))).toEqual(importedBytes);
+    expect(await services.storage.get(before.photoKey!)).toBeNull();
     const [entry] = await ctx.db
       .select()
       .from(auditLog)
@@ -201,8 +206,9 @@ describe('photo validation', () => {
     const large = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${noisy.toString('base64')}` });
     expect(large.statusCode).toBe(200);
     expect((await services.storage.get((await itemRow(items[3]!)).photoKey!))!.length).toBeLessThanOrEqual(30_000);
-    // The superseded edit is removed; the import's original is not.
+    // The superseded edit is removed; the original (the imported photo, kept at the first edit) is not.
     expect(await services.storage.get(firstResult)).toBeNull();
+    expect(await services.storage.get(originalPhotoKey(id, (await itemRow(items[3]!)).candidateCode))).not.toBeNull();
     const notImage = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${Buffer.from('hello').toString('base64')}` });
     expect(notImage.statusCode).toBe(422);
 

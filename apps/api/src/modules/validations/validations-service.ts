@@ -11,7 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
-import { originalPhotoKey } from '../imports/import-job.ts';
+import { originalPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -127,9 +127,9 @@ export class ValidationsService {
     });
   }
 
-  /** Stores a new photo (the editor's result) and validates it; the import's original file is kept. */
+  /** Stores a new photo (the editor's result) and validates it; the candidate's original is kept. */
   async replacePhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
-    return this.storePhoto(actor, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details });
+    return this.storePhoto(actor, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details, keepOriginal: true });
   }
 
   /**
@@ -178,17 +178,18 @@ export class ValidationsService {
 
   /**
    * Writes the file under a new key before the row points at it (removed again if the change
-   * fails), then removes a superseded edit or upload; the import's own file stays.
+   * fails), then removes the photo it replaces (`retirePhoto`).
    */
   private async storePhoto(
     actor: Actor,
     target: Target & { item: number },
     jpeg: Buffer,
-    outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown> },
+    outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown>; keepOriginal?: boolean },
   ) {
     const sha = createHash('sha256').update(jpeg).digest('hex');
     let written: string | null = null;
     let previous: string | null = null;
+    let candidate: { generationId: number; candidateCode: string } | null = null;
     try {
       const result = await this.change(actor, RULE.photo, target, async (tx, [item]) => {
         if (item!.rejected) throw rejectedConflict();
@@ -198,17 +199,31 @@ export class ValidationsService {
           written = key;
         }
         previous = item!.photoKey;
+        candidate = { generationId: item!.generationId, candidateCode: item!.candidateCode };
         await tx.update(generationItems).set({ photoKey: key, photoStatus: outcome.status, updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
         await this.audit(tx, actor, outcome.action, item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...outcome.details });
         return { changed: [item!.id], skipped: [] };
       });
-      // An earlier edit is replaced; the import's own file stays (it is the candidate's original).
-      if (previous && written && previous !== written && /-[0-9a-f]{16}\.jpg$/.test(previous)) await this.storage.delete(previous).catch(() => {});
+      if (previous && written && previous !== written) await this.retirePhoto(previous, candidate!, outcome.keepOriginal === true);
       return result;
     } catch (error) {
       if (written) await this.storage.delete(written).catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * The photo a candidate no longer shows is deleted. An edit never loses the original the editor
+   * crops from (ADR 0147): a photo kept without a separate original (it was already at the box's
+   * size: its own original) becomes the original first. An upload brings its own original.
+   */
+  private async retirePhoto(previous: string, candidate: { generationId: number; candidateCode: string }, keepOriginal: boolean) {
+    const originalKey = originalPhotoKey(candidate.generationId, candidate.candidateCode);
+    if (keepOriginal && (await this.storage.get(originalKey)) === null) {
+      const bytes = await this.storage.get(previous);
+      if (bytes) await this.storage.put(originalKey, bytes);
+    }
+    await removeUnusedPhotos(this.db, this.storage, [previous]);
   }
 
   // ------------------------------------------------------------ data
