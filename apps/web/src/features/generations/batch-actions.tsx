@@ -5,7 +5,6 @@ import { Link } from 'react-router';
 import { mayOpen } from '@/lib/app-routes';
 import { downloadBatchZip, downloadRejected, useCancelGeneration, useRevokeGeneration } from '@/features/generations/generations-api';
 import { isMoving } from '@/features/generations/issuing-api';
-import { RefusalNote } from '@/features/generations/refusal-note';
 import { RevokeDialog } from '@/features/generations/revoke-dialog';
 import { sendArchiveByMail } from '@/features/generations/distribution-api';
 import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
@@ -58,117 +57,112 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
       .finally(() => setExporting(null));
   }
 
-  // The signature the batch cannot receive, and why (a key since retired: cancel it, ADR 0148).
-  const signRefused = <RefusalNote refusal={batch.refusals.sign} testId="sign-refused" />;
-  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip && !mayExportRejected) return signRefused;
+  if (links.length === 0 && !mayRevoke && !revoked && !mayZip && !mayCancel && !mayMailZip && !mayExportRejected) return null;
   return (
-    <>
-      {signRefused}
-      <div className="actions" data-testid="batch-actions">
-        {revoked ? <span className="badge badge--danger">{t('batch.revokedBadge')}</span> : null}
-        {links.map((link) => (
-          <Link key={link.key} className="button button--secondary" to={link.to}>
-            {t(`batch.actions.${link.key}`)}
-          </Link>
-        ))}
-        {mayExportRejected
-          ? (['xlsx', 'csv'] as const).map((format) => (
-              <button
-                key={format}
-                type="button"
-                className="button button--secondary"
-                data-testid={`export-rejected-${format}`}
-                disabled={exporting !== null}
-                aria-busy={exporting === format}
-                onClick={() => exportRejected(format)}
-              >
-                {t(format === 'xlsx' ? 'batch.actions.rejectedXlsx' : 'batch.actions.rejectedCsv')}
-              </button>
-            ))
-          : null}
-        {mayZip ? (
+    <div className="actions" data-testid="batch-actions">
+      {revoked ? <span className="badge badge--danger">{t('batch.revokedBadge')}</span> : null}
+      {links.map((link) => (
+        <Link key={link.key} className="button button--secondary" to={link.to}>
+          {t(`batch.actions.${link.key}`)}
+        </Link>
+      ))}
+      {mayExportRejected
+        ? (['xlsx', 'csv'] as const).map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="button button--secondary"
+              data-testid={`export-rejected-${format}`}
+              disabled={exporting !== null}
+              aria-busy={exporting === format}
+              onClick={() => exportRejected(format)}
+            >
+              {t(format === 'xlsx' ? 'batch.actions.rejectedXlsx' : 'batch.actions.rejectedCsv')}
+            </button>
+          ))
+        : null}
+      {mayZip ? (
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={zipping}
+          aria-busy={zipping}
+          onClick={() => {
+            setZipping(true);
+            downloadBatchZip(batch.id)
+              .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+              .finally(() => setZipping(false));
+          }}
+        >
+          {zipping ? t('batch.actions.zipping') : t('batch.actions.zip')}
+        </button>
+      ) : null}
+      {mayMailZip ? (
+        <button type="button" className="button button--secondary" onClick={() => setMailingZip(true)}>
+          {t('distribution.mail.zipButton')}
+        </button>
+      ) : null}
+      {mayCancel ? (
+        <button type="button" className="button button--danger" onClick={() => setConfirmCancel(true)}>
+          {t('batch.actions.cancel')}
+        </button>
+      ) : null}
+      {mayRevoke ? (
+        <button type="button" className="button button--danger" onClick={() => setRevoking(true)}>
+          {t('batch.actions.revoke')}
+        </button>
+      ) : null}
+      <Dialog open={confirmCancel} title={t('batch.cancelTitle')} description={t('batch.cancelText', { name: label })} onClose={() => setConfirmCancel(false)}>
+        <div className="actions">
+          <button type="button" className="button button--secondary" onClick={() => setConfirmCancel(false)}>
+            {t('batch.cancelKeep')}
+          </button>
           <button
             type="button"
-            className="button button--secondary"
-            disabled={zipping}
-            aria-busy={zipping}
+            className="button button--danger"
+            disabled={cancel.isPending}
             onClick={() => {
-              setZipping(true);
-              downloadBatchZip(batch.id)
-                .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
-                .finally(() => setZipping(false));
+              cancel.mutate(batch.id, {
+                onSuccess: (message) => {
+                  flash.pushText(message, 'success');
+                  setConfirmCancel(false);
+                },
+                onError: (error) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'),
+              });
             }}
           >
-            {zipping ? t('batch.actions.zipping') : t('batch.actions.zip')}
+            {t('batch.cancelConfirm')}
           </button>
-        ) : null}
-        {mayMailZip ? (
-          <button type="button" className="button button--secondary" onClick={() => setMailingZip(true)}>
-            {t('distribution.mail.zipButton')}
-          </button>
-        ) : null}
-        {mayCancel ? (
-          <button type="button" className="button button--danger" onClick={() => setConfirmCancel(true)}>
-            {t('batch.actions.cancel')}
-          </button>
-        ) : null}
-        {mayRevoke ? (
-          <button type="button" className="button button--danger" onClick={() => setRevoking(true)}>
-            {t('batch.actions.revoke')}
-          </button>
-        ) : null}
-        <Dialog open={confirmCancel} title={t('batch.cancelTitle')} description={t('batch.cancelText', { name: label })} onClose={() => setConfirmCancel(false)}>
-          <div className="actions">
-            <button type="button" className="button button--secondary" onClick={() => setConfirmCancel(false)}>
-              {t('batch.cancelKeep')}
-            </button>
-            <button
-              type="button"
-              className="button button--danger"
-              disabled={cancel.isPending}
-              onClick={() => {
-                cancel.mutate(batch.id, {
-                  onSuccess: (message) => {
-                    flash.pushText(message, 'success');
-                    setConfirmCancel(false);
-                  },
-                  onError: (error) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'),
-                });
-              }}
-            >
-              {t('batch.cancelConfirm')}
-            </button>
-          </div>
-        </Dialog>
-        <ShareByMailDialog
-          open={mailingZip}
-          title={t('distribution.mail.zipTitle')}
-          description={t('distribution.mail.zipText', {
-            name: label,
-            diplomas: batch.counts.diplomas,
-            size: DISTRIBUTION_LIMITS.zipAttachmentMaxBytes / (1024 * 1024),
-            days: DISTRIBUTION_LIMITS.zipLinkDays,
-          })}
-          onSend={(email) => sendArchiveByMail(batch.id, email)}
-          onSent={(message) => {
-            flash.pushText(message, 'success');
-            setMailingZip(false);
-          }}
-          onClose={() => setMailingZip(false)}
-        />
-        <RevokeDialog
-          open={revoking}
-          title={t('revocation.batchTitle')}
-          description={t('revocation.batchText', { name: label, count: batch.counts.diplomas })}
-          confirmLabel={t('revocation.batchConfirm')}
-          onRevoke={async (reason) => {
-            const message = await revoke.mutateAsync({ generationId: batch.id, reason });
-            setRevoked(true);
-            return message;
-          }}
-          onClose={() => setRevoking(false)}
-        />
-      </div>
-    </>
+        </div>
+      </Dialog>
+      <ShareByMailDialog
+        open={mailingZip}
+        title={t('distribution.mail.zipTitle')}
+        description={t('distribution.mail.zipText', {
+          name: label,
+          diplomas: batch.counts.diplomas,
+          size: DISTRIBUTION_LIMITS.zipAttachmentMaxBytes / (1024 * 1024),
+          days: DISTRIBUTION_LIMITS.zipLinkDays,
+        })}
+        onSend={(email) => sendArchiveByMail(batch.id, email)}
+        onSent={(message) => {
+          flash.pushText(message, 'success');
+          setMailingZip(false);
+        }}
+        onClose={() => setMailingZip(false)}
+      />
+      <RevokeDialog
+        open={revoking}
+        title={t('revocation.batchTitle')}
+        description={t('revocation.batchText', { name: label, count: batch.counts.diplomas })}
+        confirmLabel={t('revocation.batchConfirm')}
+        onRevoke={async (reason) => {
+          const message = await revoke.mutateAsync({ generationId: batch.id, reason });
+          setRevoked(true);
+          return message;
+        }}
+        onClose={() => setRevoking(false)}
+      />
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import { BroadcastPanel } from '@/features/generations/broadcast-panel';
 import { formatDateTime } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { BatchActions } from '@/features/generations/batch-actions';
+import { RefusalNote } from '@/features/generations/refusal-note';
 
 type Batch = GenerationView;
 
@@ -28,6 +29,9 @@ export function BatchSummary({ batch }: { batch: Batch }) {
         </div>
         <BatchActions batch={batch} label={label} />
       </header>
+
+      {/* A signature the batch cannot receive, and why (made with a key since retired: cancel it, ADR 0148). */}
+      <RefusalNote refusal={batch.refusals.sign} testId="sign-refused" />
 
       {batch.status === 'failed' && batch.last_error ? (
         <div className="alert alert--error" role="alert" data-testid="batch-last-error">
