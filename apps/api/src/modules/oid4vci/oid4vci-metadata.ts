@@ -13,6 +13,12 @@ export const credentialIssuerOf = (config: Pick<Config, 'publicUrl'>) => config.
 const W3C_CONTEXTS = ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'];
 
 /**
+ * A configuration's names, where 1.0 reads them (`credential_metadata.display`) and where wallets
+ * still on drafts 13–15 do (`display` beside the format), so both show the diploma by its name.
+ */
+const displays = (display: object[]) => ({ display, credential_metadata: { display } });
+
+/**
  * `/.well-known/openid-credential-issuer` (OpenID4VCI 1.0 section 12.2): the issuer, its endpoints
  * and the two forms of a diploma, named in French and English. A configuration is listed only
  * when this deployment can make it.
@@ -32,7 +38,7 @@ export function credentialIssuerMetadata(config: Pick<Config, 'publicUrl' | 'iss
       cryptographic_binding_methods_supported: ['jwk'],
       credential_signing_alg_values_supported: ['ES256'],
       proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...KEY_PROOF_ALGORITHMS] } },
-      credential_metadata: { display: diplomaDisplay },
+      ...displays(diplomaDisplay),
     };
   }
   if (offered.openBadge) {
@@ -40,7 +46,7 @@ export function credentialIssuerMetadata(config: Pick<Config, 'publicUrl' | 'iss
       format: 'ldp_vc',
       credential_definition: { '@context': W3C_CONTEXTS, type: ['VerifiableCredential', 'OpenBadgeCredential'] },
       credential_signing_alg_values_supported: ['ecdsa-rdfc-2019'],
-      credential_metadata: { display: diplomaDisplay },
+      ...displays(diplomaDisplay),
     };
   }
   return {

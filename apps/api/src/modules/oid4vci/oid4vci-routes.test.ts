@@ -154,7 +154,10 @@ describe('metadata', () => {
       ['fr', 'Diplôme'],
       ['en', 'Diploma'],
     ]);
+    // Wallets still on drafts 13–15 read the names beside the format.
+    expect(sdJwt.display).toEqual(sdJwt.credential_metadata.display);
     const badge = metadata.credential_configurations_supported[CONFIGURATION.openBadge];
+    expect(badge.display).toEqual(badge.credential_metadata.display);
     expect(badge.format).toBe('ldp_vc');
     expect(badge.credential_definition.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
   });
