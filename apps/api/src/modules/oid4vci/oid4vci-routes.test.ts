@@ -628,6 +628,11 @@ describe('a wallet using DPoP and a transaction code (the OpenWallet Foundation 
     const plain = codeOf((await offerFor(amani, mine.id)).json().data);
     expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': plain, tx_code: '123456' })).json().error).toBe('invalid_request');
     const second = (await offerFor(amani, mine.id, { tx_code: true })).json().data;
+    // The new offer (with a code) voided the one shown before it without a code.
+    expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': plain })).json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The pre-authorized code is unknown, expired or already used',
+    });
     expect((await tokenRequest({ grant_type: grantType, 'pre-authorized_code': codeOf(second), tx_code: 'x'.repeat(40) })).json().error).toBe('invalid_grant');
     const ok = await tokenRequest({ grant_type: grantType, 'pre-authorized_code': codeOf(second), tx_code: second.tx_code });
     expect(ok.statusCode, ok.body).toBe(200);

@@ -130,6 +130,14 @@ export class Oid4vciService {
     const txCode = options.txCode ? String(randomInt(0, 10 ** TX_CODE_LENGTH)).padStart(TX_CODE_LENGTH, '0') : null;
     const expiresAt = new Date(Date.now() + WALLET_OFFER_MINUTES * 60_000);
     await this.db.transaction(async (tx) => {
+      // A new offer replaces the holder's earlier ones for this diploma not yet exchanged: the
+      // page shows only the latest, and one made with a code must not leave one without it alive.
+      // (The application's clock, which the token endpoint compares with.)
+      const now = new Date();
+      await tx
+        .update(walletOffers)
+        .set({ codeExpiresAt: new Date(now.getTime() - 1000) })
+        .where(and(eq(walletOffers.userId, account.id), eq(walletOffers.diplomaId, row.id), isNull(walletOffers.codeUsedAt), gt(walletOffers.codeExpiresAt, now)));
       const [offer] = await tx
         .insert(walletOffers)
         .values({ userId: account.id, diplomaId: row.id, codeHash: hash('code', code), codeExpiresAt: expiresAt, txCodeHash: txCode ? txCodeHash(code, txCode) : null })
