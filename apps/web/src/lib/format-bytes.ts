@@ -1,3 +1,5 @@
+import { formatInteger } from '@/lib/format';
+
 /** "20 Mo" / "20 MB", "512 Ko" / "512 kB": sizes people read, in the page's language. */
 export function formatBytes(bytes: number, locale: string): string {
   const french = locale.startsWith('fr');
@@ -8,6 +10,7 @@ export function formatBytes(bytes: number, locale: string): string {
     value /= 1024;
     unit += 1;
   }
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value);
+  // A whole number (the limits the pages state: 20 Mo, 512 Ko) without Intl's ICU data (format.ts).
+  const number = Number.isInteger(value) ? formatInteger(value, locale) : new Intl.NumberFormat(locale, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value);
   return `${number} ${units[unit]}`;
 }

@@ -121,7 +121,8 @@ export function readStoredLocale(): Locale {
 }
 
 function applyDocumentLanguage(lang: string): void {
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  // Unchanged on a page the server wrote in that language: no restyle of the whole page for nothing.
+  if (typeof document !== 'undefined' && document.documentElement.lang !== lang) document.documentElement.lang = lang;
 }
 
 /** The cookie the server reads for the pages it writes (ADR 0128); the API calls send the header. */

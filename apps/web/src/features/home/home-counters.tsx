@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { api } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
+import { formatInteger } from '@/lib/format';
 import { currentLocale } from '@/lib/i18n';
 import { useApiQuery } from '@/lib/query';
 
@@ -19,7 +20,7 @@ export function HomeCounters() {
   });
   const data = metrics.data;
   if (!data && !metrics.isPending) return null;
-  const format = new Intl.NumberFormat(currentLocale(i18n));
+  const locale = currentLocale(i18n);
   return (
     <section className="section counters" aria-labelledby="home-counters" aria-busy={data ? undefined : true}>
       <div className="container">
@@ -30,7 +31,7 @@ export function HomeCounters() {
           {COUNTERS.map((key) => (
             <div key={key} className="counters__item" data-testid={data ? `counter-${key}` : undefined}>
               <dt>{t(`home.counters.${key}`)}</dt>
-              <dd>{data ? format.format(data[key]) : '\u00a0'}</dd>
+              <dd>{data ? formatInteger(data[key], locale) : '\u00a0'}</dd>
             </div>
           ))}
         </dl>

@@ -241,7 +241,9 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
   const catalogue = useCatalogueText();
   const checkLevel = (level + 1) as 3 | 4;
   const shownAt = useMemo(() => (result ? Date.now() : 0), [result]);
-  const when = new Intl.DateTimeFormat(currentLocale(i18n), { dateStyle: 'long', timeStyle: 'short' }).format(new Date(checkedAt ?? shownAt));
+  // Only with a result: the first Intl formatter a page makes costs 15–20 ms (ICU data, ADR 0151,
+  // amended), which the verification page's empty form need not pay.
+  const when = result ? new Intl.DateTimeFormat(currentLocale(i18n), { dateStyle: 'long', timeStyle: 'short' }).format(new Date(checkedAt ?? shownAt)) : '';
   const name = result?.diploma ? fullName(result.diploma) : null;
   return (
     <div className="verify-result">
