@@ -9,27 +9,13 @@ import { appConfig } from '@/lib/config';
 import { createFlashStore } from '@/lib/flash';
 import { http } from '@/lib/http';
 import { i18n } from '@/lib/i18n';
+import { nextTask } from '@/lib/next-task';
 import { createQueryClient } from '@/lib/query';
 import { createSessionStore } from '@/lib/session';
 import '@/styles/app.css';
 
-/**
- * Ends the current task and goes on in a new one. The start is cut in short tasks (ADR 0151,
- * amended): the modules' evaluation, then the stores and the router (which matches the page and
- * starts loading its chunk), each a task of a few milliseconds rather than one long one that a slow
- * phone's main thread, or Lighthouse's blocking time, counts whole.
- */
-const nextTask = () =>
-  new Promise<void>((resolve) => {
-    // A posted message rather than a timer: timers are slowed down in a tab opened in the background.
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-
+// The start in short tasks (ADR 0151, amended): the modules' evaluation, then the stores, then the
+// router (which matches the page and starts loading its chunk).
 await nextTask();
 const session = createSessionStore({ http, config: appConfig });
 const flash = createFlashStore();

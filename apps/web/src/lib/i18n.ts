@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, isLocale, LOCALES, STORAGE_KEYS, type Locale } from '@s
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { routeTextParts, type TextPart } from '@/lib/i18n-parts';
+import { nextTask } from '@/lib/next-task';
 import { readLocalValue, writeLocalValue } from '@/lib/storage';
 
 /**
@@ -173,7 +174,8 @@ export async function createI18n(lng: Locale = initialLocale()): Promise<I18n> {
  * renders or translates before its texts are there; a change of language loads the other
  * language's chunk before switching (i18next's changeLanguage awaits the backend).
  */
-export const i18n = await createI18n();
+// In a task of its own (next-task.ts): the modules evaluated before it are one task already.
+export const i18n = await nextTask().then(() => createI18n());
 
 export function currentLocale(instance: I18n = i18n): Locale {
   const lang = instance.resolvedLanguage ?? instance.language;
