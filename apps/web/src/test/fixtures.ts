@@ -1,4 +1,4 @@
-import { DEFAULT_ROLE_PERMISSIONS, type Profile, type RoleName } from '@sceau/contracts';
+import { DEFAULT_ROLE_PERMISSIONS, type HolderDiplomaView, type Profile, type RoleName } from '@sceau/contracts';
 
 /** A profile as GET /me returns it, holding the given roles with their default permissions. */
 export function makeProfile(roles: RoleName[], overrides: Partial<Profile> = {}): Profile {
@@ -45,4 +45,25 @@ export function mockFetch(routes: Record<string, Handler>) {
     return handler(url, init);
   };
   return { fetch: fetchMock as typeof fetch, calls };
+}
+
+/** A holder's diploma as `GET /api/holder/diplomas` lists it: valid and downloadable unless overridden. */
+export function makeHolderDiploma(overrides: Partial<HolderDiplomaView> = {}): HolderDiplomaView {
+  return {
+    id: 'AbCdEfGhIjKlMnOpQrStUv',
+    candidate_code: '20250000000001',
+    last_name: 'Kabamba',
+    middle_name: 'Ngalula',
+    first_name: 'Élodie',
+    kind: 'diplome_etat',
+    session: 'Session 2025',
+    option: 'Scientifique',
+    school: 'Institut Kasa-Vubu',
+    percentage: 72.5,
+    issued_at: '2025-08-01T10:00:00.000Z',
+    status: 'valid',
+    revocation_reason: null,
+    abilities: { download: true, share: true },
+    ...overrides,
+  };
 }

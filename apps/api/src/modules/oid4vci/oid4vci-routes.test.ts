@@ -76,6 +76,21 @@ const wallet = new Openid4vciClient({
   },
 });
 
+type IssuerMetadata = Awaited<ReturnType<Openid4vciClient['resolveIssuerMetadata']>>;
+type DpopOptions = Parameters<Openid4vciClient['retrieveCredentials']>[0]['dpop'];
+
+/** A wallet's request for the SD-JWT VC: a fresh nonce, a key proof over it by the wallet's key, then the credential (with DPoP when given). */
+async function requestSdJwt(client: Openid4vciClient, issuerMetadata: IssuerMetadata, accessToken: string, dpop?: DpopOptions) {
+  const { c_nonce } = await client.requestNonce({ issuerMetadata });
+  const { jwt } = await client.createCredentialRequestJwtProof({
+    issuerMetadata,
+    credentialConfigurationId: CONFIGURATION.sdJwt,
+    nonce: c_nonce,
+    signer: { method: 'jwk', alg: 'ES256', publicJwk: walletJwk as never },
+  });
+  return client.retrieveCredentials({ issuerMetadata, accessToken, credentialConfigurationId: CONFIGURATION.sdJwt, proofs: { jwt: [jwt] }, ...(dpop ? { dpop } : {}) });
+}
+
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 const offerFor = (token: string, diplomaId: string, body?: { tx_code?: boolean }, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: `/api/holder/diplomas/${diplomaId}/wallet-offer`, headers: { ...as(token), ...headers }, ...(body ? { payload: body } : {}) });
@@ -261,19 +276,7 @@ describe('a wallet (the OpenWallet Foundation client) obtains the diploma', () =
     const issuerMetadata = await wallet.resolveIssuerMetadata(offer.credential_issuer);
     const { accessTokenResponse } = await wallet.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer: offer, issuerMetadata });
     expect(accessTokenResponse.token_type).toBe('Bearer');
-    const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
-    const { jwt } = await wallet.createCredentialRequestJwtProof({
-      issuerMetadata,
-      credentialConfigurationId: CONFIGURATION.sdJwt,
-      nonce: c_nonce,
-      signer: { method: 'jwk', alg: 'ES256', publicJwk: walletJwk as never },
-    });
-    const response = await wallet.retrieveCredentials({
-      issuerMetadata,
-      accessToken: accessTokenResponse.access_token,
-      credentialConfigurationId: CONFIGURATION.sdJwt,
-      proofs: { jwt: [jwt] },
-    });
+    const response = await requestSdJwt(wallet, issuerMetadata, accessTokenResponse.access_token);
     const credential = (response.credentialResponse.credentials?.[0] as { credential: unknown } | undefined)?.credential;
     expect(typeof credential).toBe('string');
     // Verified by the OpenWallet Foundation's SD-JWT VC library against the issuer's published keys.
@@ -573,20 +576,7 @@ describe('a wallet using DPoP and a transaction code (the OpenWallet Foundation 
     expect(stored!.jkt).toBe(await calculateJwkThumbprint(dpopJwk, 'sha256'));
     expect(stored!.txCodeHash).not.toContain(data.tx_code);
 
-    const { c_nonce } = await dpopWallet.requestNonce({ issuerMetadata });
-    const { jwt } = await dpopWallet.createCredentialRequestJwtProof({
-      issuerMetadata,
-      credentialConfigurationId: CONFIGURATION.sdJwt,
-      nonce: c_nonce,
-      signer: { method: 'jwk', alg: 'ES256', publicJwk: walletJwk as never },
-    });
-    const response = await dpopWallet.retrieveCredentials({
-      issuerMetadata,
-      accessToken: accessTokenResponse.access_token,
-      credentialConfigurationId: CONFIGURATION.sdJwt,
-      proofs: { jwt: [jwt] },
-      dpop: { ...dpop!, signer: dpopSigner },
-    });
+    const response = await requestSdJwt(dpopWallet, issuerMetadata, accessTokenResponse.access_token, { ...dpop!, signer: dpopSigner });
     const credential = (response.credentialResponse.credentials?.[0] as { credential: string } | undefined)?.credential;
     expect(decodeJwt(credential!.split('~')[0]!).cnf).toEqual({ jwk: { kty: walletJwk.kty, crv: walletJwk.crv, x: walletJwk.x, y: walletJwk.y } });
     const notificationId = response.credentialResponse.notification_id;

@@ -4,32 +4,14 @@ import userEvent from '@testing-library/user-event';
 import decodeQR from 'qr/decode.js';
 import { describe, expect, it, vi } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
-import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { jsonResponse, makeHolderDiploma, makeProfile } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
 const VALID = 'AbCdEfGhIjKlMnOpQrStUv';
 const REVOKED = 'ZyXwVuTsRqPoNmLkJiHgFe';
 const TOKEN = 'k'.repeat(43);
 
-function diploma(overrides: Partial<HolderDiplomaView> = {}): HolderDiplomaView {
-  return {
-    id: VALID,
-    candidate_code: '20250000000001',
-    last_name: 'Kabamba',
-    middle_name: 'Ngalula',
-    first_name: 'Élodie',
-    kind: 'diplome_etat',
-    session: 'Session 2025',
-    option: 'Scientifique',
-    school: 'Institut Kasa-Vubu',
-    percentage: 72.5,
-    issued_at: '2025-08-01T10:00:00.000Z',
-    status: 'valid',
-    revocation_reason: null,
-    abilities: { download: true, share: true },
-    ...overrides,
-  };
-}
+const diploma = (overrides: Partial<HolderDiplomaView> = {}) => makeHolderDiploma({ id: VALID, ...overrides });
 
 function share(overrides: Partial<ShareLinkView> = {}): ShareLinkView {
   return {

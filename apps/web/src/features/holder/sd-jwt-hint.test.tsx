@@ -1,26 +1,11 @@
-import type { HolderDiplomaView } from '@sceau/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
-import { jsonResponse, makeProfile } from '@/test/fixtures';
+import { jsonResponse, makeHolderDiploma, makeProfile } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
-const diploma = (download: boolean): HolderDiplomaView => ({
-  id: download ? 'AbCdEfGhIjKlMnOpQrStUv' : 'ZyXwVuTsRqPoNmLkJiHgFe',
-  candidate_code: '20250000000001',
-  last_name: 'Kabamba',
-  middle_name: 'Ngalula',
-  first_name: 'Élodie',
-  kind: 'diplome_etat',
-  session: 'Session 2025',
-  option: 'Scientifique',
-  school: 'Institut Kasa-Vubu',
-  percentage: 72.5,
-  issued_at: '2025-08-01T10:00:00.000Z',
-  status: download ? 'valid' : 'revoked',
-  revocation_reason: null,
-  abilities: { download, share: download },
-});
+const diploma = (download: boolean) =>
+  download ? makeHolderDiploma() : makeHolderDiploma({ id: 'ZyXwVuTsRqPoNmLkJiHgFe', status: 'revoked', abilities: { download: false, share: false } });
 
 describe('the SD-JWT VC download says each copy is new (ADR 0145)', () => {
   it('tells the holder that each download is signed afresh, not linkable by its signature, in French and in English; not for a diploma they cannot download', async () => {
