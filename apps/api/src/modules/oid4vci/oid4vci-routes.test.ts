@@ -120,6 +120,8 @@ const credentialRequest = (accessToken: string | null, body: unknown) =>
   app.inject({ method: 'POST', url: '/oid4vci/credential', remoteAddress: address(), headers: accessToken ? as(accessToken) : {}, payload: body as object });
 /** A fresh offer for Amani's diploma, exchanged: its access token. */
 const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
+/** The stored offer of a pre-authorised code (kept as its SHA-256 only). */
+const offerOfCode = (code: string) => eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex'));
 
 beforeAll(async () => {
   setGlobalConfig({ allowInsecureUrls: false });
@@ -304,14 +306,7 @@ describe('a wallet (the OpenWallet Foundation client) obtains the diploma', () =
     const [stored] = await ctx.db
       .select()
       .from(walletOffers)
-      .where(
-        eq(
-          walletOffers.codeHash,
-          createHash('sha256')
-            .update(`wallet-code:${codeOf(data)}`)
-            .digest('hex'),
-        ),
-      );
+      .where(offerOfCode(codeOf(data)));
     expect(stored).toMatchObject({ diplomaId: mine.id, credentialsIssued: 2 });
     expect(stored!.codeUsedAt).not.toBeNull();
     expect(stored!.tokenHash).not.toBe(accessTokenResponse.access_token);
@@ -357,7 +352,7 @@ describe('the token endpoint', () => {
     await ctx.db
       .update(walletOffers)
       .set({ codeExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex')));
+      .where(offerOfCode(code));
     expect((await tokenRequest({ grant_type: grant, 'pre-authorized_code': code })).json().error).toBe('invalid_grant');
     expect((await tokenRequest({ grant_type: grant, 'pre-authorized_code': 'x'.repeat(43) })).json().error).toBe('invalid_grant');
   });
@@ -565,14 +560,7 @@ describe('a wallet using DPoP and a transaction code (the OpenWallet Foundation 
     const [stored] = await ctx.db
       .select({ jkt: walletOffers.tokenJkt, txCodeHash: walletOffers.txCodeHash })
       .from(walletOffers)
-      .where(
-        eq(
-          walletOffers.codeHash,
-          createHash('sha256')
-            .update(`wallet-code:${codeOf(data)}`)
-            .digest('hex'),
-        ),
-      );
+      .where(offerOfCode(codeOf(data)));
     expect(stored!.jkt).toBe(await calculateJwkThumbprint(dpopJwk, 'sha256'));
     expect(stored!.txCodeHash).not.toContain(data.tx_code);
 
@@ -665,10 +653,7 @@ describe('DPoP at the token endpoint', () => {
       expect(answer.statusCode, label).toBe(400);
       expect(answer.json().error, label).toBe('invalid_dpop_proof');
       // The code is still good: a bad proof spends nothing.
-      const [row] = await ctx.db
-        .select({ used: walletOffers.codeUsedAt })
-        .from(walletOffers)
-        .where(eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex')));
+      const [row] = await ctx.db.select({ used: walletOffers.codeUsedAt }).from(walletOffers).where(offerOfCode(code));
       expect(row!.used, label).toBeNull();
     }
   });
