@@ -12,3 +12,4 @@ export {
   type StatusReference,
 } from './issue.ts';
 export * from './verify.ts';
+export { carriesPrivateKey, PRIVATE_JWK_MEMBERS } from './public-jwk.ts';

@@ -7,6 +7,7 @@ import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance, type SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
 import type { DisclosureFrame, PresentationFrame } from '@sd-jwt/types';
 import { DISCLOSABLE_CLAIMS, SD_JWT_VC_TYP, type DisclosableClaim, type DiplomaClaims } from './claims.ts';
+import { carriesPrivateKey } from './public-jwk.ts';
 
 /** A public JWK as wallets give it (WebCrypto's, node:crypto's and jose's all fit). */
 export interface PublicJwk {
@@ -65,8 +66,12 @@ export function jwtSigner(signer: RawEs256Signer) {
   };
 }
 
-/** Only the public members of a JWK (a private `d` is never written in a credential). */
+/**
+ * Only the public members of a holder's JWK. A JWK carrying private key material is refused, not
+ * cleaned (public-jwk.ts): a credential is never bound to a key its holder has given away.
+ */
 export function publicJwkOf(jwk: PublicJwk): PublicJwk {
+  if (carriesPrivateKey(jwk)) throw new Error('holder key: the JWK carries private key material (a public key only)');
   if (jwk.kty === 'EC') {
     if (typeof jwk.crv !== 'string' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') throw new Error('holder key: an EC JWK needs crv, x and y');
     return { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y };

@@ -4,7 +4,8 @@ import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { describe, expect, it } from 'vitest';
 import { claimsFromRecord, DISCLOSABLE_CLAIMS, typeMetadata, vctUrl, type DiplomaClaims } from './claims.ts';
-import { issueDiplomaSdJwt, presentDiplomaSdJwt, type PublicJwk, type RawEs256Signer } from './issue.ts';
+import { issueDiplomaSdJwt, presentDiplomaSdJwt, publicJwkOf, type PublicJwk, type RawEs256Signer } from './issue.ts';
+import { carriesPrivateKey, PRIVATE_JWK_MEMBERS } from './public-jwk.ts';
 import { MAX_SD_JWT_BYTES, verifyDiplomaSdJwt, type PublishedJwk } from './verify.ts';
 
 const ISSUER = 'https://minepst.example.cd';
@@ -321,5 +322,78 @@ describe('key binding: the holder’s signature is its own check, never the issu
     expect(keyBinding(challenged)).toMatchObject({ status: 'failed', code: 'key_binding_missing' });
     // A credential bound to no key says nothing of a key binding.
     expect(keyBinding(await verifyDiplomaSdJwt(await issue(), options(list)))).toBeUndefined();
+  });
+});
+
+describe('a holder key must be public (ADR 0146, amendment of 2026-11-27)', () => {
+  /** A value for each private member: base64url text, or for `oth` the list of other primes' info. */
+  const privateValue = (member: string) => (member === 'oth' ? [{ r: 'AQAB', d: 'AQAB', t: 'AQAB' }] : 'AQAB');
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signerOf = async (privateKey: object) => {
+    const sign = await ES256.getSigner(privateKey);
+    return { sign: async (data: Uint8Array) => Buffer.from(await sign(new TextDecoder().decode(data)), 'base64url') };
+  };
+  /** The credential issued to the holder's public key, its `cnf.jwk` then given extra members and signed again by the ministry. */
+  async function boundTo(holderPublicJwk: PublicJwk, extra: Record<string, unknown>) {
+    const [jwt, ...rest] = (await issue({ holderPublicJwk })).split('~');
+    const [h, p] = jwt!.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString('utf8')) as { cnf: { jwk: Record<string, unknown> } };
+    payload.cnf.jwk = { ...payload.cnf.jwk, ...extra };
+    const input = `${h}.${b64(payload)}`;
+    const signature = Buffer.from(await ministry.signer.sign(new TextEncoder().encode(input))).toString('base64url');
+    return [`${input}.${signature}`, ...rest].join('~');
+  }
+
+  it('carriesPrivateKey: each private member of RFC 7518 and 8037, whatever its value; the public members are not', () => {
+    expect(PRIVATE_JWK_MEMBERS).toEqual(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
+    const publicKey = { kty: 'EC', crv: 'P-256', x: 'AQAB', y: 'AQAB', kid: '1', alg: 'ES256', use: 'sig', key_ops: ['verify'] };
+    expect(carriesPrivateKey(publicKey)).toBe(false);
+    expect(carriesPrivateKey({ kty: 'RSA', n: 'AQAB', e: 'AQAB' })).toBe(false);
+    for (const member of PRIVATE_JWK_MEMBERS) {
+      expect(carriesPrivateKey({ ...publicKey, [member]: privateValue(member) }), member).toBe(true);
+      expect(carriesPrivateKey({ ...publicKey, [member]: '' }), `${member} empty`).toBe(true);
+    }
+    expect(carriesPrivateKey({ kty: 'oct', k: 'AQAB' })).toBe(true);
+  });
+
+  it('issuance refuses a holder key with any private member, and binds a public one', async () => {
+    const holder = await ES256.generateKeyPair();
+    for (const member of PRIVATE_JWK_MEMBERS) {
+      await expect(issue({ holderPublicJwk: { ...holder.publicKey, [member]: privateValue(member) } as PublicJwk }), member).rejects.toThrow(
+        'holder key: the JWK carries private key material',
+      );
+    }
+    await expect(issue({ holderPublicJwk: holder.privateKey as PublicJwk })).rejects.toThrow('private key material');
+    expect(publicJwkOf(holder.publicKey as PublicJwk)).toEqual({ kty: 'EC', crv: 'P-256', x: holder.publicKey.x, y: holder.publicKey.y });
+  });
+
+  it('verification: a key binding by a cnf.jwk that carries any private member is invalid, the issuer signature passed; the same key public is valid', async () => {
+    const holder = await ES256.generateKeyPair();
+    const signer = await signerOf(holder.privateKey);
+    const list = await statusListToken([]);
+    const keyBinding = (result: Awaited<ReturnType<typeof verifyDiplomaSdJwt>>) => result.checks.find((c) => c.name === 'key_binding');
+    for (const member of PRIVATE_JWK_MEMBERS) {
+      // `d` is the holder's real one: its signature would verify, and still proves nothing.
+      const value = member === 'd' ? (holder.privateKey as { d: string }).d : privateValue(member);
+      const presentation = await presentDiplomaSdJwt(await boundTo(holder.publicKey as PublicJwk, { [member]: value }), ['family_name'], { signer, aud: 'a', nonce: 'n' });
+      const result = await verifyDiplomaSdJwt(presentation, { ...options(list), keyBindingNonce: 'n' });
+      expect(result.verdict, member).toBe('invalid');
+      expect(
+        result.checks.find((c) => c.name === 'signature'),
+        member,
+      ).toMatchObject({ status: 'passed' });
+      expect(keyBinding(result), member).toEqual({
+        name: 'key_binding',
+        status: 'failed',
+        code: 'key_binding_invalid',
+        detail: 'the holder key the credential names (cnf.jwk) carries private key material',
+      });
+    }
+    const good = await verifyDiplomaSdJwt(await presentDiplomaSdJwt(await boundTo(holder.publicKey as PublicJwk, {}), ['family_name'], { signer, aud: 'a', nonce: 'n' }), {
+      ...options(list),
+      keyBindingNonce: 'n',
+    });
+    expect(good.verdict).toBe('valid');
+    expect(keyBinding(good)).toMatchObject({ status: 'passed', code: 'key_binding_valid' });
   });
 });

@@ -11,6 +11,7 @@ import { inflateSync } from 'node:zlib';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SD_JWT_VC_TYP } from './claims.ts';
 import { base64url, type PublicJwk } from './issue.ts';
+import { carriesPrivateKey } from './public-jwk.ts';
 
 /** An SD-JWT larger than this is refused before it is parsed. */
 export const MAX_SD_JWT_BYTES = 256 * 1024;
@@ -337,6 +338,8 @@ const KB_ALGS: Record<string, { hash: string | null; p1363: boolean }> = {
 async function keyBindingCheck(kbJwt: string, sdJwtPart: string, cnfJwk: PublicJwk | null, options: VerifyOptions, now: number): Promise<SdJwtCheck> {
   const invalid = (code: SdJwtCheckCode, detail: string): SdJwtCheck => ({ name: 'key_binding', status: 'failed', code, detail });
   if (!cnfJwk) return invalid('key_binding_invalid', 'a key-binding JWT for a credential that names no holder key (cnf)');
+  // A holder key published with its private half binds to nobody: anyone who reads the credential can sign for it.
+  if (carriesPrivateKey(cnfJwk)) return invalid('key_binding_invalid', 'the holder key the credential names (cnf.jwk) carries private key material');
   const [h, p, s, extra] = kbJwt.split('.');
   let header: unknown;
   let payload: unknown;

@@ -190,6 +190,44 @@ describe('portable forms', () => {
     expect(shown?.checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'not-checked', code: 'key_binding_not_presented' });
   });
 
+  it('a key binding by a holder key (cnf.jwk) that carries any private member: key_binding failed, the ministry signature passed (ADR 0146)', async () => {
+    const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const holderJwk = holder.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
+    const holderD = (holder.privateKey.export({ format: 'jwk' }) as { d: string }).d;
+    const [jwt, ...rest] = (await issueDiplomaSdJwt({ issuer: URL_, vct: vctUrl(URL_), claims, signer, status: { idx: 7, uri: TOKEN_URL }, holderPublicJwk: holderJwk })).split(
+      '~',
+    );
+    const [h, p] = jwt!.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString('utf8')) as { cnf: { jwk: Record<string, unknown> } };
+    /** The credential as the ministry would sign it with these members added to its cnf.jwk. */
+    const resigned = async (extra: Record<string, unknown>) => {
+      const input = `${h}.${Buffer.from(JSON.stringify({ ...payload, cnf: { jwk: { ...payload.cnf.jwk, ...extra } } })).toString('base64url')}`;
+      return [`${input}.${Buffer.from(await signer.sign(new TextEncoder().encode(input))).toString('base64url')}`, ...rest].join('~');
+    };
+    const sign = { sign: async (data: Uint8Array) => new Uint8Array(nodeSign('sha256', data, { key: holder.privateKey, dsaEncoding: 'ieee-p1363' })) };
+    const members: Record<string, unknown> = { d: holderD, p: 'AQAB', q: 'AQAB', dp: 'AQAB', dq: 'AQAB', qi: 'AQAB', oth: [{ r: 'AQAB', d: 'AQAB', t: 'AQAB' }], k: 'AQAB' };
+    for (const [member, value] of Object.entries(members)) {
+      const result = await verifyPortable(await presentDiplomaSdJwt(await resigned({ [member]: value }), ['family_name'], { signer: sign, aud: URL_, nonce: 'n' }), context([]));
+      expect(result?.verdict, member).toBe('altered');
+      expect(
+        result?.checks.find((c) => c.name === 'issuer_signature'),
+        member,
+      ).toMatchObject({ status: 'passed', code: 'signature_valid' });
+      expect(
+        result?.checks.find((c) => c.name === 'key_binding'),
+        member,
+      ).toEqual({
+        name: 'key_binding',
+        status: 'failed',
+        code: 'key_binding_invalid',
+        details: { detail: 'the holder key the credential names (cnf.jwk) carries private key material' },
+      });
+    }
+    const good = await verifyPortable(await presentDiplomaSdJwt(await resigned({}), ['family_name'], { signer: sign, aud: URL_, nonce: 'n' }), context([]));
+    expect(good?.verdict).toBe('authentic');
+    expect(good?.checks.find((c) => c.name === 'key_binding')).toMatchObject({ status: 'passed', code: 'key_binding_valid' });
+  });
+
   it('refuses a text past the bound before parsing it', async () => {
     const result = await verifyPortable(`{${' '.repeat(MAX_PORTABLE_BYTES)}}`, context([]));
     expect(result?.checks[0]).toMatchObject({ name: 'integrity', status: 'failed', code: 'portable_too_large' });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, errors, type JWK, jwtVerify } from 'jose';
+import { carriesPrivateKey } from '@sceau/sd-jwt/public-jwk';
 import { OAuthError } from './oauth-error.ts';
 
 /** The `typ` of a DPoP proof (RFC 9449 section 4.2). */
@@ -16,9 +17,6 @@ export const DPOP_MAX_AGE_SECONDS = 300;
 export const DPOP_CLOCK_SKEW_SECONDS = 60;
 /** The `WWW-Authenticate` challenge's list of the algorithms (RFC 9449 section 7.1). */
 export const DPOP_ALGS_PARAM = `algs="${DPOP_ALGORITHMS.join(' ')}"`;
-
-/** The members of a private or symmetric JWK: none may be in a proof's header. */
-const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 export interface DpopProof {
   /** The JWK SHA-256 thumbprint (RFC 7638) of the proof's key: what a token is bound to. */
@@ -80,7 +78,7 @@ export async function verifyDpopProof(header: string | string[] | undefined, exp
     throw invalid(`The DPoP proof's alg must be one of ${DPOP_ALGORITHMS.join(', ')}`);
   const jwk = protectedHeader.jwk;
   if (!jwk || typeof jwk !== 'object') throw invalid('The DPoP proof must carry its public key in the jwk header');
-  if (SECRET_MEMBERS.some((member) => member in jwk)) throw invalid('The DPoP proof carries a private or symmetric key');
+  if (carriesPrivateKey(jwk)) throw invalid('The DPoP proof carries a private or symmetric key');
   let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
   try {
     ({ payload } = await jwtVerify(header, EmbeddedJWK, {

@@ -1,4 +1,5 @@
 import { decodeProtectedHeader, EmbeddedJWK, errors, type JWK, jwtVerify } from 'jose';
+import { carriesPrivateKey } from '@sceau/sd-jwt/public-jwk';
 import { OAuthError } from './oauth-error.ts';
 
 /** The `typ` of an OpenID4VCI key proof (1.0, appendix F.1). */
@@ -23,7 +24,7 @@ const invalid = (description: string) => new OAuthError('invalid_proof', descrip
 
 /**
  * Checks a key proof JWT (OpenID4VCI 1.0, appendix F.1): `typ`, an algorithm we accept, a public
- * `jwk` in its header (no `kid` or `x5c` with it) whose signature verifies, `aud` = this issuer,
+ * `jwk` in its header (no `kid` or `x5c` with it, no private member) whose signature verifies, `aud` = this issuer,
  * `iat` within the window, and a `nonce`. Whether the nonce is one we gave is the caller's check.
  */
 export async function verifyKeyProof(proof: unknown, issuer: string, now: Date): Promise<KeyProof> {
@@ -37,9 +38,9 @@ export async function verifyKeyProof(proof: unknown, issuer: string, now: Date):
   }
   if (header.typ !== KEY_PROOF_TYPE) throw invalid(`The key proof's typ must be ${KEY_PROOF_TYPE}`);
   if (!header.alg || !(KEY_PROOF_ALGORITHMS as readonly string[]).includes(header.alg)) throw invalid(`The key proof's alg must be one of ${KEY_PROOF_ALGORITHMS.join(', ')}`);
-  if (!header.jwk) throw invalid('The key proof must carry the public key in its jwk header');
+  if (!header.jwk || typeof header.jwk !== 'object') throw invalid('The key proof must carry the public key in its jwk header');
   if (header.kid !== undefined || header.x5c !== undefined) throw invalid('The key proof must name its key by jwk only (no kid or x5c with it)');
-  if ('d' in header.jwk) throw invalid('The key proof carries a private key');
+  if (carriesPrivateKey(header.jwk)) throw invalid('The key proof carries a private key');
   let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
   try {
     ({ payload } = await jwtVerify(proof, EmbeddedJWK, {

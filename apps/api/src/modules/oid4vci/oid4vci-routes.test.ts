@@ -120,6 +120,17 @@ const credentialRequest = (accessToken: string | null, body: unknown) =>
   app.inject({ method: 'POST', url: '/oid4vci/credential', remoteAddress: address(), headers: accessToken ? as(accessToken) : {}, payload: body as object });
 /** A fresh offer for Amani's diploma, exchanged: its access token. */
 const accessToken = async (diplomaId = mine.id) => exchange(codeOf((await offerFor(amani, diplomaId)).json().data));
+/**
+ * Each private member of a JWK (RFC 7518, 8037) with a value of its form; `d` is the signer's own,
+ * so the proof would otherwise verify.
+ */
+const privateMembers = (d: string | undefined): [string, unknown][] => [
+  ['d', d],
+  ...['p', 'q', 'dp', 'dq', 'qi', 'k'].map((member): [string, unknown] => [member, 'AQAB']),
+  ['oth', [{ r: 'AQAB', d: 'AQAB', t: 'AQAB' }]],
+];
+/** A stored nonce's key (kept as its SHA-256 only). */
+const nonceHash = (nonce: string) => createHash('sha256').update(`wallet-nonce:${nonce}`).digest('hex');
 /** The stored offer of a pre-authorised code (kept as its SHA-256 only). */
 const offerOfCode = (code: string) => eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex'));
 
@@ -437,6 +448,31 @@ describe('the credential endpoint', () => {
     expect((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: two } })).json().error).toBe('invalid_proof');
   });
 
+  it('refuses a key proof whose jwk carries any private member (d, p, q, dp, dq, qi, oth, k) or is not an object, before its nonce is spent (ADR 0146)', async () => {
+    const token = await accessToken();
+    const ask = async (jwt: string) => (await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [jwt] } })).json();
+    const privateD = (await exportJWK(walletKeys.privateKey)).d;
+    for (const [member, value] of privateMembers(privateD)) {
+      const fresh = await nonce();
+      expect(await ask(await proof({ nonce: fresh }, { jwk: { ...walletJwk, [member]: value } })), member).toEqual({
+        error: 'invalid_proof',
+        error_description: 'The key proof carries a private key',
+      });
+      const [kept] = await ctx.db
+        .select({ expiresAt: walletNonces.expiresAt })
+        .from(walletNonces)
+        .where(eq(walletNonces.nonceHash, nonceHash(fresh)));
+      expect(kept, member).toBeDefined();
+    }
+    expect(await ask(await proof({ nonce: await nonce() }, { jwk: 'not-a-jwk' }))).toEqual({
+      error: 'invalid_proof',
+      error_description: 'The key proof must carry the public key in its jwk header',
+    });
+    // The same key, public: the credential.
+    const response = await credentialRequest(token, { credential_configuration_id: CONFIGURATION.sdJwt, proofs: { jwt: [await proof({ nonce: await nonce() })] } });
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
   it('accepts an Ed25519 key proof (EdDSA)', async () => {
     const token = await accessToken();
     const keys = await generateKeyPair('EdDSA', { extractable: true });
@@ -528,7 +564,8 @@ const boundToken = async (diplomaId = mine.id) => {
 };
 const resourceRequest = (path: 'credential' | 'notification', headers: Record<string, string>, body: unknown) =>
   app.inject({ method: 'POST', url: `/oid4vci/${path}`, remoteAddress: address(), headers, payload: body as object });
-const credentialProof = (token: string, claims: Record<string, unknown> = {}) => dpopProof({ htu: `${ISSUER}/oid4vci/credential`, ath: ath(token), ...claims });
+const credentialProof = (token: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+  dpopProof({ htu: `${ISSUER}/oid4vci/credential`, ath: ath(token), ...claims }, header);
 
 describe('a wallet using DPoP and a transaction code (the OpenWallet Foundation client)', () => {
   it('exchanges the code with its transaction code and a DPoP proof, receives the credential with a bound token, and notifies its acceptance', async () => {
@@ -658,6 +695,18 @@ describe('DPoP at the token endpoint', () => {
     }
   });
 
+  it('refuses a proof whose jwk carries any private member (d, p, q, dp, dq, qi, oth, k), before the code is spent; the same key public is accepted (ADR 0146)', async () => {
+    const privateD = (await exportJWK(dpopKeys.privateKey)).d;
+    for (const [member, value] of privateMembers(privateD)) {
+      const { answer, code } = await exchangeWith(await dpopProof({}, { jwk: { ...dpopJwk, [member]: value } }));
+      expect(answer.statusCode, member).toBe(400);
+      expect(answer.json(), member).toEqual({ error: 'invalid_dpop_proof', error_description: 'The DPoP proof carries a private or symmetric key' });
+      const [row] = await ctx.db.select({ used: walletOffers.codeUsedAt }).from(walletOffers).where(offerOfCode(code));
+      expect(row!.used, member).toBeNull();
+    }
+    expect((await exchangeWith(await dpopProof())).answer.statusCode).toBe(200);
+  });
+
   it('accepts the htu with a query or fragment and a different case of host, and refuses a replayed proof (same jti)', async () => {
     expect((await exchangeWith(await dpopProof({ htu: 'https://DIPLOMES.test/oid4vci/token?x=1#y' }))).answer.statusCode).toBe(200);
     const proof = await dpopProof();
@@ -719,6 +768,24 @@ describe('a DPoP-bound token at the credential and notification endpoints', () =
     expect((await notify({ authorization: `DPoP ${token}`, dpop: await credentialProof(token) })).json().error).toBe('invalid_dpop_proof');
     const done = await notify({ authorization: `DPoP ${token}`, dpop: await dpopProof({ htu: `${ISSUER}/oid4vci/notification`, ath: ath(token) }) });
     expect(done.statusCode, done.body).toBe(204);
+  });
+
+  it('refuses a proof at the credential endpoint whose jwk carries any private member, with the DPoP challenge (ADR 0146)', async () => {
+    const token = await boundToken();
+    const body = { credential_configuration_id: CONFIGURATION.openBadge };
+    const privateD = (await exportJWK(dpopKeys.privateKey)).d;
+    for (const [member, value] of privateMembers(privateD)) {
+      const answer = await resourceRequest(
+        'credential',
+        { authorization: `DPoP ${token}`, dpop: await credentialProof(token, {}, { jwk: { ...dpopJwk, [member]: value } }) },
+        body,
+      );
+      expect(answer.statusCode, member).toBe(401);
+      expect(answer.json(), member).toEqual({ error: 'invalid_dpop_proof', error_description: 'The DPoP proof carries a private or symmetric key' });
+      expect(answer.headers['www-authenticate'], member).toBe('DPoP error="invalid_dpop_proof", algs="ES256 ES384 ES512 EdDSA"');
+    }
+    const ok = await resourceRequest('credential', { authorization: `DPoP ${token}`, dpop: await credentialProof(token) }, body);
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('keeps Bearer for a token issued without DPoP, and refuses it under the DPoP scheme', async () => {

@@ -94,11 +94,13 @@ describe("a diploma's SD-JWT VC", () => {
     expect((await get(`/api/holder/diplomas/${mine.id}/sd-jwt`)).statusCode).toBe(401);
   });
 
-  it('binds the wallet key given to the service (cnf.jwk, public members only)', async () => {
-    const wallet = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-    const credential = await service.issue(mine.id, { holderPublicJwk: wallet });
+  it('binds the wallet key given to the service (cnf.jwk, the key members only), and refuses one carrying private key material (ADR 0146)', async () => {
+    const keyPair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const wallet = keyPair.publicKey.export({ format: 'jwk' });
+    const credential = await service.issue(mine.id, { holderPublicJwk: { ...wallet, kid: 'wallet-1', alg: 'ES256', use: 'sig' } as typeof wallet });
     const payload = JSON.parse(Buffer.from(credential.split('.')[1]!, 'base64url').toString());
     expect(payload.cnf.jwk).toEqual({ kty: 'EC', crv: 'P-256', x: wallet.x, y: wallet.y });
+    await expect(service.issue(mine.id, { holderPublicJwk: keyPair.privateKey.export({ format: 'jwk' }) })).rejects.toThrow('holder key: the JWK carries private key material');
     expect(payload).toMatchObject({ iss: PUBLIC_URL, vct: `${PUBLIC_URL}/vct/diploma` });
     await expect(service.issue('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ code: 'not_found' });
   });
