@@ -4,7 +4,7 @@
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
 //                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
-//                        [--log-level info] [--processes N]
+//                        [--log-level info] [--processes N] [--generator wrk|autocannon]
 //
 // The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
 // results day when each candidate checks their own), by id over a working set already answered
@@ -17,12 +17,12 @@
 // diplomas whose PDF the upload test sends are rendered (the PDF stage is bench:issue's subject).
 // The server is the platform's Fastify app with its services, in this process, or with
 // `--processes N` the platform's own cluster of N HTTP processes on one port (server.ts, as
-// `API_PROCESSES=N npm start` runs them); the load generator (autocannon) runs in a child process
+// `API_PROCESSES=N npm start` runs them); the load generator (wrk, else autocannon) runs in a child process
 // so both share the machine as a server and its clients do.
 // The last line printed is one JSON object: { byIdCold, byId, pdfUpload, candidateCheck } with rps,
 // p50Ms, p95Ms, p99Ms and errors (the error rate) each.
 import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -62,6 +62,18 @@ const seconds = Number(option('--seconds') ?? 10);
 const diplomaCount = Number(option('--diplomas') ?? 100_000);
 const connections = Number(option('--connections') ?? 32);
 const keep = args.includes('--keep');
+/**
+ * The load generator of the measured by-id and candidate-check runs: wrk (Debian's `wrk`, in C) when
+ * it is installed, else autocannon (Node, in a child process); `--generator` chooses. Both send the
+ * same requests; on this 2-core machine shared with the server, wrk takes about a third of
+ * autocannon's CPU per request, which is then the server's (docs/performance.md). The upload runs
+ * and the warm-ups stay autocannon's. Each run prints the generator and its CPU time per request.
+ */
+const wrkInstalled = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+const generator = (option('--generator') ?? (wrkInstalled ? 'wrk' : 'autocannon')) as 'autocannon' | 'wrk';
+if (generator !== 'autocannon' && generator !== 'wrk') throw new Error('--generator must be autocannon or wrk');
+if (generator === 'wrk' && !wrkInstalled) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
+if (!option('--generator') && !wrkInstalled) console.log('load generator: autocannon (wrk, lighter on this shared machine, is not installed: apt-get install wrk)');
 /** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
 const only =
   option('--only')
@@ -309,7 +321,7 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
 }
 
 const line = (name: string, r: Measured) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})${r.postgresMsPerRequest === null ? '' : `   PostgreSQL CPU ${r.postgresMsPerRequest.toFixed(3)} ms/request`}   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${r.loadAverage})`;
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})${r.postgresMsPerRequest === null ? '' : `   PostgreSQL CPU ${r.postgresMsPerRequest.toFixed(3)} ms/request`}   ${r.generator} CPU ${r.generatorMsPerRequest.toFixed(3)} ms/request   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${r.loadAverage})`;
 const figures = (r: Measured | null) =>
   r
     ? {
@@ -320,6 +332,8 @@ const figures = (r: Measured | null) =>
         errors: r.errorRate,
         cpuMsPerRequest: r.cpuMsPerRequest,
         postgresMsPerRequest: r.postgresMsPerRequest,
+        generator: r.generator,
+        generatorMsPerRequest: r.generatorMsPerRequest,
         loadAverage: r.loadAverage,
       }
     : null;
@@ -623,7 +637,7 @@ try {
     pdfUpload: null,
     candidateCheck: null,
   };
-  const common = { url: base, connections, clients: CLIENTS, seconds };
+  const common = { url: base, connections, clients: CLIENTS, seconds, generator };
 
   let cpu = await machineCpu();
   if (wanted('by-id-cold')) {
