@@ -6,7 +6,7 @@ import { generationItems, generations, importations } from '../../db/schema.ts';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
 import { originalPhotoKey, photoKey } from '../../lib/photo-files.ts';
 import type { FileStorage } from '../../lib/storage.ts';
-import { loadScopes, NATIONAL } from '../../policies/scope.ts';
+import { loadScopes, NATIONAL, type Scope } from '../../policies/scope.ts';
 import { recordAudit } from '../audit/audit-service.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { findImportedCodes, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
@@ -64,8 +64,10 @@ export class ImportJob {
   /**
    * Imports an importation's list: every row checked again, photos normalised and stored, then all
    * candidates written in ONE transaction with the batch's move to pending validation and the
-   * importation's completion. A run after completion does nothing; a run cut short left nothing
-   * (photos written before are overwritten identically), so each candidate is imported once.
+   * importation's completion. A run after completion does nothing; a run that fails deletes the
+   * photo files it wrote for candidates it did not record (a crash leaves them to the next run,
+   * which overwrites them identically and then records or deletes them), so each candidate is
+   * imported once and a failed import leaves no file behind.
    */
   async runImportation(id: number): Promise<void> {
     const [claimed] = await this.db
@@ -100,6 +102,53 @@ export class ImportJob {
     if (!batch) throw new ImportRefused('field.import_batch_status');
     // The scope its author has now: a list checked by someone whose scope was narrowed since is checked again in the new one.
     const scope = importation.createdBy ? ((await loadScopes(this.db, [importation.createdBy])).get(importation.createdBy) ?? NATIONAL) : NATIONAL;
+    // The candidates whose photo files this run wrote: removed again unless the run's rows name them.
+    const photographed: string[] = [];
+    try {
+      await this.writeAndRecord(importation, batch, scope, photographed);
+    } catch (error) {
+      await this.removeUnrecordedPhotos(batch.id, photographed);
+      throw error;
+    }
+    // The zip's photos are extracted: it is not kept (the list is, as the batch's source), nor is the
+    // stored half of its check.
+    const [done] = await this.db.select({ status: importations.status }).from(importations).where(eq(importations.id, importation.id));
+    if (done?.status === 'completed') {
+      if (importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
+      await this.storage.delete(readListKey(importation.fileKey)).catch(() => {});
+    } else {
+      // Another run failed it meanwhile: this run's photos are named by no row.
+      await this.removeUnrecordedPhotos(batch.id, photographed);
+    }
+  }
+
+  /**
+   * Deletes the photo files (300 × 400 and original) of the candidates among `codes` that have no
+   * row in the batch: what a run that did not commit wrote. A candidate whose row exists (another
+   * run of the same importation committed) keeps its files. A file that cannot be deleted is logged
+   * with its key (warn); the next run of the importation, if any, writes and removes it again.
+   */
+  private async removeUnrecordedPhotos(batchId: number, codes: readonly string[]): Promise<void> {
+    for (let i = 0; i < codes.length; i += INSERT_CHUNK) {
+      const chunk = codes.slice(i, i + INSERT_CHUNK);
+      const rows = await this.db
+        .select({ code: generationItems.candidateCode })
+        .from(generationItems)
+        .where(and(eq(generationItems.generationId, batchId), inArray(generationItems.candidateCode, chunk)));
+      const recorded = new Set(rows.map((r) => r.code));
+      const keys = chunk.filter((code) => !recorded.has(code)).flatMap((code) => [photoKey(batchId, code), originalPhotoKey(batchId, code)]);
+      for (let k = 0; k < keys.length; k += PHOTOS_AT_ONCE * 2) {
+        await Promise.all(
+          keys
+            .slice(k, k + PHOTOS_AT_ONCE * 2)
+            .map((key) => this.storage.delete(key).catch((err: unknown) => this.log.warn({ err, key }, 'could not delete the photo of an import that did not commit'))),
+        );
+      }
+    }
+  }
+
+  /** The list checked again, its photos written, then its candidates in one transaction (see runImportation). */
+  private async writeAndRecord(importation: typeof importations.$inferSelect, batch: typeof generations.$inferSelect, scope: Scope, photographed: string[]): Promise<void> {
     const outcome = await recheckStoredList(this.db, this.storage, batch, scope, importation.fileKey, importation.photosKey, async (zip, candidates) => {
       // Photos first, outside the transaction: they are files, written whole under a fixed name.
       // A few at a time, so that the writes' round trips through the file system overlap.
@@ -111,6 +160,7 @@ export class ImportJob {
             if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
             if (!entry) return;
             const files = await preparePhotoFiles(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
+            photographed.push(candidate.candidateCode);
             if (files.original) await this.storage.put(originalPhotoKey(batch.id, candidate.candidateCode), files.original);
             await this.storage.put(photoKey(batch.id, candidate.candidateCode), files.photo);
           }),
@@ -184,13 +234,6 @@ export class ImportJob {
         details: { importation: importation.id, rows: candidates.length, photos: candidates.filter((c) => c.photo).length },
       });
     });
-    // The zip's photos are extracted: it is not kept (the list is, as the batch's source), nor is the
-    // stored half of its check.
-    const [done] = await this.db.select({ status: importations.status }).from(importations).where(eq(importations.id, importation.id));
-    if (done?.status === 'completed') {
-      if (importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
-      await this.storage.delete(readListKey(importation.fileKey)).catch(() => {});
-    }
   }
 
   private async finish(id: number, status: ImportationStatus, errorKey: string, errorParams: Record<string, unknown>) {

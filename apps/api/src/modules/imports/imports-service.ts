@@ -51,7 +51,7 @@ export class ImportsService {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
-    log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
+    private readonly log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
     /** The platform's job queue (none in a tool that only reads). */
     queue: JobQueue | null = null,
   ) {
@@ -95,10 +95,9 @@ export class ImportsService {
 
     const folder = `imports/${randomUUID()}`;
     const listKey = `${folder}/list.${table.format}`;
-    await this.storage.put(listKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : (draft?.sourcePhotosKey ?? null);
-    if (files.photos) await this.storage.put(photosKey!, files.photos);
-    await storeReadList(this.storage, listKey, files.list, zipBytes, session.year, read, table.sheet);
+    // This check's own files (never the draft's earlier zip it keeps): deleted if no row comes to name them.
+    const written = [listKey, readListKey(listKey), ...(files.photos ? [photosKey!] : [])];
 
     const placement = this.placement(scope, outcome.candidates);
     const values = {
@@ -110,48 +109,53 @@ export class ImportsService {
       sourceFileKey: listKey,
       sourcePhotosKey: photosKey,
     };
-    const { id, replaced } = await this.db.transaction(async (tx) => {
-      if (draft) {
-        const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
-        if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
-        await tx
-          .update(generations)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(generations.id, draft.id));
+    const { id, replaced } = await this.unlessRecorded(written, async () => {
+      await this.storage.put(listKey, files.list!);
+      if (files.photos) await this.storage.put(photosKey!, files.photos);
+      await storeReadList(this.storage, listKey, files.list!, zipBytes, session.year, read, table.sheet);
+      return this.db.transaction(async (tx) => {
+        if (draft) {
+          const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
+          if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
+          await tx
+            .update(generations)
+            .set({ ...values, updatedAt: new Date() })
+            .where(eq(generations.id, draft.id));
+          await recordAudit(
+            tx,
+            { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
+            actor,
+          );
+          const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
+          return { id: draft.id, replaced: old };
+        }
+        // A new check without a draft named: the user's own untouched draft for the same template,
+        // session and province takes it, with every file of its own (ADR 0143), rather than a new one.
+        const reused = await this.reusableDraft(tx, actor, values);
+        if (reused) {
+          await tx
+            .update(generations)
+            .set({ ...values, updatedAt: new Date() })
+            .where(eq(generations.id, reused.id));
+          await recordAudit(
+            tx,
+            { action: 'generation.list_replaced', subjectType: 'generation', subjectId: reused.id, details: { rows: outcome.rows, errors: outcome.problems.length, reused: true } },
+            actor,
+          );
+          const old = [reused.sourceFileKey, reused.sourceFileKey && readListKey(reused.sourceFileKey), reused.sourcePhotosKey].filter((k): k is string => !!k && k !== photosKey);
+          return { id: reused.id, replaced: old };
+        }
+        const [created] = await tx
+          .insert(generations)
+          .values({ ...values, title: null, createdBy: actor.id })
+          .returning({ id: generations.id });
         await recordAudit(
           tx,
-          { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
+          { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
           actor,
         );
-        const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
-        return { id: draft.id, replaced: old };
-      }
-      // A new check without a draft named: the user's own untouched draft for the same template,
-      // session and province takes it, with every file of its own (ADR 0143), rather than a new one.
-      const reused = await this.reusableDraft(tx, actor, values);
-      if (reused) {
-        await tx
-          .update(generations)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(generations.id, reused.id));
-        await recordAudit(
-          tx,
-          { action: 'generation.list_replaced', subjectType: 'generation', subjectId: reused.id, details: { rows: outcome.rows, errors: outcome.problems.length, reused: true } },
-          actor,
-        );
-        const old = [reused.sourceFileKey, reused.sourceFileKey && readListKey(reused.sourceFileKey), reused.sourcePhotosKey].filter((k): k is string => !!k && k !== photosKey);
-        return { id: reused.id, replaced: old };
-      }
-      const [created] = await tx
-        .insert(generations)
-        .values({ ...values, title: null, createdBy: actor.id })
-        .returning({ id: generations.id });
-      await recordAudit(
-        tx,
-        { action: 'generation.draft_created', subjectType: 'generation', subjectId: created!.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
-        actor,
-      );
-      return { id: created!.id, replaced: [] as string[] };
+        return { id: created!.id, replaced: [] as string[] };
+      });
     });
     for (const key of replaced) await this.storage.delete(key).catch(() => {});
     return { ...outcome, generationId: id, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored, listId: listFolderId(listKey) };
@@ -218,21 +222,42 @@ export class ImportsService {
 
     const folder = `imports/${randomUUID()}`;
     const fileKey = `${folder}/list.${table.format}`;
-    await this.storage.put(fileKey, files.list);
     const photosKey = files.photos ? `${folder}/photos.zip` : null;
-    if (files.photos) await this.storage.put(photosKey!, files.photos);
-    await storeReadList(this.storage, fileKey, files.list, files.photos, session!.year, read, table.sheet);
-    const importationId = await this.db.transaction(async (tx) => {
-      const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: actor.id });
-      await recordAudit(
-        tx,
-        { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } },
-        actor,
-      );
-      return id;
+    const written = [fileKey, readListKey(fileKey), ...(photosKey ? [photosKey] : [])];
+    const importationId = await this.unlessRecorded(written, async () => {
+      await this.storage.put(fileKey, files.list!);
+      if (files.photos) await this.storage.put(photosKey!, files.photos);
+      await storeReadList(this.storage, fileKey, files.list!, files.photos, session!.year, read, table.sheet);
+      return this.db.transaction(async (tx) => {
+        const id = await insertImportation(tx, { generationId, kind: 'append', fileKey, photosKey, rowsTotal: outcome.candidates.length, createdBy: actor.id });
+        await recordAudit(
+          tx,
+          { action: 'generation.import_started', subjectType: 'generation', subjectId: generationId, details: { importation: id, rows: outcome.candidates.length, append: true } },
+          actor,
+        );
+        return id;
+      });
     });
     await this.queueImportation(importationId);
     return { ...result, importationId };
+  }
+
+  /**
+   * Writes an upload's files and records them (`record`: the writes, then the transaction naming
+   * them). When anything fails on the way (a write, a conflict found in the transaction, a
+   * constraint, a lost connection), the files listed in `keys` are deleted before the error goes
+   * on: a failed upload leaves no file that no row names. A file that cannot be deleted is logged
+   * with its key (warn) and left; the error the caller sees is the first one.
+   */
+  private async unlessRecorded<T>(keys: readonly string[], record: () => Promise<T>): Promise<T> {
+    try {
+      return await record();
+    } catch (error) {
+      await Promise.all(
+        keys.map((key) => this.storage.delete(key).catch((err: unknown) => this.log.warn({ err, key }, 'could not delete the file of an upload that was not recorded'))),
+      );
+      throw error;
+    }
   }
 
   async tracking(actor: Actor, id: number) {
