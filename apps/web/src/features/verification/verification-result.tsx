@@ -4,6 +4,7 @@ import { currentLocale } from '@/lib/i18n';
 import { dynamicKey, translate } from '@/lib/text-keys';
 import type { CheckStatus, PublicDiploma, VerificationCheck, VerificationResultData, Verdict } from '@/features/verification/verification-api';
 import { formatCalendarDate, formatChainTime, formatPercentage, fullName, shorten } from '@/features/verification/verification-format';
+import { formatInteger, formatLongDateTime } from '@/lib/format';
 import { DiplomaPhoto, isDiplomaServed } from '@/features/verification/public-diploma';
 import './verification.css';
 
@@ -86,7 +87,7 @@ function CheckFacts({ check }: { check: VerificationCheck }) {
     const chainId = text(details.chainId);
     const contract = text(details.contract);
     const tx = text(details.txHash);
-    const block = typeof details.blockNumber === 'number' ? new Intl.NumberFormat(locale).format(details.blockNumber) : text(details.blockNumber);
+    const block = typeof details.blockNumber === 'number' ? formatInteger(details.blockNumber, locale) : text(details.blockNumber);
     const when = formatChainTime(details.timestamp, locale);
     if (chainId)
       facts.push(
@@ -241,9 +242,9 @@ export function VerificationResult({ result, pending = false, level = 2, onRetry
   const catalogue = useCatalogueText();
   const checkLevel = (level + 1) as 3 | 4;
   const shownAt = useMemo(() => (result ? Date.now() : 0), [result]);
-  // Only with a result: the first Intl formatter a page makes costs 15–20 ms (ICU data, ADR 0151,
-  // amended), which the verification page's empty form need not pay.
-  const when = result ? new Intl.DateTimeFormat(currentLocale(i18n), { dateStyle: 'long', timeStyle: 'short' }).format(new Date(checkedAt ?? shownAt)) : '';
+  // Only with a result, and without Intl in French and English: the first Intl formatter a page makes
+  // costs 15–20 ms (ICU data, ADR 0151, amended).
+  const when = result ? formatLongDateTime(new Date(checkedAt ?? shownAt), currentLocale(i18n)) : '';
   const name = result?.diploma ? fullName(result.diploma) : null;
   return (
     <div className="verify-result">
