@@ -15,13 +15,15 @@ import { createSessionStore } from '@/lib/session';
 import '@/styles/app.css';
 
 // The start in short tasks (ADR 0151, amended): the modules' evaluation, then the stores, then the
-// router (which matches the page and starts loading its chunk).
+// router's creation, then its start (which matches the page and starts loading its chunk).
 await nextTask();
 const session = createSessionStore({ http, config: appConfig });
 const flash = createFlashStore();
 const queryClient = createQueryClient();
 await nextTask();
 const router = createAppRouter({ session, flash, product: appConfig.product });
+await nextTask();
+router.initialize();
 
 // A page load re-reads the profile from the server (the cached copy renders meanwhile); a token
 // the server no longer accepts ends the session, and the guards run again.
