@@ -7,6 +7,7 @@
  *   npm run build && npm run lighthouse                         # starts the platform (fresh demo data)
  *   npm run lighthouse -- --url http://host:3000 --id <id>     # a running platform, a published diploma
  *   options: --runs N (default 1; the median Performance run is printed), --port P, --json DIR (keeps each report),
+ *            --pages /verify/{id},/login (only those of the four, by label),
  *            --devtools (Lighthouse's throttling applied to the real load rather than simulated from an
  *            unthrottled one: on a fast local server the simulation never sees the server-written verdict
  *            painted before the SPA, and charges its LCP with all the JavaScript)
@@ -110,12 +111,15 @@ async function main(): Promise<void> {
   const keep = option(argv, 'json');
   const devtools = argv.includes('--devtools');
   if (keep) mkdirSync(keep, { recursive: true });
+  const only = option(argv, 'pages')?.split(',');
+  const pages = only ? PAGES.filter((page) => only.includes(page.label)) : PAGES;
+  if (pages.length === 0) throw new Error(`--pages: some of ${PAGES.map((page) => page.label).join(',')}`);
   const platform = await startPlatform({ url: option(argv, 'url'), id: option(argv, 'id'), ...(port ? { port: Number(port) } : {}) });
   const audits: Audit[] = [];
   try {
     // The diploma's verification cached by the server, as for any visitor but the first.
     await fetch(`${platform.baseURL}${PAGES[2]!.path(platform.verifyId)}`);
-    for (const spec of PAGES) {
+    for (const spec of pages) {
       const measured: Audit[] = [];
       for (let run = 0; run < runs; run++) {
         const { report, text } = await lighthouse(`${platform.baseURL}${spec.path(platform.verifyId)}`, devtools);
