@@ -110,18 +110,10 @@ export class Sweeper {
       return rows;
     });
     // Files after the rows: a failure here leaves an orphan file, never a draft without its file.
-    let draftFiles = 0;
-    for (const row of deleted) {
-      for (const key of draftKeys(row.list!, row.photos)) {
-        try {
-          await this.storage.delete(key);
-          draftFiles++;
-        } catch (error) {
-          this.log.warn({ err: error, key }, 'could not delete a swept draft file');
-        }
-      }
-    }
-    return { drafts: deleted.length, draftFiles };
+    const keys = deleted.flatMap((row) => draftKeys(row.list!, row.photos));
+    const failed = await this.storage.deleteMany(keys);
+    for (const { key, error } of failed) this.log.warn({ err: error, key }, 'could not delete a swept draft file');
+    return { drafts: deleted.length, draftFiles: keys.length - failed.length };
   }
 
   /** Removes `*.tmp` files older than an hour under the local files folder (none with S3). */

@@ -2,6 +2,8 @@
 // real S3 server (fauxqs, a child process on 127.0.0.1) pass the same tests; then what only S3 has.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
@@ -105,6 +107,17 @@ describe.each(Object.entries(subjects))('FileStorage contract: %s', (_name, subj
     await expect(store.delete('signatures/recteur.png')).resolves.toBeUndefined();
     await expect(store.delete('never/written.pdf')).resolves.toBeUndefined();
     expect(await list()).toEqual([]);
+  });
+
+  it('deletes many files in one call: a missing one is no error, other files stay', async () => {
+    const { store, list } = await subject.open();
+    const keys = Array.from({ length: 40 }, (_, i) => `photos/7/${String(i).padStart(3, '0')}.jpg`);
+    await Promise.all([...keys, 'photos/7/kept.jpg'].map((k) => store.put(k, Buffer.from(k))));
+    expect(await store.deleteMany([...keys, 'photos/7/never-written.jpg', keys[0]!])).toEqual([]);
+    expect(await list()).toEqual(['photos/7/kept.jpg']);
+    expect(await store.deleteMany([])).toEqual([]);
+    await expect(store.deleteMany(['photos/7/kept.jpg', '../escape.jpg'])).rejects.toThrow(/unsafe storage key/);
+    expect(await list()).toEqual(['photos/7/kept.jpg']);
   });
 
   it('refuses unsafe keys before doing anything', async () => {
@@ -227,6 +240,54 @@ describe('S3FileStorage', () => {
     await expect(missing.check()).rejects.toThrow(/S3 storage: check \(put, get, delete\).*NoSuchBucket/);
   });
 
+  it('deletes many keys with one DeleteObjects request per 1,000 keys, none with DeleteObject', async () => {
+    const proxy = await startS3Proxy(server.endpoint);
+    try {
+      const store = new S3FileStorage({ endpoint: proxy.endpoint, bucket: BUCKET, region: server.region, credentials: server.credentials, forcePathStyle: true, prefix: 'many/' });
+      opened.push(store);
+      const keys = Array.from({ length: 2001 }, (_, i) => `photos/9/${String(i).padStart(5, '0')}.jpg`);
+      for (let i = 0; i < keys.length; i += 100) await Promise.all(keys.slice(i, i + 100).map((k) => store.put(k, Buffer.from('x'))));
+      proxy.requests.length = 0;
+      expect(await store.deleteMany(keys)).toEqual([]);
+      expect(await server.list(BUCKET, 'many/')).toEqual([]);
+      const deletes = proxy.requests.filter((r) => r.method === 'POST' && r.query.has('delete'));
+      expect(deletes.map((r) => r.keys)).toEqual([1000, 1000, 1]);
+      expect(proxy.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("answers each key the store could not delete with the store's reason, and deletes the others", async () => {
+    const proxy = await startS3Proxy(server.endpoint, (objectKey) => objectKey.includes('locked'));
+    try {
+      const store = new S3FileStorage({
+        endpoint: proxy.endpoint,
+        bucket: BUCKET,
+        region: server.region,
+        credentials: server.credentials,
+        forcePathStyle: true,
+        prefix: 'refusing/',
+      });
+      opened.push(store);
+      const keys = ['photos/1/a.jpg', 'photos/1/locked-b.jpg', 'photos/1/c.jpg'];
+      await Promise.all(keys.map((k) => store.put(k, Buffer.from('x'))));
+      const failed = await store.deleteMany(keys);
+      expect(failed.map((f) => f.key)).toEqual(['photos/1/locked-b.jpg']);
+      expect(failed[0]!.error.message).toBe(`S3 storage: DeleteObjects of "photos/1/locked-b.jpg" in bucket "${BUCKET}" at ${proxy.endpoint} failed: AccessDenied: Access Denied`);
+      expect(await server.list(BUCKET, 'refusing/')).toEqual(['refusing/photos/1/locked-b.jpg']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('answers every key of a DeleteObjects request that failed whole', async () => {
+    const missing = s3Store('', 'no-such-bucket');
+    const failed = await missing.deleteMany(['photos/1/a.jpg', 'photos/1/b.jpg']);
+    expect(failed.map((f) => f.key)).toEqual(['photos/1/a.jpg', 'photos/1/b.jpg']);
+    expect(failed[0]!.error.message).toMatch(/^S3 storage: DeleteObjects of "photos\/1\/a.jpg" in bucket "no-such-bucket".*failed/);
+  });
+
   it('fails, within its timeouts and retries, when the server is gone', async () => {
     const other = await startS3Server();
     await other.createBucket('gone');
@@ -238,3 +299,61 @@ describe('S3FileStorage', () => {
     await expect(store.put('a/c.pdf', Buffer.from('y'))).rejects.toThrow(/S3 storage: PutObject of "a\/c.pdf"/);
   }, 60_000);
 });
+
+interface ProxiedRequest {
+  method: string;
+  query: URLSearchParams;
+  /** For a DeleteObjects request, how many keys it named. */
+  keys: number;
+}
+
+/**
+ * An HTTP proxy in front of the test S3 server that records each request; with `refuse`, the keys
+ * of a DeleteObjects request it matches are not passed on, and the answer reports them as the
+ * S3 API reports a key it could not delete (`<Error>` with AccessDenied) — which the test server
+ * itself never does.
+ */
+async function startS3Proxy(upstream: string, refuse: (objectKey: string) => boolean = () => false) {
+  const target = new URL(upstream);
+  const requests: ProxiedRequest[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body = Buffer.concat(chunks);
+    const url = new URL(req.url!, 'http://proxy');
+    const isDelete = req.method === 'POST' && url.searchParams.has('delete');
+    const refused: string[] = [];
+    if (isDelete) {
+      const text = body.toString('utf8');
+      requests.push({ method: req.method!, query: url.searchParams, keys: [...text.matchAll(/<Key>/g)].length });
+      body = Buffer.from(
+        text.replace(/<Object><Key>([^<]*)<\/Key><\/Object>/g, (whole, key: string) => {
+          if (!refuse(key)) return whole;
+          refused.push(key);
+          return '';
+        }),
+      );
+    } else requests.push({ method: req.method!, query: url.searchParams, keys: 0 });
+    const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
+    const upstreamReq = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, async (up) => {
+      const answer: Buffer[] = [];
+      for await (const chunk of up) answer.push(chunk as Buffer);
+      let out = Buffer.concat(answer);
+      if (refused.length) {
+        const errors = refused.map((k) => `<Error><Key>${k}</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`).join('');
+        out = Buffer.from(out.toString('utf8').replace('</DeleteResult>', `${errors}</DeleteResult>`));
+      }
+      res.writeHead(up.statusCode!, { ...up.headers, 'content-length': String(out.length) });
+      res.end(out);
+    });
+    upstreamReq.on('error', () => res.destroy());
+    upstreamReq.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { assertStorageKey, type FileStorage } from './storage.ts';
+import { assertStorageKey, type FailedDeletion, type FileStorage } from './storage.ts';
 
 /** An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, a cloud's object storage): `FILE_STORAGE=s3`. */
 export interface S3StorageOptions {
@@ -27,6 +27,8 @@ const PARTS_AT_ONCE = 4;
  * (ADR 0105); more wait for a free connection.
  */
 const MAX_SOCKETS = 128;
+/** Keys per DeleteObjects request: S3's own limit. */
+export const DELETE_OBJECTS_MAX = 1000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
@@ -76,6 +78,8 @@ export function createS3Client(s3: typeof import('@aws-sdk/client-s3'), o: S3Sto
  * - `get` answers null for a missing key (NoSuchKey), and throws for anything else (no such bucket,
  *   access denied, network) — never a wrong null that would hide a misconfigured store;
  * - `delete` of a missing key is no error;
+ * - `deleteMany` sends one DeleteObjects per 1,000 keys (quiet: the answer lists only the keys it
+ *   could not delete) and answers those keys with their error; a missing key is no error;
  * - keys are checked as the local store checks them, before any request.
  * The AWS SDK is loaded on first use, so that processes with the local store never load it.
  */
@@ -127,6 +131,36 @@ export class S3FileStorage implements FileStorage {
       if (isMissingKey(error)) return;
       throw this.failure('DeleteObject', key, error);
     }
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<FailedDeletion[]> {
+    const unique = [...new Set(keys)];
+    // Every key checked before any request, as for the other operations.
+    const objects = unique.map((key) => ({ key, Key: this.objectKey(key) }));
+    if (!objects.length) return [];
+    const { client, s3 } = await this.connect();
+    const failed: FailedDeletion[] = [];
+    for (let i = 0; i < objects.length; i += DELETE_OBJECTS_MAX) {
+      const chunk = objects.slice(i, i + DELETE_OBJECTS_MAX);
+      try {
+        const answer = await client.send(new s3.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: chunk.map(({ Key }) => ({ Key })), Quiet: true } }));
+        const byObjectKey = new Map(chunk.map((o) => [o.Key, o.key]));
+        for (const e of answer.Errors ?? []) {
+          // A few compatible stores report a missing key instead of counting it deleted.
+          if (e.Code === 'NoSuchKey') continue;
+          const key = (e.Key !== undefined && byObjectKey.get(e.Key)) || e.Key || '?';
+          const where = this.options.endpoint ? ` at ${this.options.endpoint}` : '';
+          failed.push({
+            key,
+            error: new Error(`S3 storage: DeleteObjects of "${key}" in bucket "${this.options.bucket}"${where} failed: ${e.Code ?? 'Error'}: ${e.Message ?? ''}`.trimEnd()),
+          });
+        }
+      } catch (error) {
+        // The whole request failed (network, no such bucket, access denied): none of its keys is known deleted.
+        for (const { key } of chunk) failed.push({ key, error: this.failure('DeleteObjects', key, error) });
+      }
+    }
+    return failed;
   }
 
   /**

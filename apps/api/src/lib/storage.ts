@@ -13,8 +13,41 @@ export interface FileStorage {
   /** The file's bytes, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Deletes many files (a photo sweep, a cancelled batch): a missing one is no error, and a file
+   * that could not be deleted is answered with its error rather than thrown, so that the caller can
+   * log it and keep its key. With S3, one DeleteObjects request per 1,000 keys (ADR 0108).
+   */
+  deleteMany(keys: readonly string[]): Promise<FailedDeletion[]>;
   /** Fails with a clear message when the store cannot be written (checked once at start). */
   check?(): Promise<void>;
+}
+
+/** A file `deleteMany` could not delete, and why. */
+export interface FailedDeletion {
+  key: string;
+  error: Error;
+}
+
+/** Files deleted at the same time by the local folder's `deleteMany`. */
+const LOCAL_DELETES_AT_ONCE = 16;
+
+/** `deleteMany` by one `delete` per key, a few at a time: for stores with no batch delete (a local folder). */
+export async function deleteEach(remove: (key: string) => Promise<void>, keys: readonly string[]): Promise<FailedDeletion[]> {
+  const failed: FailedDeletion[] = [];
+  const unique = [...new Set(keys)];
+  // An unsafe key refuses the whole call before any file is deleted, as every operation does.
+  for (const key of unique) assertStorageKey(key);
+  for (let i = 0; i < unique.length; i += LOCAL_DELETES_AT_ONCE) {
+    await Promise.all(
+      unique.slice(i, i + LOCAL_DELETES_AT_ONCE).map((key) =>
+        remove(key).catch((error: unknown) => {
+          failed.push({ key, error: error instanceof Error ? error : new Error(String(error)) });
+        }),
+      ),
+    );
+  }
+  return failed;
 }
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
@@ -52,6 +85,10 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.resolve(key), { force: true });
+  }
+
+  deleteMany(keys: readonly string[]): Promise<FailedDeletion[]> {
+    return deleteEach((key) => this.delete(key), keys);
   }
 
   async check(): Promise<void> {

@@ -198,9 +198,11 @@ export class LaunchService {
       await tx.update(generations).set({ merkleRoot: null, progressDone: 0, progressTotal: 0 }).where(eq(generations.id, batch.id));
       return produced.map((d) => d.pdfKey).filter((k): k is string => k !== null);
     });
-    for (const key of pdfKeys) await this.services.storage.delete(key);
+    // The PDFs in one deleteMany (with S3, a request per 1,000); one that stays is an error, once the photos are handled.
+    const failed = await this.services.storage.deleteMany(pdfKeys);
     // Each candidate's photo, its original, and the import's own file an upload may have left.
     const keys = photos.flatMap((p) => [p.photoKey, originalPhotoKey(batch.id, p.candidateCode), importedPhotoKey(batch.id, p.candidateCode)]);
     await removeUnusedPhotos(this.db, this.services.storage, keys);
+    if (failed.length) throw new Error(`${failed.length} PDF file(s) of cancelled batch ${batch.id} could not be deleted`, { cause: failed[0]!.error });
   }
 }

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { printedFields } from './printed-fields.ts';
-import { assertStorageKey, type FileStorage } from '../../lib/storage.ts';
+import { assertStorageKey, deleteEach, type FailedDeletion, type FileStorage } from '../../lib/storage.ts';
 import type { PostedSetup, WorkerFiles, WorkerReply, WorkerRequest } from './render-pool.ts';
 import { timestamperFor } from '../timestamping/timestamping-service.ts';
 
@@ -173,6 +173,9 @@ class ThreadLocalFiles implements FileStorage {
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
     rmSync(path.join(this.root, key), { force: true });
+  }
+  deleteMany(keys: readonly string[]): Promise<FailedDeletion[]> {
+    return deleteEach((key) => this.delete(key), keys);
   }
 }
 

@@ -137,13 +137,7 @@ export class ImportJob {
         .where(and(eq(generationItems.generationId, batchId), inArray(generationItems.candidateCode, chunk)));
       const recorded = new Set(rows.map((r) => r.code));
       const keys = chunk.filter((code) => !recorded.has(code)).flatMap((code) => [photoKey(batchId, code), originalPhotoKey(batchId, code)]);
-      for (let k = 0; k < keys.length; k += PHOTOS_AT_ONCE * 2) {
-        await Promise.all(
-          keys
-            .slice(k, k + PHOTOS_AT_ONCE * 2)
-            .map((key) => this.storage.delete(key).catch((err: unknown) => this.log.warn({ err, key }, 'could not delete the photo of an import that did not commit'))),
-        );
-      }
+      for (const { key, error } of await this.storage.deleteMany(keys)) this.log.warn({ err: error, key }, 'could not delete the photo of an import that did not commit');
     }
   }
 

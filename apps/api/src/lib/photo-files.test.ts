@@ -1,0 +1,43 @@
+// removeUnusedPhotos hands its keys to the store's deleteMany once, and logs each key the store could not delete.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeUnusedPhotos } from './photo-files.ts';
+import { LocalFileStorage, type FailedDeletion } from './storage.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'sceau-photo-files-'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A database in which `named` keys are still some candidate's photo. */
+const dbNaming = (named: string[]) =>
+  ({
+    selectDistinct: () => ({ from: () => ({ where: async () => named.map((key) => ({ key })) }) }),
+  }) as unknown as Parameters<typeof removeUnusedPhotos>[0];
+
+describe('removeUnusedPhotos', () => {
+  it('deletes the unused keys in one deleteMany, logs each one the store could not delete, and counts only those deleted', async () => {
+    const local = new LocalFileStorage(root);
+    const keys = ['photos/1/a.jpg', 'photos/1/b.jpg', 'photos/1/c.jpg', 'photos/1/originals/a.jpg'];
+    for (const key of keys) await local.put(key, Buffer.from(key));
+    const calls: string[][] = [];
+    // The store refuses b.jpg, as S3 answers a key it could not delete in DeleteObjects' Errors.
+    const store = {
+      async deleteMany(batch: readonly string[]): Promise<FailedDeletion[]> {
+        calls.push([...batch]);
+        const failed = await local.deleteMany(batch.filter((k) => k !== 'photos/1/b.jpg'));
+        return [...failed, ...(batch.includes('photos/1/b.jpg') ? [{ key: 'photos/1/b.jpg', error: new Error('AccessDenied') }] : [])];
+      },
+    };
+    const warned: object[] = [];
+    const deleted = await removeUnusedPhotos(dbNaming(['photos/1/c.jpg']), store, [...keys, null, 'photos/1/a.jpg'], { warn: (obj) => warned.push(obj) });
+    expect(calls).toEqual([['photos/1/a.jpg', 'photos/1/b.jpg', 'photos/1/originals/a.jpg']]);
+    expect(deleted).toBe(2);
+    expect(warned).toEqual([{ err: new Error('AccessDenied'), key: 'photos/1/b.jpg' }]);
+    const left = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+    expect(left.sort()).toEqual(['photos/1/b.jpg', 'photos/1/c.jpg']);
+  });
+});
