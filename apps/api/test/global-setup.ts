@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
 import { createDb, migrateDb } from '../src/db/client.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/db/embedded-postgres.ts';
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { installValidationMessages } from '@sceau/contracts';
+import { startTestPostgres, type TestPostgres } from './test-postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,25 +24,34 @@ export default async function setup(project: TestProject) {
   installValidationMessages();
   const log = pino({ level: 'warn' });
   const runId = `${Date.now().toString(36)}_${process.pid}`;
-  let embedded: EmbeddedPostgresHandle | null = null;
-  let tmpDir: string | null = null;
+  let embedded: TestPostgres | null = null;
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    tmpDir = await mkdtemp(path.join(os.tmpdir(), 'sceau-test-pg-'));
-    embedded = await startEmbeddedPostgres({ dataDir: tmpDir, port: 54000 + (process.pid % 1000), log });
-    adminUrl = embedded.connectionString('postgres');
+    // A start that fails (its port taken, say) removes its folder; a taken port is replaced by a free one.
+    embedded = await startTestPostgres({ port: 54000 + (process.pid % 1000), log });
+    adminUrl = embedded.embedded.connectionString('postgres');
   }
   const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
   const template = `sceau_test_tpl_${runId}`;
-  await admin.query(`create database "${template}"`);
-
-  const templateUrl = withDatabase(adminUrl, template);
-  const db = createDb(templateUrl, 2);
-  await migrateDb(db);
-  await seedCatalogue(db);
-  await seedDemo(db);
-  await db.$client.end();
+  try {
+    await admin.connect();
+    await admin.query(`create database "${template}"`);
+    const templateUrl = withDatabase(adminUrl, template);
+    const db = createDb(templateUrl, 2);
+    try {
+      await migrateDb(db);
+      await seedCatalogue(db);
+      await seedDemo(db);
+    } finally {
+      await db.$client.end();
+    }
+  } catch (error) {
+    // Nothing left behind by a set-up that failed: no template database, no server, no folder.
+    await admin.query(`drop database if exists "${template}" with (force)`).catch(() => {});
+    await admin.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw error;
+  }
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('templateDatabase', template);
@@ -56,7 +62,6 @@ export default async function setup(project: TestProject) {
     for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`);
     await admin.end();
     await embedded?.stop();
-    if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
   };
 }
 
