@@ -83,6 +83,16 @@ const envSchema = z.object({
    * (ADR 0137): past it, an answer is checked again, and "could not check" while the chain is down.
    */
   REVOCATION_MAX_STALENESS_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
+  /**
+   * The key of the seals recorded at issuance over each checked credential (ADR 0154): at least 32
+   * bytes, in base64. Unset: a key generated once in DATA_DIR/keys/verification-seal.key.
+   */
+  VERIFICATION_SEAL_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/, 'base64 (e.g. `openssl rand -base64 32`)')
+    .refine((v) => Buffer.from(v, v.includes('-') || v.includes('_') ? 'base64url' : 'base64').length >= 32, 'at least 32 bytes once decoded from base64')
+    .optional(),
   /** The issuer's identity, published at /.well-known/ and written into every credential. */
   ISSUER_ID: z.string().default('minepst.gouv.cd'),
   ISSUER_NAME: z.string().min(1).default("Ministère de l'Éducation nationale et Nouvelle Citoyenneté"),
@@ -326,6 +336,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       explorerTxUrl: e.CHAIN_EXPLORER_TX_URL ?? null,
       publicRpcUrl: e.CHAIN_PUBLIC_RPC_URL ?? e.CHAIN_RPC_URL ?? null,
       revocationMaxStalenessSeconds: e.REVOCATION_MAX_STALENESS_SECONDS,
+    },
+    /** The seal over each credential checked at issuance (ADR 0154): its key, or the file of the generated one. */
+    verificationSeal: {
+      key: e.VERIFICATION_SEAL_KEY
+        ? Buffer.from(e.VERIFICATION_SEAL_KEY, e.VERIFICATION_SEAL_KEY.includes('-') || e.VERIFICATION_SEAL_KEY.includes('_') ? 'base64url' : 'base64')
+        : null,
+      file: path.join(dataDir, 'keys', 'verification-seal.key'),
     },
     issuer: {
       id: e.ISSUER_ID,

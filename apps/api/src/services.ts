@@ -14,6 +14,7 @@ import type { OpenChain } from './modules/chain/open-chain.ts';
 import { issuingJobs } from './modules/generations/issuing-jobs.ts';
 import { IssuingService } from './modules/generations/issuing-service.ts';
 import { VerificationService } from './modules/verification/verification-service.ts';
+import { SealKeyring } from './modules/verification/verification-seal.ts';
 import { RevocationService } from './modules/revocation/revocation-service.ts';
 import { CacheInvalidation } from './jobs/cache-invalidation.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
@@ -53,17 +54,22 @@ export function createServices(
   const identity = overrides.identity ?? null;
   // PAdES B-LTA's TSA and CRL (ADR 0135): issuing time-stamps with them, /tsa and /pki/* serve them.
   const timestamping = identity ? new TimestampingService(config, identity.keys, overrides.log) : null;
+  // One seal key for issuing (which seals) and verification (which reads the seals), ADR 0154.
+  const seal = new SealKeyring(config.verificationSeal, overrides.log ?? { warn: () => {} });
   const issuing = identity
     ? new IssuingService(db, config, identity.keys, storage, identity.chain, overrides.log ?? { info: () => {}, warn: () => {} }, {
         // The store comes from the configuration: the render threads build the same one (ADR 0110).
         workerFiles: overrides.storage ? undefined : { filesDir: config.filesDir, fileStorage: config.fileStorage },
         timestamping: timestamping!,
+        seal,
       })
     : null;
   const retimestamper = timestamping ? new Retimestamper(db, storage, timestamping, config.timestamping, overrides.log ?? { info: () => {}, warn: () => {} }) : null;
   const otp = new OtpService(db, messenger, config.otp);
   const google = config.google.clientId ? new GoogleIdentityVerifier(config.google.clientId, config.google.jwksUrl) : null;
-  const verification = identity ? new VerificationService(db, config, identity.keys, identity.chain, { storage, timestamping }) : null;
+  const verification = identity
+    ? new VerificationService(db, config, identity.keys, identity.chain, { storage, timestamping, seal, ...(overrides.log ? { log: overrides.log } : {}) })
+    : null;
   // A revocation clears the verification answers of every process (ADR 0106).
   const invalidation = overrides.invalidation ?? new CacheInvalidation(overrides.log ?? { warn: () => {} });
   if (verification) invalidation.subscribe((hash) => verification.invalidate(hash));

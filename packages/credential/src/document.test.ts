@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ISSUER, TEST_ONLY_PRIVATE_JWK, TEST_RECORDS } from '../scripts/test-data.ts';
-import { hideFields, NON_PUBLIC_FIELDS, publicCredential, signBatch, verifyDocument, verifyIssuerSignature, wrapBatch, type CredentialDocument } from './document.ts';
+import {
+  attestedDocument,
+  hideFields,
+  NON_PUBLIC_FIELDS,
+  publicCredential,
+  signBatch,
+  verifyDocument,
+  verifyIssuerSignature,
+  wrapBatch,
+  type CredentialDocument,
+} from './document.ts';
 import { createSoftwareSigner, generateEs256Jwk, toPublicJwk } from './keys.ts';
 import { PUBLIC_FIELDS, RECORD_FIELDS, RECORD_FIELDS_V1 } from './record.ts';
 import { formatSerial } from './serial.ts';
@@ -217,5 +227,42 @@ describe('credential document', () => {
     expect(verifyIssuerSignature(batch.merkleRoot, sig, { keys: [toPublicJwk(generateEs256Jwk())] })).toBe('unknown-key');
     expect(verifyIssuerSignature(batch.merkleRoot, { ...sig!, value: 'AAAA' }, jwks)).toBe('bad-signature');
     expect(verifyIssuerSignature(batch.merkleRoot, undefined, jwks)).toBe('absent');
+  });
+});
+
+describe('attestedDocument (ADR 0154: a document its caller vouches for)', () => {
+  it('gives what verifyDocument gives for an intact document, without the field hashes', () => {
+    for (const doc of [batch.documents[0]!, publicCredential(batch.documents[1]!)]) {
+      const full = verifyDocument(doc);
+      const attested = attestedDocument(doc);
+      expect(full.integrity).toBe('ok');
+      const { fieldHashes, ...rest } = full as Extract<typeof full, { integrity: 'ok' }>;
+      expect(fieldHashes.size).toBeGreaterThan(0);
+      expect(attested).toEqual({ ...rest, fieldHashes: new Map() });
+    }
+  });
+
+  it('takes the stated targetHash and root without hashing: a changed value is not seen (what the seal guards)', () => {
+    const doc = structuredClone(batch.documents[0]!);
+    doc.record.last_name = 'Autre';
+    expect(verifyDocument(doc)).toMatchObject({ integrity: 'failed', reason: 'target-hash' });
+    expect(attestedDocument(doc)).toMatchObject({ integrity: 'ok', targetHash: doc.signature.targetHash, merkleRoot: doc.signature.merkleRoot });
+  });
+
+  it('refuses what verifyDocument refuses as malformed, in the same words', () => {
+    const base = batch.documents[0]!;
+    const broken: unknown[] = [
+      'not json',
+      { ...base, version: 'sceau-credential/9' },
+      { ...base, obfuscated: ['00'.repeat(32)] },
+      { ...base, salts: { ...base.salts, last_name: 'AB'.repeat(16) } },
+      { ...base, record: { ...base.record, unknown_field: 'x' } },
+      { ...base, signature: { ...base.signature, targetHash: 'zz' } },
+    ];
+    for (const doc of broken) {
+      const full = verifyDocument(doc);
+      expect(full).toMatchObject({ integrity: 'failed', reason: 'malformed' });
+      expect(attestedDocument(doc)).toEqual(full);
+    }
   });
 });

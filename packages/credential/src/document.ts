@@ -282,19 +282,31 @@ export type DocumentVerification =
       error: string;
     };
 
-/** Recomputes the targetHash and the Merkle root of a document (parsed JSON or JSON text). Never throws. */
-export function verifyDocument(input: unknown): DocumentVerification {
-  const fail = (reason: 'malformed' | 'target-hash' | 'merkle-proof', error: string): DocumentVerification => ({
-    integrity: 'failed',
-    reason,
-    error,
-  });
+type Failure = Extract<DocumentVerification, { integrity: 'failed' }>;
+type Verified = Extract<DocumentVerification, { integrity: 'ok' }>;
+
+const failure = (reason: Failure['reason'], error: string): Failure => ({ integrity: 'failed', reason, error });
+
+/** What the structural check of a document gives the hashing (or the attestation) that follows. */
+interface Structured {
+  doc: CredentialDocument;
+  hiddenFields: RecordField[];
+  /** The hashed fields, in the order their hashes enter the targetHash: one salt each. */
+  saltedFields: HashedField[];
+}
+
+/**
+ * The checks of a document that hash nothing: JSON, the format's schema, which fields may be
+ * hidden, one hash per hidden field and one salt per disclosed one. Shared by `verifyDocument`
+ * and `attestedDocument`, so both refuse the same malformed documents in the same words.
+ */
+function structure(input: unknown): Structured | Failure {
   let raw = input;
   if (typeof raw === 'string') {
     try {
       raw = JSON.parse(raw);
     } catch {
-      return fail('malformed', 'not JSON');
+      return failure('malformed', 'not JSON');
     }
   }
   let doc = wellFormedDocument(raw);
@@ -302,7 +314,7 @@ export function verifyDocument(input: unknown): DocumentVerification {
     const parsed = documentSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return fail('malformed', `${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
+      return failure('malformed', `${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
     }
     doc = parsed.data as unknown as CredentialDocument;
   }
@@ -310,46 +322,32 @@ export function verifyDocument(input: unknown): DocumentVerification {
   const recordFields = recordFieldsOf(doc.version);
   const disclosed = Object.keys(doc.record);
   for (const key of disclosed) {
-    if (!(recordFields as readonly string[]).includes(key)) return fail('malformed', `record.${key}: not a field of ${doc.version}`);
+    if (!(recordFields as readonly string[]).includes(key)) return failure('malformed', `record.${key}: not a field of ${doc.version}`);
   }
   for (const field of REQUIRED_DISCLOSED_FIELDS) {
-    if (!(field in doc.record)) return fail('malformed', `record.${field}: may not be hidden`);
+    if (!(field in doc.record)) return failure('malformed', `record.${field}: may not be hidden`);
   }
-  if (doc.issuer.id !== doc.record.issuer) return fail('malformed', 'issuer.id differs from record.issuer');
+  if (doc.issuer.id !== doc.record.issuer) return failure('malformed', 'issuer.id differs from record.issuer');
   const hiddenFields = recordFields.filter((f) => !(f in doc.record));
   if (doc.obfuscated.length !== hiddenFields.length) {
-    return fail('malformed', `obfuscated: ${doc.obfuscated.length} hashes for ${hiddenFields.length} hidden fields`);
+    return failure('malformed', `obfuscated: ${doc.obfuscated.length} hashes for ${hiddenFields.length} hidden fields`);
   }
-  if (new Set(doc.obfuscated).size !== doc.obfuscated.length) return fail('malformed', 'obfuscated: repeated hash');
-  const expectedSalts = hashedFieldsOf(doc.version).filter((f) => isIssuerField(f) || f in doc.record);
+  if (new Set(doc.obfuscated).size !== doc.obfuscated.length) return failure('malformed', 'obfuscated: repeated hash');
+  const saltedFields = hashedFieldsOf(doc.version).filter((f) => isIssuerField(f) || f in doc.record);
   const saltKeys = Object.keys(doc.salts);
-  if (saltKeys.length !== expectedSalts.length || !expectedSalts.every((f) => f in doc.salts)) {
-    return fail('malformed', 'salts: one per disclosed field, no others');
+  if (saltKeys.length !== saltedFields.length || !saltedFields.every((f) => f in doc.salts)) {
+    return failure('malformed', 'salts: one per disclosed field, no others');
   }
+  return { doc, hiddenFields, saltedFields };
+}
 
-  const hashes: Uint8Array[] = [];
-  const fieldHashes = new Map<HashedField, Uint8Array>();
-  try {
-    for (const field of expectedSalts) {
-      const salt = hexToBytesStrict(doc.salts[field]!, SALT_BYTES);
-      const hash = hashField(salt, field, canonicalFieldValue(field, fieldValue(doc, field)));
-      hashes.push(hash);
-      fieldHashes.set(field, hash);
-    }
-  } catch (error) {
-    return fail('malformed', (error as Error).message);
-  }
-  for (const h of doc.obfuscated) hashes.push(hexToBytesStrict(h, 32));
-
-  const targetHash = bytesToHex(computeTargetHash(hashes));
-  if (targetHash !== doc.signature.targetHash) {
-    return fail('target-hash', 'the recomputed targetHash differs: a value, a salt or a hidden field was changed');
-  }
-  const proof = doc.signature.proof.map((h) => hexToBytesStrict(h, 32));
-  const merkleRoot = bytesToHex(computeMerkleRoot(hexToBytesStrict(targetHash, 32), proof));
-  if (merkleRoot !== doc.signature.merkleRoot) {
-    return fail('merkle-proof', 'the proof does not lead from the targetHash to the merkleRoot');
-  }
+function verified(
+  doc: CredentialDocument,
+  hiddenFields: readonly RecordField[],
+  targetHash: string,
+  merkleRoot: string,
+  fieldHashes: ReadonlyMap<HashedField, Uint8Array>,
+): Verified {
   return {
     integrity: 'ok',
     targetHash,
@@ -361,6 +359,61 @@ export function verifyDocument(input: unknown): DocumentVerification {
     fieldHashes,
     ...(doc.signature.issuerSignature ? { issuerSignature: doc.signature.issuerSignature } : {}),
   };
+}
+
+/** Recomputes the targetHash and the Merkle root of a document (parsed JSON or JSON text). Never throws. */
+export function verifyDocument(input: unknown): DocumentVerification {
+  const structured = structure(input);
+  if ('integrity' in structured) return structured;
+  const { doc, hiddenFields, saltedFields } = structured;
+
+  const hashes: Uint8Array[] = [];
+  const fieldHashes = new Map<HashedField, Uint8Array>();
+  try {
+    for (const field of saltedFields) {
+      const salt = hexToBytesStrict(doc.salts[field]!, SALT_BYTES);
+      const hash = hashField(salt, field, canonicalFieldValue(field, fieldValue(doc, field)));
+      hashes.push(hash);
+      fieldHashes.set(field, hash);
+    }
+  } catch (error) {
+    return failure('malformed', (error as Error).message);
+  }
+  for (const h of doc.obfuscated) hashes.push(hexToBytesStrict(h, 32));
+
+  const targetHash = bytesToHex(computeTargetHash(hashes));
+  if (targetHash !== doc.signature.targetHash) {
+    return failure('target-hash', 'the recomputed targetHash differs: a value, a salt or a hidden field was changed');
+  }
+  const proof = doc.signature.proof.map((h) => hexToBytesStrict(h, 32));
+  const merkleRoot = bytesToHex(computeMerkleRoot(hexToBytesStrict(targetHash, 32), proof));
+  if (merkleRoot !== doc.signature.merkleRoot) {
+    return failure('merkle-proof', 'the proof does not lead from the targetHash to the merkleRoot');
+  }
+  return verified(doc, hiddenFields, targetHash, merkleRoot, fieldHashes);
+}
+
+/**
+ * A document its caller vouches for, read without hashing (ADR 0154): the same structural checks
+ * as `verifyDocument` (same refusals, same words), then its stated targetHash and merkleRoot taken
+ * as they are — their spelling checked (32 bytes of lowercase hex), not their derivation. Only for
+ * a document whose `verifyDocument` passed before and that provably has not changed since (the API:
+ * a seal over its exact text under a key outside the database); anything else goes through
+ * `verifyDocument`. `fieldHashes` is empty: nothing was hashed. Never throws.
+ */
+export function attestedDocument(input: unknown): DocumentVerification {
+  const structured = structure(input);
+  if ('integrity' in structured) return structured;
+  const { doc, hiddenFields, saltedFields } = structured;
+  try {
+    for (const field of saltedFields) hexToBytesStrict(doc.salts[field]!, SALT_BYTES);
+    for (const h of doc.obfuscated) hexToBytesStrict(h, 32);
+    hexToBytesStrict(doc.signature.targetHash, 32);
+    hexToBytesStrict(doc.signature.merkleRoot, 32);
+  } catch (error) {
+    return failure('malformed', (error as Error).message);
+  }
+  return verified(doc, hiddenFields, doc.signature.targetHash, doc.signature.merkleRoot, new Map());
 }
 
 /**

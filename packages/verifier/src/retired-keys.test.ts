@@ -212,6 +212,12 @@ describe('what a retired key signed after its retirement is refused, naming the 
     });
     expect(credential.verdict).toBe('altered');
 
+    // A credential its caller vouches for (ADR 0154: sealed at issuance) is hashed no more, but its key's state is read as always.
+    const attested = await verify({ diplomaId: doc.record.diploma_id! }, { ...context, attested: () => true });
+    expect(byName(attested).integrity).toMatchObject({ status: 'passed', code: 'hashes_match' });
+    expect(byName(attested).issuer_signature).toMatchObject({ status: 'failed', code: 'key_retired', details: { kid: retiredKid } });
+    expect(attested.verdict).toBe('altered');
+
     const qr = await verify({ qr: after.qr[0]! }, context);
     expect(byName(qr).issuer_signature).toMatchObject({ status: 'failed', code: 'key_retired' });
     expect(qr.verdict).toBe('altered');

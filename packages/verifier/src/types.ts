@@ -161,6 +161,16 @@ export interface VerificationContext {
    */
   credentialChecked?(credential: unknown, checked: Extract<DocumentVerification, { integrity: 'ok' }>): void;
   /**
+   * Whether the caller vouches that this very credential (the value `findCredential` gave) passed
+   * `verifyDocument` before and has not changed since (ADR 0154: the API's seal recorded at
+   * issuance, under a key outside the database). When true the engine takes its stated targetHash
+   * and merkleRoot after the structural check (`attestedDocument`) instead of hashing it again;
+   * every other check — the root's signature and its key's state, the issuer, the link's id, the
+   * anchoring, the revocations, an unpublished batch — runs as always. Asked only for a credential
+   * that came from `findCredential`. Must not throw; absent or false: the full check.
+   */
+  attested?(credential: unknown): boolean;
+  /**
    * The full parse of a PDF that is not the issuer's own (its credential attachment and QR texts):
    * the API runs it in a thread with limits (createPdfParsePool, ADR 0114) and lets its errors
    * (PdfTooComplex, PdfParserBusy) reach the caller. Without it, pdf-lib runs in-process.

@@ -4,6 +4,7 @@
  * failed or not-checked with a stable code; decideVerdict turns them into one verdict.
  */
 import {
+  attestedDocument,
   DIPLOMA_ID_PATTERN,
   isDiplomaId,
   PUBLIC_FIELDS,
@@ -66,6 +67,8 @@ interface Companions {
   /** The diploma id of a `/verify/{id}` link (the link QR, or the link the user followed). */
   linkId?: string;
   pdf?: PdfSignatureAnalysis;
+  /** The credential came from the caller's `findCredential` (only such a one may be `attested`). */
+  fromCaller?: boolean;
 }
 
 const check = <N extends CheckName>(name: N, status: Check['status'], code: Extract<Check, { name: N }>['code'], details?: Record<string, unknown>) =>
@@ -170,7 +173,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
   // find the anchored root. Without it, report what the QR alone proves.
   const companions: Companions = { source: 'qr', qrText: input, qrVerified: qr };
   const found = await findCredential(context, qr.fields.diploma_id);
-  if (found.credential) return verifyCredential(found.credential, context, companions);
+  if (found.credential) return verifyCredential(found.credential, context, { ...companions, fromCaller: true });
 
   // A signed QR whose id the caller does not know stays 'incomplete', not 'unknown': it is signed, only unproven.
   // Under a trust list, the pinned issuer is the one whose keys hold the QR's key.
@@ -196,7 +199,7 @@ async function verifyQr(text: string, context: VerificationContext): Promise<Ver
 async function verifyId(id: string, context: VerificationContext, companions: Companions): Promise<VerificationResult> {
   if (!isDiplomaId(id)) return notADiploma(companions.source);
   const found = await findCredential(context, id);
-  if (found.credential) return verifyCredential(found.credential, context, companions);
+  if (found.credential) return verifyCredential(found.credential, context, { ...companions, fromCaller: true });
   if (found.missing) {
     const unpublished = (await context.knownUnpublished?.(id)) === true;
     return result(companions.source, [
@@ -231,7 +234,8 @@ async function verifyCredential(raw: unknown, context: VerificationContext, comp
   const { source } = companions;
   const pdfCheck = (jwks: () => Promise<Jwks | null>, anchored: SigningTime | null = null, diplomaId?: string) =>
     companions.pdf ? checkPdfSignature(companions.pdf, jwks, context, anchored, diplomaId) : undefined;
-  const doc = verifyDocument(raw);
+  // A credential the caller vouches for (ADR 0154) is read without hashing; anything else is hashed in full.
+  const doc = companions.fromCaller && context.attested?.(raw) === true ? attestedDocument(raw) : verifyDocument(raw);
 
   if (doc.integrity === 'failed') {
     if (doc.reason === 'malformed' && source === 'credential' && !claimsToBeCredential(raw)) return notADiploma(source);

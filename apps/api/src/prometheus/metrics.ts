@@ -43,6 +43,16 @@ export function countVerification(verdict: string, path: VerificationPath): void
   verifications.inc({ verdict, path });
 }
 
+export const sealMismatches = new Counter({
+  name: 'sceau_verification_seal_mismatches_total',
+  help: 'Diplomas read for a verification by id whose seal, made at issuance under the current key, no longer matches the row: changed in the database since (ADR 0154); each was checked in full',
+  registers: [registry],
+});
+
+export function countSealMismatch(): void {
+  sealMismatches.inc();
+}
+
 /** What this process knows of the chain, from its revocation watcher (ADR 0137); null when it does not watch. */
 export interface ChainGauges {
   reachable: boolean | null;

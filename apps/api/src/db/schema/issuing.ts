@@ -9,7 +9,7 @@ import {
   TEMPLATE_OWNER_TYPES,
 } from '@sceau/contracts';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { createdAt, eachOneOf, oneOf, updatedAt } from './columns.ts';
 import { foldedOf } from './folded.ts';
@@ -66,6 +66,9 @@ export const templates = pgTable(
     oneOf('templates_generation_type_check', t.generationType, GENERATION_TYPES),
   ],
 );
+
+/** Bytes (PostgreSQL `bytea`, a Buffer in Node). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /** A generation batch: one list of candidates turned into diplomas together (spec section 3). */
 export const generations = pgTable(
@@ -215,6 +218,15 @@ export const diplomas = pgTable(
     serial: varchar('serial', { length: 20 }),
     /** The signed credential document (packages/credential), as embedded in the PDF. */
     credential: jsonb('credential').$type<Record<string, unknown>>().notNull(),
+    /**
+     * The seal recorded when the credential was checked at issuance (ADR 0154): key id ‖
+     * HMAC-SHA256 of the id, `credential::text` and `public_credential` under a key outside the
+     * database. Null (or not matching): a verification by id checks the credential in full. Whatever
+     * changes `credential` must set it to null or seal again (verification/verification-seal.ts).
+     */
+    seal: bytea('seal'),
+    /** The public credential (ADR 0134) as the answer by id carries it, JSON text; written with the seal. */
+    publicCredential: text('public_credential'),
     targetHash: varchar('target_hash', { length: 64 }).notNull(),
     qrPayload: text('qr_payload').notNull(),
     /** Set once the signed PDF is rendered and stored (generation writes the credential first). */

@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { centres, diplomas, educProvinces, examSessions, generationItems, generations, institutions, options } from '../../db/schema.ts';
 import { reserveSerials } from './diploma-serials.ts';
 import { BatchDataError, type IssuingDeps } from './issuing-deps.ts';
+import { writeSeals, type SealableRow } from '../verification/verification-seal.ts';
 
 /** Issuing's phase one (IssuingService.generate): the credentials, the batch's tree and signed root, the QR payloads. */
 
@@ -43,7 +44,9 @@ export function issueDate(now = new Date()): string {
  * then each credential receives its proof, again a chunk at a time.
  */
 export async function writeCredentials(deps: IssuingDeps, generationId: number): Promise<void> {
-  const { db, config, keys, chain } = deps;
+  const { db, config, keys, chain, log } = deps;
+  // Read before the transaction (it may create the key file): null when there is none, then nothing is sealed.
+  const sealKey = await deps.seal.key();
   // The serials first, in a statement of their own (diploma-serials.ts): never from inside the
   // transaction, which would need a second connection of the pool while holding one.
   const [batch] = await db
@@ -158,10 +161,17 @@ export async function writeCredentials(deps: IssuingDeps, generationId: number):
           issuerSignature,
         },
       }));
-      await tx.execute(sql`
+      const { rows: completed } = await tx.execute<SealableRow>(sql`
         update diplomas d set credential = jsonb_set(d.credential, '{signature}', v.signature)
         from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as v(id text, signature jsonb)
-        where d.id = v.id`);
+        where d.id = v.id
+        returning d.id, d.credential::text as credential`);
+      // Each complete credential checked in full as the database now holds it, then sealed with its
+      // public credential (ADR 0154): a verification by id of an untouched row need not hash it again.
+      if (sealKey) {
+        const { failed } = await writeSeals(tx, sealKey, completed);
+        for (const f of failed) log.warn({ diplomaId: f.id, problem: f.problem }, 'a credential just issued does not pass its own check: left unsealed');
+      }
     }
     await tx.update(generations).set({ merkleRoot, progressTotal: ids.length, progressDone: 0, updatedAt: new Date() }).where(eq(generations.id, generationId));
   });

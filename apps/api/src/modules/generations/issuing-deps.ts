@@ -5,6 +5,7 @@ import type { FileStorage } from '../../lib/storage.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import type { TimestampingService } from '../timestamping/timestamping-service.ts';
+import type { SealKeyring } from '../verification/verification-seal.ts';
 import type { WorkerFiles } from './render-pool.ts';
 
 /** A batch that cannot be generated as it is (missing photo, no candidate): retrying will not help. */
@@ -32,4 +33,6 @@ export interface IssuingDeps {
   workerFiles?: WorkerFiles | undefined;
   /** PAdES B-LTA's TSA and validation data (ADR 0135). */
   timestamping: TimestampingService;
+  /** The key of the seals recorded over each credential checked at issuance (ADR 0154). */
+  seal: SealKeyring;
 }

@@ -9,6 +9,7 @@ import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import { moveGeneration } from './generation-status.ts';
 import { anchorBatch, reconcileAnchors } from './issuing-anchor.ts';
 import { writeCredentials } from './issuing-credentials.ts';
+import { SealKeyring } from '../verification/verification-seal.ts';
 import { BatchDataError, type IssuingDeps, type ItemRange } from './issuing-deps.ts';
 import { renderPending } from './issuing-render.ts';
 import type { WorkerFiles } from './render-pool.ts';
@@ -37,11 +38,12 @@ export class IssuingService {
     storage: FileStorage,
     chain: OpenChain,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
-    /** `workerFiles`, `timestamping`: see IssuingDeps (by default the configuration's TSA and CRL). */
-    options: { workerFiles?: WorkerFiles | undefined; timestamping?: TimestampingService } = {},
+    /** `workerFiles`, `timestamping`, `seal`: see IssuingDeps (by default the configuration's TSA and CRL). */
+    options: { workerFiles?: WorkerFiles | undefined; timestamping?: TimestampingService; seal?: SealKeyring } = {},
   ) {
     const timestamping = options.timestamping ?? new TimestampingService(config, keys, log);
-    this.deps = { db, config, keys, storage, chain, log, workerFiles: options.workerFiles, timestamping };
+    const seal = options.seal ?? new SealKeyring(config.verificationSeal, log);
+    this.deps = { db, config, keys, storage, chain, log, workerFiles: options.workerFiles, timestamping, seal };
   }
 
   /**

@@ -62,7 +62,8 @@ export async function issuedDiplomas<const K extends readonly ('valid' | 'revoke
     const diploma = await insertDiplomaFixture(db, storage, codes[n]!, { revoked: kind === 'revoked' });
     await db
       .update(diplomas)
-      .set({ credential: { record: issuedRecord(diploma.id, options.numbered ? n : undefined) } })
+      // A changed credential loses its seal (ADR 0154).
+      .set({ credential: { record: issuedRecord(diploma.id, options.numbered ? n : undefined) }, seal: null, publicCredential: null })
       .where(eq(diplomas.id, diploma.id));
     made.push(diploma);
   }

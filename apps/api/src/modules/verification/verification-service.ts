@@ -24,12 +24,13 @@ import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { diplomas } from '../../db/schema.ts';
-import { trackChain, untrackChain } from '../../prometheus/metrics.ts';
+import { countSealMismatch, trackChain, untrackChain } from '../../prometheus/metrics.ts';
 import type { OpenChain } from '../chain/open-chain.ts';
 import type { MinistryKeys } from '../keys/ministry-keys.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import type { TimestampingService } from '../timestamping/timestamping-service.ts';
 import { batchedReader, type BatchedReader } from './batched-reads.ts';
+import { readSeal, SealKeyring } from './verification-seal.ts';
 
 type Hex = `0x${string}`;
 
@@ -37,10 +38,25 @@ export type VerificationInput = { pdf: Uint8Array } | { credential: unknown } | 
 
 /** A diploma as the database has it: its full credential and whether its batch is published. */
 interface DiplomaRow {
-  credential: unknown;
+  /** The credential's JSON text (`credential::text`), what the seal covers. */
+  credential: string;
+  /** The seal recorded when it was checked at issuance, and its public credential's text (ADR 0154). */
+  seal: Buffer | null;
+  public_credential: string | null;
   status: string;
   type: string;
 }
+
+/** A diploma read for a verification: its row, its credential parsed, and whether its seal holds. */
+interface ReadDiploma {
+  row: DiplomaRow;
+  credential: unknown;
+  /** The row is as it was checked and sealed at issuance, under this process's seal key. */
+  sealed: boolean;
+}
+
+/** How many ids a process remembers having warned of a seal that does not match (one warning per id). */
+const MAX_WARNED_SEALS = 10_000;
 
 const published = (row: DiplomaRow) => isPublished(row.status as GenerationStatus);
 
@@ -50,7 +66,7 @@ const published = (row: DiplomaRow) => isPublished(row.status as GenerationStatu
  */
 const DIPLOMAS_BY_ID = {
   name: 'verification_diplomas_by_id',
-  text: `select d.id, d.credential, g.status, g.type from diplomas d join generations g on g.id = d.generation_id where d.id = any($1::varchar[])`,
+  text: `select d.id, d.credential::text as credential, d.seal, d.public_credential, g.status, g.type from diplomas d join generations g on g.id = d.generation_id where d.id = any($1::varchar[])`,
   keyColumn: 'id',
 };
 
@@ -130,6 +146,12 @@ export class VerificationService {
    */
   private readonly diplomaById: BatchedReader<DiplomaRow & { id: string }>;
 
+  /** The key of the seals recorded at issuance (ADR 0154), read on first use. */
+  private readonly seal: SealKeyring;
+  /** The ids whose seal was found not to match, already logged (ADR 0154). */
+  private readonly warnedSeals = new Set<string>();
+  private readonly log: { warn: (details: object, message: string) => void };
+
   /** The TSAs trusted to date signatures (ADR 0148), read once; null until read. */
   private timestampAuthorities: Promise<readonly Uint8Array[]> | null = null;
 
@@ -138,8 +160,16 @@ export class VerificationService {
     config: Config,
     keys: MinistryKeys,
     chain: OpenChain,
-    private readonly trust: { storage?: FileStorage; timestamping?: TimestampingService | null } = {},
+    private readonly trust: {
+      storage?: FileStorage;
+      timestamping?: TimestampingService | null;
+      /** The seal key (ADR 0154); by default the configuration's. */
+      seal?: SealKeyring;
+      log?: { warn: (details: object, message: string) => void };
+    } = {},
   ) {
+    this.log = trust.log ?? { warn: () => {} };
+    this.seal = trust.seal ?? new SealKeyring(config.verificationSeal, this.log);
     this.diplomaById = batchedReader<DiplomaRow & { id: string }>(db.$client as pg.Pool, DIPLOMAS_BY_ID);
     this.maxStalenessMs = config.chain.revocationMaxStalenessSeconds * 1000;
     // "Not yet published" changes as soon as the batch is anchored, perhaps by another process: not
@@ -174,7 +204,7 @@ export class VerificationService {
       jwks: async () => (publishedKeys ??= keys.jwks()),
       registry: this.registry,
       issuer: { id: config.issuer.id, name: config.issuer.name, jwksUrl: `${base}/.well-known/jwks.json`, registry: { chainId: chain.chainId, address: chain.address } },
-      findCredential: async (id) => (await this.findDiploma(id))?.credential ?? null,
+      findCredential: async (id) => (await this.readDiploma(id))?.credential ?? null,
       knownUnpublished: async (id) => {
         const found = await this.findDiploma(id);
         return found !== null && !published(found);
@@ -194,6 +224,32 @@ export class VerificationService {
   private async findDiploma(id: string): Promise<DiplomaRow | null> {
     if (!DIPLOMA_ID_PATTERN.test(id)) return null;
     return this.diplomaById.read(id);
+  }
+
+  /**
+   * A diploma's row, its credential parsed, and whether the seal recorded at issuance still holds
+   * over it under this process's key (ADR 0154). A seal made under this key that does not match
+   * means the row was changed after it was sealed: counted, logged once per id, and the row is
+   * checked in full like one without a seal.
+   */
+  private async readDiploma(id: string): Promise<ReadDiploma | null> {
+    const [row, key] = await Promise.all([this.findDiploma(id), this.seal.key()]);
+    if (!row) return null;
+    let credential: unknown;
+    try {
+      credential = JSON.parse(row.credential);
+    } catch {
+      credential = row.credential;
+    }
+    const state = key && row.seal ? readSeal(key, row.seal, id, row.credential, row.public_credential) : 'absent';
+    if (state === 'mismatch') {
+      countSealMismatch();
+      if (!this.warnedSeals.has(id) && this.warnedSeals.size < MAX_WARNED_SEALS) {
+        this.warnedSeals.add(id);
+        this.log.warn({ diplomaId: id }, 'a diploma no longer matches the seal recorded at its issuance: the row was changed since; it is checked in full (ADR 0154)');
+      }
+    }
+    return { row, credential, sealed: state === 'valid' };
   }
 
   /**
@@ -305,8 +361,9 @@ export class VerificationService {
         };
       }
     }
-    let row: DiplomaRow | null | undefined;
-    const readOnce = async () => (row === undefined ? (row = await this.findDiploma(id)) : row);
+    let read: Promise<ReadDiploma | null> | undefined;
+    const readOnce = () => (read ??= this.readDiploma(id));
+    let found: ReadDiploma | null | undefined;
     // The field hashes the engine's integrity check computed for this row's credential, reused to reduce it.
     let checkedHashes: ReadonlyMap<HashedField, Uint8Array> | undefined;
     const result =
@@ -314,21 +371,42 @@ export class VerificationService {
       (await this.cache.getOrVerify(input, () =>
         this.compute(input, {
           ...this.context,
-          findCredential: async (wanted) => (wanted === id ? ((await readOnce())?.credential ?? null) : this.context.findCredential!(wanted)),
+          findCredential: async (wanted) => {
+            if (wanted !== id) return this.context.findCredential!(wanted);
+            found = await readOnce();
+            return found?.credential ?? null;
+          },
           knownUnpublished: async (wanted) => {
             if (wanted !== id) return this.context.knownUnpublished!(wanted);
-            const found = await readOnce();
-            return found !== null && !published(found);
+            const read = await readOnce();
+            return read !== null && !published(read.row);
           },
+          // This very credential, read with a seal that holds, was checked in full at issuance (ADR 0154).
+          attested: (credential) => found?.sealed === true && credential === found.credential,
           credentialChecked: (credential, checked) => {
-            if (row && credential === row.credential) checkedHashes = checked.fieldHashes;
+            if (found && credential === found.credential) checkedHashes = checked.fieldHashes;
           },
         }),
       ));
-    const found = await readOnce();
+    const diploma = await readOnce();
+    const shown = diploma !== null && published(diploma.row);
+    const kind = shown ? diploma.row.type : null;
+    if (shown && diploma.sealed) {
+      // Sealed with its credential at issuance: the public credential as it was made then (the same
+      // bytes the reduction below gives), not reduced again.
+      const json = diploma.row.public_credential!;
+      this.credentials.set(result, { json, kind });
+      return {
+        result,
+        kind,
+        credentialJson: json,
+        get credential() {
+          return JSON.parse(json) as CredentialDocument | null;
+        },
+      };
+    }
     // Reduced once per read of the diploma, then kept with its answer (a few hashes, off the cached path).
-    const credential = found && published(found) ? reducedCredential(found.credential, checkedHashes) : null;
-    const kind = found && published(found) ? found.type : null;
+    const credential = shown ? reducedCredential(diploma.credential, checkedHashes) : null;
     const credentialJson = JSON.stringify(credential);
     this.credentials.set(result, { json: credentialJson, kind });
     return { result, credential, kind, credentialJson };
