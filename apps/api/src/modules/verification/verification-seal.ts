@@ -10,7 +10,7 @@
  * earlier key (read as absent, resealed by `npm run diplomas:seal`) from one that no longer
  * matches its row (counted and logged); it proves nothing, the HMAC does.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { publicCredential, verifyDocument, type CredentialDocument } from '@sceau/credential';
@@ -32,11 +32,13 @@ export type SealSettings = Config['verificationSeal'];
 export interface SealKey {
   readonly secret: Buffer;
   readonly id: Buffer;
+  /** The secret as a key object, made once: an HMAC keyed by a Buffer imports it again on each call (half of a seal's check). */
+  readonly hmacKey: KeyObject;
 }
 
 export function sealKey(secret: Buffer): SealKey {
   if (secret.length < MIN_SEAL_KEY_BYTES) throw new Error(`the verification seal key must be at least ${MIN_SEAL_KEY_BYTES} bytes`);
-  return { secret, id: createHash('sha256').update(LABEL).update('key-id').update(secret).digest().subarray(0, KEY_ID_BYTES) };
+  return { secret, id: createHash('sha256').update(LABEL).update('key-id').update(secret).digest().subarray(0, KEY_ID_BYTES), hmacKey: createSecretKey(secret) };
 }
 
 function lengthOf(n: number): Buffer {
@@ -46,7 +48,7 @@ function lengthOf(n: number): Buffer {
 }
 
 function mac(key: SealKey, id: string, credentialText: string, publicText: string): Buffer {
-  const hmac = createHmac('sha256', key.secret).update(LABEL);
+  const hmac = createHmac('sha256', key.hmacKey).update(LABEL);
   // Each part preceded by its length in bytes: no two different triples give the same message.
   for (const part of [id, credentialText, publicText]) hmac.update(lengthOf(Buffer.byteLength(part, 'utf8'))).update(part, 'utf8');
   return hmac.digest();
