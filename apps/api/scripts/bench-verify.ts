@@ -4,7 +4,7 @@
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
 //                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
-//                        [--log-level info] [--processes N] [--generator wrk|autocannon]
+//                        [--log-level info] [--processes N] [--generator autocannon|wrk]
 //
 // The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
 // results day when each candidate checks their own), by id over a working set already answered
@@ -17,7 +17,7 @@
 // diplomas whose PDF the upload test sends are rendered (the PDF stage is bench:issue's subject).
 // The server is the platform's Fastify app with its services, in this process, or with
 // `--processes N` the platform's own cluster of N HTTP processes on one port (server.ts, as
-// `API_PROCESSES=N npm start` runs them); the load generator (wrk, else autocannon) runs in a child process
+// `API_PROCESSES=N npm start` runs them); the load generator (autocannon, or wrk) runs in a child process
 // so both share the machine as a server and its clients do.
 // The last line printed is one JSON object: { byIdCold, byId, pdfUpload, candidateCheck } with rps,
 // p50Ms, p95Ms, p99Ms and errors (the error rate) each.
@@ -63,17 +63,16 @@ const diplomaCount = Number(option('--diplomas') ?? 100_000);
 const connections = Number(option('--connections') ?? 32);
 const keep = args.includes('--keep');
 /**
- * The load generator of the measured by-id and candidate-check runs: wrk (Debian's `wrk`, in C) when
- * it is installed, else autocannon (Node, in a child process); `--generator` chooses. Both send the
- * same requests; on this 2-core machine shared with the server, wrk takes about a third of
- * autocannon's CPU per request, which is then the server's (docs/performance.md). The upload runs
- * and the warm-ups stay autocannon's. Each run prints the generator and its CPU time per request.
+ * The load generator of the measured by-id and candidate-check runs: autocannon (Node, in a child
+ * process; the default, as every figure in docs/performance.md), or wrk (`--generator wrk`, Debian's
+ * `wrk`, in C). Both send the same requests; wrk takes a third less CPU per request on this shared
+ * machine, but in the runs of 2026-11-27 the server did no more requests for it and wrk's p99 was
+ * higher (docs/performance.md). The upload runs and the warm-ups stay autocannon's. Each run prints
+ * the generator and its CPU time per request.
  */
-const wrkInstalled = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-const generator = (option('--generator') ?? (wrkInstalled ? 'wrk' : 'autocannon')) as 'autocannon' | 'wrk';
+const generator = (option('--generator') ?? 'autocannon') as 'autocannon' | 'wrk';
 if (generator !== 'autocannon' && generator !== 'wrk') throw new Error('--generator must be autocannon or wrk');
-if (generator === 'wrk' && !wrkInstalled) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
-if (!option('--generator') && !wrkInstalled) console.log('load generator: autocannon (wrk, lighter on this shared machine, is not installed: apt-get install wrk)');
+if (generator === 'wrk' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error !== undefined) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
 /** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
 const only =
   option('--only')
