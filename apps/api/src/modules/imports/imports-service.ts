@@ -114,18 +114,22 @@ export class ImportsService {
       if (files.photos) await this.storage.put(photosKey!, files.photos);
       await storeReadList(this.storage, listKey, files.list!, zipBytes, session.year, read, table.sheet);
       return this.db.transaction(async (tx) => {
-        if (draft) {
-          const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
-          if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
+        // A draft takes the new list: its row updated and the replacement audited.
+        const replaceList = async (draftId: number, details: Record<string, unknown> = {}) => {
           await tx
             .update(generations)
             .set({ ...values, updatedAt: new Date() })
-            .where(eq(generations.id, draft.id));
+            .where(eq(generations.id, draftId));
           await recordAudit(
             tx,
-            { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draft.id, details: { rows: outcome.rows, errors: outcome.problems.length } },
+            { action: 'generation.list_replaced', subjectType: 'generation', subjectId: draftId, details: { rows: outcome.rows, errors: outcome.problems.length, ...details } },
             actor,
           );
+        };
+        if (draft) {
+          const [row] = await tx.select().from(generations).where(eq(generations.id, draft.id)).for('update');
+          if (row?.status !== 'created' || (await this.hasListImportation(tx, draft.id))) throw new AppError('conflict');
+          await replaceList(draft.id);
           const old = [row.sourceFileKey, row.sourceFileKey && readListKey(row.sourceFileKey), files.photos ? row.sourcePhotosKey : null].filter((k): k is string => !!k);
           return { id: draft.id, replaced: old };
         }
@@ -133,15 +137,7 @@ export class ImportsService {
         // session and province takes it, with every file of its own (ADR 0143), rather than a new one.
         const reused = await this.reusableDraft(tx, actor, values);
         if (reused) {
-          await tx
-            .update(generations)
-            .set({ ...values, updatedAt: new Date() })
-            .where(eq(generations.id, reused.id));
-          await recordAudit(
-            tx,
-            { action: 'generation.list_replaced', subjectType: 'generation', subjectId: reused.id, details: { rows: outcome.rows, errors: outcome.problems.length, reused: true } },
-            actor,
-          );
+          await replaceList(reused.id, { reused: true });
           const old = [reused.sourceFileKey, reused.sourceFileKey && readListKey(reused.sourceFileKey), reused.sourcePhotosKey].filter((k): k is string => !!k && k !== photosKey);
           return { id: reused.id, replaced: old };
         }
