@@ -50,6 +50,7 @@ import { seedCountryTemplate, seedDemoSignatures } from '../src/seed/demo-batch.
 import { seedCatalogue, seedDemo } from '../src/seed/seed.ts';
 import { createServices } from '../src/services.ts';
 import type { LoadPlan, LoadResult } from './bench-verify-load.ts';
+import { describeMachineProbe, probeMachine } from '@sceau/process/machine-probe';
 import { ensureFreeDisk, freePort, machineBusySince, machineCpu } from './bench-support.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
@@ -428,6 +429,9 @@ async function publish(db: Db, issuing: IssuingService, batchId: number): Promis
 try {
   const t0 = performance.now();
   say(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${cores} cores, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}; load average at the start: ${load()}`);
+  // Figures from two runs compare only on machines that check alike (docs/performance.md, "The machine under the figures").
+  const machineCheck = probeMachine();
+  say(describeMachineProbe(machineCheck));
   let databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const name = `sceau_bench_verify_${randomBytes(4).toString('hex')}`;
@@ -738,7 +742,13 @@ try {
     `database: ${total} published diplomas; cold run over ${coldIds.length} ids never asked before; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`,
   );
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
-  const summary = { byIdCold: figures(results.byIdCold), byId: figures(results.byId), pdfUpload: figures(results.pdfUpload), candidateCheck: figures(results.candidateCheck) };
+  const summary = {
+    machineCheck,
+    byIdCold: figures(results.byIdCold),
+    byId: figures(results.byId),
+    pdfUpload: figures(results.pdfUpload),
+    candidateCheck: figures(results.candidateCheck),
+  };
   await cleanUp();
   say(JSON.stringify(summary));
 } catch (error) {

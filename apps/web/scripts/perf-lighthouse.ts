@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeMachineProbe, probeMachine } from '@sceau/process/machine-probe';
 import { option, startPlatform } from './perf-platform.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './perf-throttled.ts';
 
@@ -33,6 +34,8 @@ interface Report {
   categories: Record<string, { score: number | null }>;
   audits: Record<string, { numericValue?: number; details?: unknown }>;
   runtimeError?: { message: string };
+  /** Lighthouse's own measure of the host's speed (below 1000 it warns that the CPU is slower than it expects). */
+  environment?: { benchmarkIndex?: number };
 }
 
 export interface Audit {
@@ -114,6 +117,9 @@ async function main(): Promise<void> {
   const only = option(argv, 'pages')?.split(',');
   const pages = only ? PAGES.filter((page) => only.includes(page.label)) : PAGES;
   if (pages.length === 0) throw new Error(`--pages: some of ${PAGES.map((page) => page.label).join(',')}`);
+  // Scores from two runs compare only on machines that check alike (docs/performance.md, "The machine under the figures").
+  const machineCheck = probeMachine();
+  const benchmarkIndexes: number[] = [];
   const platform = await startPlatform({ url: option(argv, 'url'), id: option(argv, 'id'), ...(port ? { port: Number(port) } : {}) });
   const audits: Audit[] = [];
   try {
@@ -124,6 +130,7 @@ async function main(): Promise<void> {
       for (let run = 0; run < runs; run++) {
         const { report, text } = await lighthouse(`${platform.baseURL}${spec.path(platform.verifyId)}`, devtools);
         measured.push(summarise(spec.label, report));
+        if (report.environment?.benchmarkIndex !== undefined) benchmarkIndexes.push(report.environment.benchmarkIndex);
         if (keep) writeFileSync(join(keep, `${spec.label.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${run + 1}.json`), text);
       }
       measured.sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
@@ -153,12 +160,14 @@ async function main(): Promise<void> {
     `\nLighthouse mobile (${devtools ? 'DevTools throttling of the real load' : 'simulated throttling'}), Debian's Chromium; ${runs > 1 ? `median Performance of ${runs} runs` : 'one run'} per page\n`,
   );
   for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+  const indexes = benchmarkIndexes.length ? `${Math.round(Math.min(...benchmarkIndexes))}–${Math.round(Math.max(...benchmarkIndexes))}` : '—';
+  console.log(`\n${describeMachineProbe(machineCheck)}\nLighthouse's benchmarkIndex over the runs: ${indexes} (it warns below 1000: a CPU slower than its ×4 assumes)`);
   const goals = audits.map((a) => ({
     page: a.page,
     met: (a.scores.performance ?? 0) >= 90 && CATEGORIES.slice(1).every((id) => a.scores[id] === 100) && a.cls !== null && a.cls < 0.05,
   }));
   console.log(`\n${goals.map((g) => `${g.met ? 'met   ' : 'MISSED'}  ${g.page}: Performance ≥ 90, the others 100, CLS < 0.05`).join('\n')}`);
-  console.log(JSON.stringify({ throttling: devtools ? 'devtools' : 'simulate', runs, pages: audits, goals }));
+  console.log(JSON.stringify({ throttling: devtools ? 'devtools' : 'simulate', runs, machineCheck, benchmarkIndexes, pages: audits, goals }));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
