@@ -37,6 +37,23 @@ export const walletOffers = pgTable(
   (t) => [index('wallet_offers_user_idx').on(t.userId, t.createdAt), index('wallet_offers_diploma_idx').on(t.diplomaId)],
 );
 
+/**
+ * The `notification_id` each credential response gave (OpenID4VCI 1.0 section 8.3, ADR 0155): 128
+ * random bits in base64url, bound to the offer whose access token obtained the credential, so the
+ * notification endpoint accepts it with that token only; deleted with the offer.
+ */
+export const walletNotifications = pgTable(
+  'wallet_notifications',
+  {
+    id: varchar('id', { length: 22 }).primaryKey(),
+    offerId: integer('offer_id')
+      .notNull()
+      .references(() => walletOffers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('wallet_notifications_offer_idx').on(t.offerId)],
+);
+
 /** The `c_nonce` values the nonce endpoint gave (SHA-256 only): each is spent by one key proof, before it expires. */
 export const walletNonces = pgTable(
   'wallet_nonces',

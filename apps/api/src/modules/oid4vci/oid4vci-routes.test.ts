@@ -9,11 +9,11 @@ import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createDocumentLoader, type DidDocument, verificationSuite } from '@sceau/vc';
 import pino from 'pino';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
-import { auditLog, diplomas, users, walletNonces, walletOffers } from '../../db/schema.ts';
+import { auditLog, diplomas, users, walletNonces, walletNotifications, walletOffers } from '../../db/schema.ts';
 import { Sweeper } from '../../jobs/sweeps.ts';
 import { createServices, type Services } from '../../services.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
@@ -133,6 +133,14 @@ const privateMembers = (d: string | undefined): [string, unknown][] => [
 const nonceHash = (nonce: string) => createHash('sha256').update(`wallet-nonce:${nonce}`).digest('hex');
 /** The stored offer of a pre-authorised code (kept as its SHA-256 only). */
 const offerOfCode = (code: string) => eq(walletOffers.codeHash, createHash('sha256').update(`wallet-code:${code}`).digest('hex'));
+/** The id of the offer an access token was given for. */
+const offerIdOf = async (token: string) =>
+  (
+    await ctx.db
+      .select({ id: walletOffers.id })
+      .from(walletOffers)
+      .where(eq(walletOffers.tokenHash, createHash('sha256').update(`wallet-token:${token}`).digest('hex')))
+  )[0]!.id;
 
 beforeAll(async () => {
   setGlobalConfig({ allowInsecureUrls: false });
@@ -259,6 +267,10 @@ describe('the hourly sweep', () => {
       .returning({ id: walletOffers.id });
     const nonce = (n: number, expiresAt: Date) => ({ nonceHash: createHash('sha256').update(`sweep-nonce-${n}`).digest('hex'), expiresAt });
     await ctx.db.insert(walletNonces).values([nonce(1, ago(1)), nonce(2, ago(-4))]);
+    await ctx.db.insert(walletNotifications).values([
+      { id: 'sweep-notification-2', offerId: made[1]!.id },
+      { id: 'sweep-notification-3', offerId: made[2]!.id },
+    ]);
 
     const sweeper = new Sweeper(ctx.db, services.storage, { draftTtlHours: 24, filesDir: null }, { info() {}, warn() {} });
     const result = await sweeper.sweep();
@@ -266,6 +278,10 @@ describe('the hourly sweep', () => {
     expect(result.walletNonces).toBeGreaterThanOrEqual(1);
     const left = new Set((await ctx.db.select({ id: walletOffers.id }).from(walletOffers)).map((row) => row.id));
     expect(made.map((row) => left.has(row.id))).toEqual([false, false, true, true]);
+    // An offer's notification ids go with it.
+    const notifications = await ctx.db.select({ id: walletNotifications.id }).from(walletNotifications);
+    expect(notifications.map((row) => row.id)).not.toContain('sweep-notification-2');
+    expect(notifications.map((row) => row.id)).toContain('sweep-notification-3');
     const nonces = new Set((await ctx.db.select({ hash: walletNonces.nonceHash }).from(walletNonces)).map((row) => row.hash));
     expect(nonces.has(nonce(1, new Date()).nonceHash)).toBe(false);
     expect(nonces.has(nonce(2, new Date()).nonceHash)).toBe(true);
@@ -863,8 +879,16 @@ describe('the notification endpoint', () => {
 
     const otherToken = await accessToken();
     expect((await notify({ notification_id, event: 'credential_accepted' }, otherToken)).json().error).toBe('invalid_notification_id');
-    expect((await notify({ notification_id: `${notification_id.split('.')[0]}.9`, event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
+    // An id this token never received, of the right shape or not, and one of the former `<offer>.<n>` form.
+    expect((await notify({ notification_id: randomBytes(16).toString('base64url'), event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
     expect((await notify({ notification_id: 'abc', event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
+    expect((await notify({ notification_id: `${await offerIdOf(token)}.1`, event: 'credential_accepted' })).json().error).toBe('invalid_notification_id');
+    // Each token its own ids: the other token's is refused with this one.
+    const otherId = (await credentialRequest(otherToken, { credential_configuration_id: CONFIGURATION.openBadge })).json().notification_id;
+    expect((await notify({ notification_id: otherId, event: 'credential_accepted' }, otherToken)).statusCode).toBe(204);
+    const refused = await notify({ notification_id: otherId, event: 'credential_accepted' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'invalid_notification_id', error_description: 'This notification_id was not issued with this access token' });
     expect((await notify({ notification_id, event: 'credential_lost' })).json().error).toBe('invalid_notification_request');
     expect((await notify({ event: 'credential_accepted' })).json().error).toBe('invalid_notification_request');
     expect((await notify([1, 2])).json().error).toBe('invalid_notification_request');
@@ -875,4 +899,35 @@ describe('the notification endpoint', () => {
     expect(large.statusCode).toBe(413);
     expect(large.json().error).toBe('invalid_request');
   });
+
+  it('gives opaque ids: random, distinct, telling neither the offer nor how many credentials it gave', async () => {
+    // Offer ids far from any a random id could hold by chance, so that "does not contain" means something.
+    await ctx.db.execute(sql`select setval('wallet_offers_id_seq', 987654320)`);
+    const token = await accessToken();
+    const offerId = await offerIdOf(token);
+    expect(offerId).toBeGreaterThan(987654320);
+    const ids: string[] = [];
+    for (let n = 0; n < 2; n++) ids.push((await credentialRequest(token, { credential_configuration_id: CONFIGURATION.openBadge })).json().notification_id);
+    ids.push((await credentialRequest(await accessToken(), { credential_configuration_id: CONFIGURATION.openBadge })).json().notification_id);
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(id).not.toContain(String(offerId));
+      expect(id).not.toContain(String(offerId + 1));
+    }
+    expect(new Set(ids).size).toBe(3);
+    // 128 random bits each: two ids of the same offer differ in about half their bits, not in a counter's last ones.
+    const bits = (a: string, b: string) => [...Buffer.from(a, 'base64url')].reduce((sum, byte, i) => sum + popcount(byte ^ Buffer.from(b, 'base64url')[i]!), 0);
+    expect(Buffer.from(ids[0]!, 'base64url')).toHaveLength(16);
+    expect(bits(ids[0]!, ids[1]!)).toBeGreaterThan(24);
+    // Both accepted with their token, and kept with their offer only.
+    for (const id of ids.slice(0, 2)) expect((await resourceRequest('notification', as(token), { notification_id: id, event: 'credential_accepted' })).statusCode).toBe(204);
+    const stored = await ctx.db.select({ id: walletNotifications.id }).from(walletNotifications).where(eq(walletNotifications.offerId, offerId));
+    expect(stored.map((row) => row.id).sort()).toEqual(ids.slice(0, 2).sort());
+  });
 });
+
+function popcount(byte: number): number {
+  let count = 0;
+  for (let b = byte; b; b >>= 1) count += b & 1;
+  return count;
+}

@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { JWK } from 'jose';
 import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client.ts';
-import { walletDpopProofs, walletNonces, walletOffers } from '../../db/schema.ts';
+import { walletDpopProofs, walletNonces, walletNotifications, walletOffers } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { consumeAll, pgRateLimiter } from '../../lib/rate-limits.ts';
 import type { Actor } from '../../policies/actor.ts';
@@ -76,6 +76,10 @@ export interface WalletIssuers {
 
 const hash = (kind: 'code' | 'token' | 'nonce' | 'tx-code' | 'dpop', secret: string) => createHash('sha256').update(`wallet-${kind}:${secret}`).digest('hex');
 const secret = () => randomBytes(32).toString('base64url');
+/** A `notification_id`: 128 random bits, so that it tells a wallet nothing of the offers or credentials of others (ADR 0155). */
+const notificationIdOf = () => randomBytes(16).toString('base64url');
+/** Its length: 16 bytes in base64url without padding. */
+const NOTIFICATION_ID_LENGTH = 22;
 /** The transaction code's hash is keyed by the pre-authorised code, whose own hash alone is stored: six digits cannot be tried offline from the table. */
 const txCodeHash = (code: string, txCode: string) => hash('tx-code', `${code}:${txCode}`);
 const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -243,12 +247,12 @@ export class Oid4vciService {
     const configuration = draft13 ? this.draft13Configuration(request) : this.configurationOf(request);
     const credential = configuration === CONFIGURATION.sdJwt ? await this.sdJwt(offer.diplomaId, keyProofOf(request)) : await this.issuers.openBadge!.issue(offer.diplomaId);
     const notificationId = await this.db.transaction(async (tx) => {
-      const [counted] = await tx
+      await tx
         .update(walletOffers)
         .set({ credentialsIssued: sql`${walletOffers.credentialsIssued} + 1` })
-        .where(eq(walletOffers.id, offer.id))
-        .returning({ issued: walletOffers.credentialsIssued });
-      const id = `${offer.id}.${counted!.issued}`;
+        .where(eq(walletOffers.id, offer.id));
+      const id = notificationIdOf();
+      await tx.insert(walletNotifications).values({ id, offerId: offer.id });
       await recordAudit(tx, {
         action: 'diploma.wallet_credential_issued',
         subjectType: 'diploma',
@@ -264,8 +268,9 @@ export class Oid4vciService {
 
   /**
    * The notification endpoint (OpenID4VCI 1.0 section 11): the wallet tells what became of a
-   * credential it received with this token (accepted, failed, deleted). Recorded in the audit log
-   * with the offer and the event only; the wallet's free-text description is not kept.
+   * credential it received with this token (accepted, failed, deleted), by the opaque id its
+   * credential response gave (kept in `wallet_notifications` with the offer, ADR 0155). Recorded in
+   * the audit log with the offer and the event only; the wallet's free-text description is not kept.
    */
   async notification(access: ResourceAccess, body: unknown): Promise<void> {
     const offer = await this.offerOfAccess(access);
@@ -275,10 +280,15 @@ export class Oid4vciService {
     if (typeof event !== 'string' || !(NOTIFICATION_EVENTS as readonly string[]).includes(event))
       throw new OAuthError('invalid_notification_request', `event must be one of ${NOTIFICATION_EVENTS.join(', ')}`);
     if (description !== undefined && typeof description !== 'string') throw new OAuthError('invalid_notification_request', 'event_description must be a string');
-    const match = /^(\d{1,10})\.(\d{1,6})$/.exec(id);
-    const [issued] = await this.db.select({ count: walletOffers.credentialsIssued }).from(walletOffers).where(eq(walletOffers.id, offer.id));
-    if (!match || Number(match[1]) !== offer.id || Number(match[2]) < 1 || Number(match[2]) > (issued?.count ?? 0))
-      throw new OAuthError('invalid_notification_id', 'This notification_id was not issued with this access token');
+    // An id is good only with the access token (the offer) whose credential response gave it.
+    const [issued] =
+      id.length === NOTIFICATION_ID_LENGTH
+        ? await this.db
+            .select({ id: walletNotifications.id })
+            .from(walletNotifications)
+            .where(and(eq(walletNotifications.id, id), eq(walletNotifications.offerId, offer.id)))
+        : [];
+    if (!issued) throw new OAuthError('invalid_notification_id', 'This notification_id was not issued with this access token');
     await recordAudit(this.db, {
       action: 'diploma.wallet_notification',
       subjectType: 'diploma',
