@@ -260,7 +260,11 @@ export class DistributionService {
   /** One signed diploma, attached to an e-mail. */
   async sendDiploma(actor: Actor, itemId: number, email: string): Promise<void> {
     const [row] = await this.db
-      .select({ item: generationItems, diploma: diplomas, batch: generations })
+      .select({
+        item: generationItems,
+        diploma: { id: diplomas.id, generationId: diplomas.generationId, pdfKey: diplomas.pdfKey, revokedAt: diplomas.revokedAt },
+        batch: generations,
+      })
       .from(generationItems)
       .innerJoin(generations, eq(generations.id, generationItems.generationId))
       .leftJoin(diplomas, eq(diplomas.itemId, generationItems.id))

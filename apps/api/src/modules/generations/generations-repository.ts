@@ -151,7 +151,8 @@ export async function listItems(
       option: { id: options.id, name: options.name },
       institution: { id: institutions.id, name: institutions.name },
       centre: { id: centres.id, name: centres.name },
-      diploma: diplomas,
+      // Only what the list shows: a page never reads the diplomas' credentials (ADR 0154).
+      diploma: { id: diplomas.id, serial: diplomas.serial, pdfKey: diplomas.pdfKey, revokedAt: diplomas.revokedAt, downloads: diplomas.downloads },
       batchRevokedAt: generations.revokedAt,
     })
     .from(generationItems)

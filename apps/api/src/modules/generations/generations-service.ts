@@ -63,7 +63,10 @@ export class GenerationsService {
   /** A candidate's signed PDF, counted and recorded as downloaded (404 when there is none). */
   async itemPdf(actor: Actor, itemId: number): Promise<{ pdf: Buffer; candidateCode: string }> {
     const [row] = await this.db
-      .select({ diploma: diplomas, generationId: generationItems.generationId })
+      .select({
+        diploma: { id: diplomas.id, generationId: diplomas.generationId, candidateCode: diplomas.candidateCode, pdfKey: diplomas.pdfKey },
+        generationId: generationItems.generationId,
+      })
       .from(generationItems)
       .innerJoin(diplomas, eq(diplomas.itemId, generationItems.id))
       .where(eq(generationItems.id, itemId));

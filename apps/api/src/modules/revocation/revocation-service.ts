@@ -55,7 +55,8 @@ export class RevocationService {
     const queue = this.requireQueue();
     const hash = await this.db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ diploma: diplomas, batch: generations })
+        // Not the whole row: the credential, public credential and seal (ADR 0154) are not needed here.
+        .select({ diploma: { generationId: diplomas.generationId, targetHash: diplomas.targetHash, revokedAt: diplomas.revokedAt }, batch: generations })
         .from(diplomas)
         .innerJoin(generations, eq(generations.id, diplomas.generationId))
         .where(eq(diplomas.id, id))
