@@ -742,8 +742,27 @@ try {
     `database: ${total} published diplomas; cold run over ${coldIds.length} ids never asked before; by-id working set ${ids.length} ids (+${UNKNOWN_SHARE * 100} % unknown), ${CLIENTS} simulated client addresses; ${connections} connections`,
   );
   say(`load average at the end: ${load()} (${cores} cores; the load generator, PostgreSQL and Anvil share them with the server)`);
+  // The goals (issues 11 and 14; docs/performance.md), judged run by run: a run that missed says so beside its machine check.
+  const goals = [
+    { name: 'by id, cold', result: results.byIdCold, rps: 3_000, p99Ms: 50 },
+    { name: 'by id, cached', result: results.byId, rps: 5_000, p99Ms: 50 },
+    { name: 'PDF upload', result: results.pdfUpload, rps: 200, p99Ms: null },
+    { name: 'candidate check', result: results.candidateCheck, rps: 2_000, p99Ms: null },
+  ].flatMap(({ name, result, rps, p99Ms }) => {
+    if (!result) return [];
+    const met = result.rps >= rps && result.errorRate === 0 && (p99Ms === null || result.p99Ms < p99Ms);
+    return [
+      {
+        name,
+        met,
+        line: `${met ? 'met   ' : 'MISSED'}  ${name}: ≥ ${rps.toLocaleString('en-US')}/s${p99Ms === null ? '' : ` with p99 < ${p99Ms} ms`}, no errors (${result.rps.toLocaleString('en-US')}/s, p99 ${result.p99Ms.toFixed(1)} ms)`,
+      },
+    ];
+  });
+  say(`\n${goals.map((goal) => goal.line).join('\n')}\n${describeMachineProbe(machineCheck)}`);
   const summary = {
     machineCheck,
+    goals: goals.map(({ name, met }) => ({ name, met })),
     byIdCold: figures(results.byIdCold),
     byId: figures(results.byId),
     pdfUpload: figures(results.pdfUpload),
