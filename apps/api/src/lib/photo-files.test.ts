@@ -1,4 +1,4 @@
-// removeUnusedPhotos hands its keys to the store's deleteMany once, and logs each key the store could not delete.
+// removeUnusedPhotos hands its keys, with each photo's original, to the store's deleteMany once, and logs each key the store could not delete.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +34,8 @@ describe('removeUnusedPhotos', () => {
     };
     const warned: object[] = [];
     const deleted = await removeUnusedPhotos(dbNaming(['photos/1/c.jpg']), store, [...keys, null, 'photos/1/a.jpg'], { warn: (obj) => warned.push(obj) });
-    expect(calls).toEqual([['photos/1/a.jpg', 'photos/1/b.jpg', 'photos/1/originals/a.jpg']]);
+    // Each unused photo's original (beside it, under originals/) goes with it.
+    expect(calls).toEqual([['photos/1/a.jpg', 'photos/1/originals/a.jpg', 'photos/1/b.jpg', 'photos/1/originals/b.jpg']]);
     expect(deleted).toBe(2);
     expect(warned).toEqual([{ err: new Error('AccessDenied'), key: 'photos/1/b.jpg' }]);
     const left = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));

@@ -8,9 +8,25 @@ export function photoKey(generationId: number, candidateCode: string): string {
   return `photos/${generationId}/${candidateCode}.jpg`;
 }
 
-/** The candidate's latest original photo (bounded, ADR 0147), which the editor crops from; edits never replace it. */
+/**
+ * The original kept with a photo (bounded, ADR 0147), which the editor crops from: beside the
+ * photo, under `originals/`, with the photo's own name. A photo's key names its content, so the
+ * original belongs to the photo the row names and changes with it in the same commit (ADR 0060,
+ * amendment of 2026-11-27); none for a photo that is its own original.
+ */
+export function originalKeyOf(photoKey: string): string {
+  const slash = photoKey.lastIndexOf('/');
+  return `${photoKey.slice(0, slash + 1)}originals/${photoKey.slice(slash + 1)}`;
+}
+
+/** The original of the photo the import writes (`photoKey`). */
 export function originalPhotoKey(generationId: number, candidateCode: string): string {
-  return `photos/${generationId}/originals/${candidateCode}.jpg`;
+  return originalKeyOf(photoKey(generationId, candidateCode));
+}
+
+/** Whether a key is an original rather than a photo. */
+function isOriginal(key: string): boolean {
+  return key.includes('/originals/');
 }
 
 /** Keys looked up in one statement. */
@@ -18,12 +34,13 @@ const KEYS_PER_QUERY = 1000;
 
 /**
  * Deletes candidates' photo files no candidate points at any more (a photo replaced, a batch
- * cancelled): the 300 × 400 copies and the originals kept for the editor (ADR 0147). A key some
+ * cancelled, a replacement that did not commit): the 300 × 400 copies and, with each, the original
+ * kept beside it (`originalKeyOf`, ADR 0147). A key some
  * candidate's row still names is kept, whatever batch it belongs to: a published diploma's photo
  * (served by `GET /verify/:id/photo`) is never removed this way. Call it after the rows stopped
  * naming the files (a failure then leaves an orphan file, never a candidate without its photo).
  * The files go in one `deleteMany` (with S3, a request per 1,000 keys); each file that could not be
- * deleted is logged with its key and error, never thrown. Answers how many keys were deleted.
+ * deleted is logged with its key and error, never thrown. Answers how many of `keys` were deleted.
  */
 export async function removeUnusedPhotos(
   db: Pick<Db, 'selectDistinct'>,
@@ -39,7 +56,8 @@ export async function removeUnusedPhotos(
     const still = new Set(named.map((r) => r.key));
     unused.push(...chunk.filter((k) => !still.has(k)));
   }
-  const failed = await storage.deleteMany(unused);
+  const failed = await storage.deleteMany([...new Set(unused.flatMap((key) => (isOriginal(key) ? [key] : [key, originalKeyOf(key)])))]);
   for (const { key, error } of failed) log.warn({ err: error, key }, 'could not delete a photo no candidate uses');
-  return unused.length - failed.length;
+  const notDeleted = new Set(failed.map((f) => f.key));
+  return unused.filter((key) => !notDeleted.has(key)).length;
 }

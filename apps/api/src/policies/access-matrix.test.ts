@@ -35,7 +35,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { auditLog, centres, generationItems, institutions, shareLinks } from '../db/schema.ts';
-import { originalPhotoKey } from '../lib/photo-files.ts';
+import { originalKeyOf } from '../lib/photo-files.ts';
 import { dynamicKey, translator } from '../lib/i18n.ts';
 import { loadAllRoles } from '../modules/accounts/user-repository.ts';
 import type { Actor } from './actor.ts';
@@ -704,8 +704,8 @@ const CASES: Record<string, Case<any> | Case<any>[]> = {
     {
       make: async (c) => {
         const b = await insertBatch(c.m, schoolOf(c), 'pending_validation');
-        const [item] = await c.m.ctx.db.select({ code: generationItems.candidateCode }).from(generationItems).where(eq(generationItems.id, b.itemId));
-        await c.m.services.storage.put(originalPhotoKey(b.id, item!.code), Buffer.from('original'));
+        const [item] = await c.m.ctx.db.select({ photoKey: generationItems.photoKey }).from(generationItems).where(eq(generationItems.id, b.itemId));
+        await c.m.services.storage.put(originalKeyOf(item!.photoKey!), Buffer.from('original'));
         return b;
       },
     },

@@ -10,7 +10,7 @@ import { demoPhoto } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { insertTwoCandidateBatch } from '../../../test/batches.ts';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
-import { originalPhotoKey, photoKey } from '../../lib/photo-files.ts';
+import { originalKeyOf, originalPhotoKey, photoKey } from '../../lib/photo-files.ts';
 import { multipart, portrait, zip } from '../imports/imports-test-support.ts';
 
 let ctx: TestContext;
@@ -72,9 +72,11 @@ describe("a batch's photo files", () => {
     expect(row!.photoKey).not.toBe(photoKey(open.id, first.code));
     expect(await stored(row!.photoKey!)).toBe(true);
     expect(await stored(photoKey(open.id, first.code))).toBe(false);
-    const original = await services.storage.get(originalPhotoKey(open.id, first.code));
+    // The upload's original beside it; the imported photo's original went with it.
+    const original = await services.storage.get(originalKeyOf(row!.photoKey!));
     expect(original).not.toBeNull();
     expect(original!.equals(importedOriginal!)).toBe(false);
+    expect(await stored(originalPhotoKey(open.id, first.code))).toBe(false);
   });
 
   it('a photo replaced by a photos zip is deleted, unless another candidate still names it (here a published one)', async () => {
@@ -99,7 +101,7 @@ describe("a batch's photo files", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect((await items(open.id)).map((r) => r.photoKey)).toEqual([null, null]);
     // The uploaded photo, the zip's photo, and both originals, are gone.
-    for (const key of keys) expect(await stored(key)).toBe(false);
+    for (const key of keys) expect([await stored(key), await stored(originalKeyOf(key))]).toEqual([false, false]);
     for (const { code } of open.items) expect(await stored(originalPhotoKey(open.id, code))).toBe(false);
     // The photo the published candidate shows is kept (verifiers are still served it), as is its batch's own.
     expect(await stored(shared)).toBe(true);

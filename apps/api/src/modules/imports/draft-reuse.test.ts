@@ -1,9 +1,11 @@
 /** A list check reuses the user's own untouched draft for the same template, session and province (issue 15 item 5, ADR 0143). */
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, generations, importations, users } from '../../db/schema.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { ImportsService } from './imports-service.ts';
 import { readListKey } from './list-files.ts';
-import { bearer, createImportTest, csv, csvFile, multipart, portrait, row, schoolUser, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
+import { actorOf, bearer, createImportTest, csv, csvFile, multipart, portrait, row, schoolUser, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 let t: ImportTest;
 let admin: Record<string, string>;
@@ -63,6 +65,27 @@ describe('checking a list again without naming the draft', () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'generation.list_replaced'), eq(auditLog.subjectId, String(first))));
     expect(audit.some((a) => (a.details as { reused?: boolean }).reused === true)).toBe(true);
+  });
+
+  it('logs an earlier file it could not delete, and the check stands', async () => {
+    await forgetDrafts();
+    const first = await check([csvFile(csv([row('20260000950003')]))]);
+    const before = await batch(first);
+    // The store refuses every deletion (a permission changed, a bucket policy).
+    const storage = Object.create(t.services.storage) as FileStorage;
+    storage.delete = async () => {
+      throw new Error('EACCES: permission denied');
+    };
+    const warn = vi.fn();
+    const imports = new ImportsService(t.ctx.db, storage, { warn, info: () => {} });
+    const input = { template_id: t.templateId, session_id: t.sessionId, province_id: t.provinceId, generation_id: first };
+    const result = await imports.checkFile(await actorOf(t.ctx.db, 'admin@sceau.example'), input, { list: csv([row('20260000950003')]), photos: null });
+    expect(result.generationId).toBe(first);
+    expect((await batch(first)).sourceFileKey).not.toBe(before.sourceFileKey);
+    for (const key of [before.sourceFileKey!, readListKey(before.sourceFileKey!)]) {
+      expect(warn).toHaveBeenCalledWith({ err: new Error('EACCES: permission denied'), key }, expect.any(String));
+      expect(await t.services.storage.get(key)).not.toBeNull();
+    }
   });
 
   it("never takes another user's draft, nor one an import was started from", async () => {

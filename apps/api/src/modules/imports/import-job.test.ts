@@ -1,6 +1,9 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, generationItems, generations, importations } from '../../db/schema.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { ImportJob } from './import-job.ts';
+import { readListKey } from './list-files.ts';
 import { bearer, createImportTest, csv, csvFile, multipart, row, type ImportTest } from './imports-test-support.ts';
 
 let t: ImportTest;
@@ -100,6 +103,22 @@ describe('the import job', () => {
     await t.services.imports.job.handle({ importationId: spent.importationId }, { id: 'y' });
     expect(await importation(spent.importationId)).toMatchObject({ status: 'failed', errorKey: 'field.import_failed' });
     expect(await itemCount(spent.generationId)).toBe(0);
+  });
+
+  it('logs a file of the completed import it could not delete, and the import stands', async () => {
+    const { generationId, importationId } = await startedImport('2026500', 3);
+    // The store refuses every deletion (a permission changed, a bucket policy).
+    const storage = Object.create(t.services.storage) as FileStorage;
+    storage.delete = async () => {
+      throw new Error('EACCES: permission denied');
+    };
+    const warn = vi.fn();
+    await new ImportJob(t.ctx.db, storage, { warn }, null).runImportation(importationId);
+    expect(await importation(importationId)).toMatchObject({ status: 'completed' });
+    expect(await itemCount(generationId)).toBe(3);
+    const key = readListKey((await importation(importationId)).fileKey);
+    expect(warn).toHaveBeenCalledWith({ err: new Error('EACCES: permission denied'), key }, expect.any(String));
+    expect(await t.services.storage.get(key)).not.toBeNull();
   });
 
   it('runs on the durable queue, and an importation left queued by a crash is resumed at start', async () => {

@@ -114,8 +114,9 @@ export class ImportJob {
     // stored half of its check.
     const [done] = await this.db.select({ status: importations.status }).from(importations).where(eq(importations.id, importation.id));
     if (done?.status === 'completed') {
-      if (importation.photosKey) await this.storage.delete(importation.photosKey).catch(() => {});
-      await this.storage.delete(readListKey(importation.fileKey)).catch(() => {});
+      // The import stands whatever happens to them; a file left is logged for an operator.
+      const extracted = [importation.photosKey, readListKey(importation.fileKey)].filter((k): k is string => k !== null);
+      for (const { key, error } of await this.storage.deleteMany(extracted)) this.log.warn({ err: error, key }, 'could not delete the files of a completed import');
     } else {
       // Another run failed it meanwhile: this run's photos are named by no row.
       await this.removeUnrecordedPhotos(batch.id, photographed);

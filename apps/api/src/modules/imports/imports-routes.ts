@@ -151,7 +151,7 @@ export const importsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db
     return reply.code(result.importationId ? 202 : 200).send({ data: { ...present(request, result), importation_id: result.importationId } });
   });
 
-  const photoZips = new PhotoZipService(db, services.storage);
+  const photoZips = new PhotoZipService(db, services.storage, app.log);
   /** A photos zip added to a batch before launch (ADR 0147): the batch's rule first, then the bounded upload. */
   serve(app, endpoints.imports.addPhotos, async (request) => {
     const actor = actorOf(request);

@@ -153,7 +153,8 @@ export class ImportsService {
         return { id: created!.id, replaced: [] as string[] };
       });
     });
-    for (const key of replaced) await this.storage.delete(key).catch(() => {});
+    // The draft's earlier files: the check stands whatever happens to them; one left is logged for an operator.
+    for (const { key, error } of await this.storage.deleteMany(replaced)) this.log.warn({ err: error, key }, "could not delete a draft's replaced file");
     return { ...outcome, generationId: id, format: table.format, sheet: table.sheet, sheets: table.sheets, ignored: table.ignored, listId: listFolderId(listKey) };
   }
 

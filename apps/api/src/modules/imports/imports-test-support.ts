@@ -1,4 +1,5 @@
 /** What the import tests share: an app whose services they can reach, lists, zips and photos made on the fly. */
+import { flattenGrants } from '@sceau/contracts';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
@@ -9,6 +10,9 @@ import { buildApp, type App } from '../../app.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { centres, countries, educProvinces, examSessions, institutions, roles, templates, userRoles, users } from '../../db/schema.ts';
 import { createServices, type Services } from '../../services.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { loadRolesOf } from '../../policies/grants.ts';
+import { loadScopes, NATIONAL } from '../../policies/scope.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
 
 export const HEADERS = [
@@ -90,6 +94,13 @@ export async function schoolUser(t: ImportTest, email: string, institutionId: nu
   const [admin] = await t.ctx.db.select().from(roles).where(eq(roles.name, 'admin'));
   await t.ctx.db.insert(userRoles).values({ userId: user!.id, roleId: admin!.id });
   return { authorization: `Bearer ${await signIn(t.ctx, email)}` };
+}
+
+/** The Actor of an account, as the access plugin reads it for a request: for a test that calls a service itself. */
+export async function actorOf(db: TestContext['db'], email: string): Promise<Actor> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  const [roleList, scopes] = await Promise.all([loadRolesOf(db, [user!.id]), loadScopes(db, [user!.id])]);
+  return { id: user!.id, ...flattenGrants(roleList.get(user!.id) ?? []), scope: scopes.get(user!.id) ?? NATIONAL, ip: null, userAgent: null, locale: 'fr' };
 }
 
 export async function bearer(t: ImportTest, email: string): Promise<Record<string, string>> {

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, generationItems, generations } from '../../db/schema.ts';
-import { originalPhotoKey } from '../../lib/photo-files.ts';
-import { bearer, createImportTest, csv, csvFile, multipart, portrait, row, schoolUser, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { PhotoZipService } from './photo-zip.ts';
+import { originalKeyOf } from '../../lib/photo-files.ts';
+import { actorOf, bearer, createImportTest, csv, csvFile, multipart, portrait, row, schoolUser, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 /** A 360 × 480 portrait encoded by heif-enc (x265): an iPhone's HEIC, small. */
 const HEIC = readFileSync(new URL('./fixtures/portrait.heic', import.meta.url));
@@ -130,9 +134,9 @@ describe('a photos zip added to a batch before launch', () => {
     // The 300 × 400 copy cropped centre-top, and the original kept beside it, bounded.
     const photo = (await t.services.storage.get(items[1]!.photoKey!))!;
     expect(await sharp(photo).metadata()).toMatchObject({ width: 300, height: 400, format: 'jpeg' });
-    const original = (await t.services.storage.get(originalPhotoKey(id, '20260007100002')))!;
+    const original = (await t.services.storage.get(originalKeyOf(items[1]!.photoKey!)))!;
     expect(await sharp(original).metadata()).toMatchObject({ width: 1600, height: 1067 });
-    expect(await sharp((await t.services.storage.get(originalPhotoKey(id, '20260007100001')))!).metadata()).toMatchObject({ width: 360, height: 480 });
+    expect(await sharp((await t.services.storage.get(originalKeyOf(items[0]!.photoKey!)))!).metadata()).toMatchObject({ width: 360, height: 480 });
 
     const audit = await t.ctx.db
       .select()
@@ -248,5 +252,86 @@ describe('a photos zip added to a batch before launch', () => {
     expect(res.json().errors.photos).toBeDefined();
     const [item] = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, id));
     expect(item!.photoKey).toBeNull();
+  });
+});
+
+describe('a photos zip changes every candidate or none (ADR 0060, amendment of 2026-11-27)', () => {
+  const codes = ['20260007900001', '20260007900002'];
+
+  /** Every file under the batch's photo folder, by key, with its bytes. */
+  async function photoFiles(id: number): Promise<Record<string, Buffer>> {
+    const root = t.ctx.config.filesDir;
+    const entries = await readdir(path.join(root, 'photos', String(id)), { recursive: true, withFileTypes: true }).catch(() => []);
+    const files: Record<string, Buffer> = {};
+    for (const e of entries) if (e.isFile()) files[path.relative(root, path.join(e.parentPath, e.name))] = await readFile(path.join(e.parentPath, e.name));
+    return files;
+  }
+  const rows = (id: number) =>
+    t.ctx.db
+      .select({ code: generationItems.candidateCode, photoKey: generationItems.photoKey, photoStatus: generationItems.photoStatus })
+      .from(generationItems)
+      .where(eq(generationItems.generationId, id))
+      .orderBy(generationItems.candidateCode);
+
+  let id: number;
+  beforeAll(async () => {
+    id = await importedBatch(codes);
+    // Each candidate with a photo and its original (both photos larger than the box).
+    expect((await sendZip(id, await zip({ [`${codes[0]}.jpg`]: await portrait(10, 600, 800), [`${codes[1]}.jpg`]: await portrait(20, 900, 1200) }))).statusCode).toBe(200);
+  });
+
+  it('leaves every photo and original byte for byte, and no new file, when its transaction fails', async () => {
+    const before = await photoFiles(id);
+    const rowsBefore = await rows(id);
+    expect(Object.keys(before)).toHaveLength(4);
+    // The batch leaves validation (a launch) while the zip's files are written: the transaction refuses it.
+    const storage = t.services.storage;
+    const put = storage.put;
+    storage.put = async (key, data) => {
+      await t.ctx.db.update(generations).set({ status: 'in_progress' }).where(eq(generations.id, id));
+      return put.call(storage, key, data);
+    };
+    try {
+      const res = await sendZip(id, await zip({ [`${codes[0]}.jpg`]: await portrait(200, 900, 1200), [`${codes[1]}.jpg`]: await portrait(250, 600, 800) }));
+      expect(res.statusCode).toBe(409);
+    } finally {
+      storage.put = put;
+      await t.ctx.db.update(generations).set({ status: 'pending_validation' }).where(eq(generations.id, id));
+    }
+    expect(await rows(id)).toEqual(rowsBefore);
+    expect(await photoFiles(id)).toEqual(before);
+  });
+
+  it('replaces each photo and its original once it commits, and leaves no superseded file', async () => {
+    const before = await photoFiles(id);
+    const res = await sendZip(id, await zip({ [`${codes[0]}.jpg`]: await portrait(300, 900, 1200), [`${codes[1]}.jpg`]: await portrait(330, 600, 800) }));
+    expect(res.statusCode).toBe(200);
+    const after = await photoFiles(id);
+    const now = await rows(id);
+    // Exactly each candidate's photo and the original beside it, all new.
+    expect(Object.keys(after).sort()).toEqual(now.flatMap((r) => [r.photoKey!, originalKeyOf(r.photoKey!)]).sort());
+    for (const key of Object.keys(before)) expect(after[key]).toBeUndefined();
+    const heights = await Promise.all(now.map(async (r) => (await sharp(after[originalKeyOf(r.photoKey!)]!).metadata()).height));
+    expect(heights).toEqual([1200, 800]);
+  });
+
+  it('logs a superseded file it could not delete, and the photos are still added', async () => {
+    const before = await rows(id);
+    // The store refuses every deletion (a permission changed, a bucket policy).
+    const storage = Object.create(t.services.storage) as FileStorage;
+    storage.delete = async () => {
+      throw new Error('EACCES: permission denied');
+    };
+    const warn = vi.fn();
+    const actor = await actorOf(t.ctx.db, 'admin@sceau.example');
+    const outcome = await new PhotoZipService(t.ctx.db, storage, { warn }).addPhotos(actor, id, await zip({ [`${codes[0]}.jpg`]: await portrait(90, 900, 1200) }));
+    expect(outcome.added).toHaveLength(1);
+    const old = before[0]!.photoKey!;
+    expect((await rows(id))[0]!.photoKey).not.toBe(old);
+    // The photo and its original, left behind, each named for an operator to find.
+    expect(warn).toHaveBeenCalledWith({ err: new Error('EACCES: permission denied'), key: old }, expect.any(String));
+    expect(warn).toHaveBeenCalledWith({ err: new Error('EACCES: permission denied'), key: originalKeyOf(old) }, expect.any(String));
+    expect(await t.services.storage.get(old)).not.toBeNull();
+    expect(await t.services.storage.get(originalKeyOf(old))).not.toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { checkPhoto, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
-import { originalPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { readZip } from './list-files.ts';
 import { type PhotoUnreadable, type PhotoWarning, preparePhotoFiles } from './photo-reading.ts';
 
@@ -44,13 +44,19 @@ function stemOf(fileName: string): string {
  * A photos zip added to a batch that holds its candidates (ADR 0147), at any time before launch:
  * each file named by a candidate's code (`<code>.jpg`, `.heic`, …, in any folder, as the list
  * import finds them) becomes that candidate's photo, waiting for validation, with its original
- * kept for the editor. Files are read and written first, then every candidate changes in one
- * transaction holding the batch (its state checked again there), audited once.
+ * kept for the editor. Files are read and written first, each photo under a key of its content
+ * with its original beside it (`originalKeyOf`), so no file a candidate has is touched; then every
+ * candidate changes in one transaction holding the batch (its state checked again there), audited
+ * once. All or nothing (ADR 0060, amendment of 2026-11-27): when the transaction fails, the files
+ * written are deleted and every candidate keeps its photo and original; once it commits, the
+ * photos and originals the candidates no longer show are deleted.
  */
 export class PhotoZipService {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
+    /** Where a file that could not be deleted is reported (warn, with its key), for an operator to find. */
+    private readonly log: { warn(obj: object, msg?: string): void },
   ) {}
 
   /** The batch held to the rule before the upload is read (404 / 403 / 409). */
@@ -62,7 +68,9 @@ export class PhotoZipService {
     const batch = await this.batchFor(actor, generationId);
     if (!zipBytes) throw fieldError('photos', 'field.file_required');
     const zip = await readZip(zipBytes);
+    // The photos this upload wrote (each with its original): deleted unless a committed row names them.
     const written: string[] = [];
+    let committed = false;
     try {
       // The zip's files by the code their name gives; two files for one code are both refused.
       const byCode = new Map<string, { file: string; entry: yauzl.Entry }[]>();
@@ -95,7 +103,8 @@ export class PhotoZipService {
 
       const changes: { itemId: number; code: string; key: string; before: string | null }[] = [];
       for (let start = 0; start < work.length; start += PHOTOS_AT_ONCE) {
-        await Promise.all(
+        // Every write of the group settled before a failure goes on, so that none lands after the clean-up.
+        const settled = await Promise.allSettled(
           work.slice(start, start + PHOTOS_AT_ONCE).map(async ({ file, entry, code, item }) => {
             const checked = await checkPhoto(zip, entry);
             if ('problem' in checked) {
@@ -109,18 +118,22 @@ export class PhotoZipService {
               outcome.refused.push({ file, candidateCode: code, code: 'photo_unreadable', reason: 'damaged' });
               return;
             }
-            // Under a key of its content, as an uploaded photo: the import's own file is not overwritten.
+            // Under a key of its content, as an uploaded photo, its original beside it (none for a
+            // photo already at the box's size: its own original). The candidate's files stay as they
+            // are; the same photo again writes nothing.
             const sha = createHash('sha256').update(files.photo).digest('hex').slice(0, 16);
             const key = `photos/${batch.id}/${code}-${sha}.jpg`;
-            await this.storage.put(key, files.photo);
-            written.push(key);
+            if (key !== item.photoKey) {
+              written.push(key);
+              if (files.original) await this.storage.put(originalKeyOf(key), files.original);
+              await this.storage.put(key, files.photo);
+            }
             changes.push({ itemId: item.id, code, key, before: item.photoKey });
             outcome.added.push({ file, candidateCode: code, itemId: item.id, warnings: checked.warnings });
-            // The original replaces the candidate's earlier one; a photo already at the box's size is its own original.
-            if (files.original) await this.storage.put(originalPhotoKey(batch.id, code), files.original);
-            else await this.storage.delete(originalPhotoKey(batch.id, code)).catch(() => {});
           }),
         );
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failed) throw failed.reason;
       }
 
       await this.db.transaction(async (tx) => {
@@ -157,13 +170,12 @@ export class PhotoZipService {
           actor,
         );
       });
-      written.length = 0;
-      // The photos these candidates showed are superseded (the zip's photo is their new original).
-      await removeUnusedPhotos(
-        this.db,
-        this.storage,
-        changes.filter((c) => c.before !== c.key).map((c) => c.before),
-      );
+      committed = true;
+      // The photos these candidates showed are superseded, with their originals (and the import's
+      // own file, whose original older code kept for every later photo). A photo written for a
+      // candidate the transaction left alone (rejected meanwhile) is named by no row and goes too.
+      const replaced = changes.filter((c) => c.before !== c.key);
+      await this.removeUnused([...replaced.flatMap((c) => [c.before, importedPhotoKey(batch.id, c.code)]), ...written]);
       const order = (a: { file: string }, b: { file: string }) => a.file.localeCompare(b.file);
       outcome.added.sort(order);
       outcome.unmatched.sort(order);
@@ -171,7 +183,14 @@ export class PhotoZipService {
       return outcome;
     } finally {
       zip.close();
-      for (const key of written) await this.storage.delete(key).catch(() => {});
+      // Not committed: every file written goes (a key some row already names, the same photo another
+      // candidate shows, is kept), and the candidates' own files were never touched.
+      if (!committed) await this.removeUnused(written);
     }
+  }
+
+  /** Photo files no row names deleted; what cannot be is logged, never thrown (the change stands or the first error goes on). */
+  private async removeUnused(keys: readonly (string | null)[]): Promise<void> {
+    await removeUnusedPhotos(this.db, this.storage, keys, this.log).catch((err: unknown) => this.log.warn({ err, keys }, 'could not delete the photo files of a photos zip'));
   }
 }

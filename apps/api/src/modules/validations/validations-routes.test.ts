@@ -1,15 +1,19 @@
 import type { GenerationStatus } from '@sceau/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/helpers.ts';
 import { buildApp, type App } from '../../app.ts';
 import { auditLog, educProvinces, examSessions, generationItems, generations, institutionOptions, institutions, roles, userRoles, users } from '../../db/schema.ts';
 import { demoPhoto, seedCountryTemplate } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
 import { hashPassword } from '../accounts/auth-service.ts';
-import { originalPhotoKey } from '../../lib/photo-files.ts';
-import { VALIDATE_ALL_CHUNK } from './validations-service.ts';
+import { originalKeyOf, originalPhotoKey } from '../../lib/photo-files.ts';
+import type { FileStorage } from '../../lib/storage.ts';
+import { actorOf } from '../imports/imports-test-support.ts';
+import { VALIDATE_ALL_CHUNK, ValidationsService } from './validations-service.ts';
 
 let ctx: TestContext;
 let app: App;
@@ -176,8 +180,8 @@ describe('photo validation', () => {
     // A new address, so no browser shows the old photo from its cache.
     expect(edited.json().data.items[0].photo_url).not.toBe(urlBefore);
     // The imported photo (at the box's size: its own original) becomes the original the editor crops
-    // from, under the original's key; its old file is removed. The audit says who changed what.
-    expect(await services.storage.get(originalPhotoKey(id, before.candidateCode))).toEqual(importedBytes);
+    // from, beside the edited photo; its old file is removed. The audit says who changed what.
+    expect(await services.storage.get(originalKeyOf(after.photoKey!))).toEqual(importedBytes);
     expect(await services.storage.get(before.photoKey!)).toBeNull();
     const [entry] = await ctx.db
       .select()
@@ -206,9 +210,11 @@ describe('photo validation', () => {
     const large = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${noisy.toString('base64')}` });
     expect(large.statusCode).toBe(200);
     expect((await services.storage.get((await itemRow(items[3]!)).photoKey!))!.length).toBeLessThanOrEqual(30_000);
-    // The superseded edit is removed; the original (the imported photo, kept at the first edit) is not.
+    // The superseded edit is removed with its copy of the original; the original (the imported photo,
+    // kept at the first edit) follows the photo shown.
     expect(await services.storage.get(firstResult)).toBeNull();
-    expect(await services.storage.get(originalPhotoKey(id, (await itemRow(items[3]!)).candidateCode))).not.toBeNull();
+    expect(await services.storage.get(originalKeyOf(firstResult))).toBeNull();
+    expect(await services.storage.get(originalKeyOf((await itemRow(items[3]!)).photoKey!))).not.toBeNull();
     const notImage = await post('/api/validations/photos/validate', { item: items[3], image: `data:image/png;base64,${Buffer.from('hello').toString('base64')}` });
     expect(notImage.statusCode).toBe(422);
 
@@ -575,6 +581,63 @@ describe('uploading a photo for a candidate', () => {
     const json = await app.inject({ method: 'POST', url: `/api/validations/photos/${item}/upload`, headers: as.validateur, payload: { photo: 'x' } });
     expect(json.statusCode).toBe(415);
     expect((await itemRow(item)).photoKey).toBeNull();
+  });
+
+  /** Every file under the batch's photo folder, by key, with its bytes. */
+  async function photoFiles(id: number): Promise<Record<string, Buffer>> {
+    const root = ctx.config.filesDir;
+    const entries = await readdir(path.join(root, 'photos', String(id)), { recursive: true, withFileTypes: true }).catch(() => []);
+    const files: Record<string, Buffer> = {};
+    for (const e of entries) if (e.isFile()) files[path.relative(root, path.join(e.parentPath, e.name))] = await readFile(path.join(e.parentPath, e.name));
+    return files;
+  }
+
+  it('changes nothing of the candidate when the upload cannot be stored whole (ADR 0060, amendment of 2026-11-27)', async () => {
+    const { id, items } = await makeBatch(1);
+    const before = await itemRow(items[0]!);
+    // The candidate's photo as the import wrote it, with its original.
+    await services.storage.put(originalPhotoKey(id, before.candidateCode), Buffer.from('the imported original'));
+    const files = await photoFiles(id);
+    // The store fails on the original (a full disk, a bucket outage).
+    const put = services.storage.put;
+    services.storage.put = async (key, data) => {
+      if (key.includes('/originals/')) throw new Error('ENOSPC: no space left on device');
+      return put.call(services.storage, key, data);
+    };
+    try {
+      expect((await upload(items[0]!, form(await portrait()))).statusCode).toBe(500);
+    } finally {
+      services.storage.put = put;
+    }
+    expect(await itemRow(items[0]!)).toEqual(before);
+    expect(await photoFiles(id)).toEqual(files);
+  });
+
+  it('replaces the photo and its original together, logs a superseded file it could not delete, and the upload stands', async () => {
+    const { id, items } = await makeBatch(1);
+    const before = await itemRow(items[0]!);
+    await services.storage.put(originalPhotoKey(id, before.candidateCode), Buffer.from('the imported original'));
+    // The store refuses every deletion (a permission changed, a bucket policy).
+    const storage = Object.create(services.storage) as FileStorage;
+    storage.delete = async () => {
+      throw new Error('EACCES: permission denied');
+    };
+    const warn = vi.fn();
+    const actor = await actorOf(ctx.db, 'validateur@sceau.example');
+    const result = await new ValidationsService(ctx.db, storage, { warn }).uploadTo(actor, items[0]!, await portrait());
+    expect(result.changed).toEqual([items[0]]);
+    const after = await itemRow(items[0]!);
+    expect(after.photoKey).not.toBe(before.photoKey);
+    // The new original beside the new photo, served to the editor.
+    const original = await app.inject({ method: 'GET', url: `/api/validations/photos/${id}/items/${items[0]}/photo/original`, headers: as.validateur });
+    expect(original.statusCode).toBe(200);
+    expect(original.rawPayload.equals((await services.storage.get(originalKeyOf(after.photoKey!)))!)).toBe(true);
+    expect(await sharp(original.rawPayload).metadata()).toMatchObject({ width: 1200, height: 1500 });
+    // The imported photo and its original are left, each logged for an operator to find.
+    for (const key of [before.photoKey!, originalPhotoKey(id, before.candidateCode)]) {
+      expect(warn).toHaveBeenCalledWith({ err: new Error('EACCES: permission denied'), key }, expect.any(String));
+      expect(await services.storage.get(key)).not.toBeNull();
+    }
   });
 
   it('keeps uploads to validation.photo, the scope, open batches and candidates not rejected', async () => {

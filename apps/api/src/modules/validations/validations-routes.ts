@@ -17,7 +17,7 @@ const meta = (page: number, perPage: number, total: number) => ({ current_page: 
  * /student-reject, /validated). ADR 0070.
  */
 export const validationsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { db, services }) => {
-  const validations = new ValidationsService(db, services.storage);
+  const validations = new ValidationsService(db, services.storage, app.log);
   await app.register(multipart, { limits: { fileSize: PHOTO_UPLOAD_MAX_BYTES, files: 1, fields: 5, fieldSize: 256 } });
 
   for (const aspect of ['photo', 'data'] as const) {

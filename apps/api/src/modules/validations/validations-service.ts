@@ -11,7 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
-import { originalPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -53,6 +53,8 @@ export class ValidationsService {
   constructor(
     private readonly db: Db,
     private readonly storage: FileStorage,
+    /** Where a file that could not be deleted is reported (warn, with its key), for an operator to find. */
+    private readonly log: { warn(obj: object, msg?: string): void },
   ) {}
 
   /** The batch, held to one rule of its policy (404 when missing or outside the actor's scope). */
@@ -82,7 +84,7 @@ export class ValidationsService {
   /** The candidate's original photo (ADR 0147), for whoever may see its photo; 404 when none is kept. */
   async originalOf(actor: Actor, itemId: number, generationId?: number): Promise<Buffer> {
     const item = await this.item(actor, itemId, generationId);
-    const original = item.photoKey ? await this.storage.get(originalPhotoKey(item.generationId, item.candidateCode)) : null;
+    const original = item.photoKey ? await this.storage.get(originalKeyOf(item.photoKey)) : null;
     if (!original) throw new AppError('not_found');
     return original;
   }
@@ -129,7 +131,7 @@ export class ValidationsService {
 
   /** Stores a new photo (the editor's result) and validates it; the candidate's original is kept. */
   async replacePhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer, details: Record<string, unknown>) {
-    return this.storePhoto(actor, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details, keepOriginal: true });
+    return this.storePhoto(actor, target, jpeg, { status: 'validated', action: 'validation.photo_edited', details, original: 'kept' });
   }
 
   /**
@@ -141,7 +143,7 @@ export class ValidationsService {
     let jpeg: Buffer;
     if ('edits' in change) {
       if (!item.photoKey) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
-      const source = change.edits.source === 'original' ? await this.storage.get(originalPhotoKey(item.generationId, item.candidateCode)) : await this.readPhoto(item);
+      const source = change.edits.source === 'original' ? await this.storage.get(originalKeyOf(item.photoKey)) : await this.readPhoto(item);
       if (!source) throw new AppError('validation_failed', { fields: { item: ['field.validation_no_photo'] } });
       jpeg = await applyPhotoEdits(source, change.edits);
     } else {
@@ -154,8 +156,8 @@ export class ValidationsService {
    * Stores a photo uploaded for a candidate (imported without one, or a better one): it waits for
    * validation like an imported photo, so a validated candidate goes back to pending.
    */
-  async uploadPhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer) {
-    return this.storePhoto(actor, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' } });
+  async uploadPhoto(actor: Actor, target: Target & { item: number }, jpeg: Buffer, original: Buffer | null = null) {
+    return this.storePhoto(actor, target, jpeg, { status: 'pending', action: 'validation.photo_uploaded', details: { source: 'upload' }, original });
   }
 
   /**
@@ -168,62 +170,64 @@ export class ValidationsService {
     if (!allowed(generationPolicy.validatePhotos(actor, batch))) throw new AppError('conflict', { fields: { generation_id: ['field.validation_batch_status'] } });
     if (!bytes || bytes.length === 0) throw fieldError('photo', 'field.file_required');
     const { photo, original } = await readUploadedPhoto(bytes);
-    const result = await this.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, photo);
     // The upload is the candidate's new original (the editor crops from it); one at the box's size is its own.
-    const key = originalPhotoKey(item.generationId, item.candidateCode);
-    if (original) await this.storage.put(key, original);
-    else await this.storage.delete(key).catch(() => {});
-    return result;
+    return this.uploadPhoto(actor, { generation_id: item.generationId, item: item.id }, photo, original);
   }
 
   /**
-   * Writes the file under a new key before the row points at it (removed again if the change
-   * fails), then removes the photo it replaces (`retirePhoto`).
+   * Writes the photo under a key of its content, and its original beside it (`originalKeyOf`),
+   * before the row points at it: the candidate's own files are not touched. All or nothing (ADR
+   * 0060, amendment of 2026-11-27): if the change fails, the files written are deleted and the
+   * candidate keeps its photo and original; once it commits, the photo it replaces is deleted with
+   * its original. `original`: the new photo's original (null: it is its own), or `kept`, an edit,
+   * which never loses the original the editor crops from (ADR 0147): the earlier photo's original,
+   * or the earlier photo itself when it was its own.
    */
   private async storePhoto(
     actor: Actor,
     target: Target & { item: number },
     jpeg: Buffer,
-    outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown>; keepOriginal?: boolean },
+    outcome: { status: 'validated' | 'pending'; action: string; details: Record<string, unknown>; original: Buffer | null | 'kept' },
   ) {
     const sha = createHash('sha256').update(jpeg).digest('hex');
     let written: string | null = null;
-    let previous: string | null = null;
-    let candidate: { generationId: number; candidateCode: string } | null = null;
+    let superseded: (string | null)[] = [];
     try {
       const result = await this.change(actor, RULE.photo, target, async (tx, [item]) => {
         if (item!.rejected) throw rejectedConflict();
         const key = `photos/${item!.generationId}/${item!.candidateCode}-${sha.slice(0, 16)}.jpg`;
-        if (key !== item!.photoKey) {
-          await this.storage.put(key, jpeg);
+        const previous = item!.photoKey;
+        if (key !== previous) {
+          const original = outcome.original === 'kept' ? await this.keptOriginal(previous) : outcome.original;
           written = key;
+          if (original) await this.storage.put(originalKeyOf(key), original);
+          await this.storage.put(key, jpeg);
+          // What the candidate showed, and the import's own file (older code kept its original for every later photo).
+          superseded = [previous, importedPhotoKey(item!.generationId, item!.candidateCode)];
         }
-        previous = item!.photoKey;
-        candidate = { generationId: item!.generationId, candidateCode: item!.candidateCode };
         await tx.update(generationItems).set({ photoKey: key, photoStatus: outcome.status, updatedAt: new Date() }).where(eq(generationItems.id, item!.id));
         await this.audit(tx, actor, outcome.action, item!, { from: item!.photoStatus, before: previous, after: key, sha256: sha, bytes: jpeg.length, ...outcome.details });
         return { changed: [item!.id], skipped: [] };
       });
-      if (previous && written && previous !== written) await this.retirePhoto(previous, candidate!, outcome.keepOriginal === true);
+      await this.removeUnused(superseded);
       return result;
     } catch (error) {
-      if (written) await this.storage.delete(written).catch(() => {});
+      // A key some row names (the same photo shown elsewhere) is kept.
+      if (written) await this.removeUnused([written]);
       throw error;
     }
   }
 
-  /**
-   * The photo a candidate no longer shows is deleted. An edit never loses the original the editor
-   * crops from (ADR 0147): a photo kept without a separate original (it was already at the box's
-   * size: its own original) becomes the original first. An upload brings its own original.
-   */
-  private async retirePhoto(previous: string, candidate: { generationId: number; candidateCode: string }, keepOriginal: boolean) {
-    const originalKey = originalPhotoKey(candidate.generationId, candidate.candidateCode);
-    if (keepOriginal && (await this.storage.get(originalKey)) === null) {
-      const bytes = await this.storage.get(previous);
-      if (bytes) await this.storage.put(originalKey, bytes);
-    }
-    await removeUnusedPhotos(this.db, this.storage, [previous]);
+  /** The original an edit keeps: the shown photo's original, or the photo itself when it is its own. */
+  private async keptOriginal(photoKey: string | null): Promise<Buffer | null> {
+    if (!photoKey) return null;
+    return (await this.storage.get(originalKeyOf(photoKey))) ?? (await this.storage.get(photoKey));
+  }
+
+  /** Photo files no row names deleted; what cannot be is logged, never thrown (the change stands or its error goes on). */
+  private async removeUnused(keys: readonly (string | null)[]): Promise<void> {
+    if (!keys.length) return;
+    await removeUnusedPhotos(this.db, this.storage, keys, this.log).catch((err: unknown) => this.log.warn({ err, keys }, 'could not delete the photo files a change left'));
   }
 
   // ------------------------------------------------------------ data
