@@ -5,8 +5,8 @@
  *
  * - memory first touched: the cost of the kernel (and, in a virtual machine, the host) giving a
  *   process pages it never had; a fresh PostgreSQL backend, a new Chromium renderer or a growing
- *   V8 heap pays it. On a VM whose host backs guest memory lazily it is 10–50 times the cost of
- *   touching the same pages again.
+ *   V8 heap pays it. On this project's virtual machines it was measured at 10–50 times the cost
+ *   of touching the same pages again (about 0.1–0.3 s a GiB on bare metal).
  * - random memory access: one dependent load per 64-byte line over a block larger than the
  *   processor's caches (a pointer chase), the latency an index lookup or a garbage collector sees.
  * - SHA-256 throughput: work that stays in the caches, the part of a request a faster processor speeds up.
