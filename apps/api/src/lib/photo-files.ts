@@ -1,9 +1,20 @@
+import { createHash } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { generationItems } from '../db/schema.ts';
 import type { FileStorage } from './storage.ts';
 
-/** A candidate's photo as the import writes it (300 × 400, ADR 0107). */
+/**
+ * A candidate's photo (300 × 400, ADR 0107) under a key of its content, wherever it comes from (the
+ * list's import, the photos zip, an upload or the editor): two writers never share a key unless they
+ * write the same bytes, so a write that does not commit never changes a file another committed.
+ */
+export function contentPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array): string {
+  const sha = createHash('sha256').update(photo).digest('hex').slice(0, 16);
+  return `photos/${generationId}/${candidateCode}-${sha}.jpg`;
+}
+
+/** Where the import wrote a candidate's photo before content keys: still cleaned up when superseded. */
 export function photoKey(generationId: number, candidateCode: string): string {
   return `photos/${generationId}/${candidateCode}.jpg`;
 }

@@ -11,6 +11,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { diplomas, educProvinces, examSessions, generationItems, generations, importations, templates, countries } from '../../db/schema.ts';
+import { originalKeyOf } from '../../lib/photo-files.ts';
 import { S3FileStorage } from '../../lib/s3-storage.ts';
 import { seedCountryTemplate, seedDemoSignatures } from '../../seed/demo-batch.ts';
 import { createServices, type Services } from '../../services.ts';
@@ -116,7 +117,13 @@ describe('issuing with FILE_STORAGE=s3', () => {
     const codes = ['20264000000001', '20264000000002', '20264000000003', '20264000000004'];
     batchId = await importBatch(codes, 3, 'Lot S3');
     // Each photo's 300 × 400 copy, and its original the editor crops from (ADR 0147).
-    const stored = codes.slice(0, 3).flatMap((c) => [`photos/${batchId}/${c}.jpg`, `photos/${batchId}/originals/${c}.jpg`]);
+    // Under keys of their content (contentPhotoKey), as each row names them.
+    const named = (await ctx.db.select({ key: generationItems.photoKey }).from(generationItems).where(eq(generationItems.generationId, batchId)))
+      .map((r) => r.key)
+      .filter((k): k is string => k !== null);
+    expect(named).toHaveLength(3);
+    for (const c of codes.slice(0, 3)) expect(named.some((k) => new RegExp(`^photos/${batchId}/${c}-[0-9a-f]{16}\\.jpg$`).test(k))).toBe(true);
+    const stored = named.flatMap((k) => [k, originalKeyOf(k)]);
     expect((await inBucket(`photos/${batchId}/`)).sort()).toEqual(stored.sort());
     const [importation] = await ctx.db.select().from(importations).where(eq(importations.generationId, batchId));
     expect(await inBucket(importation!.fileKey)).toEqual([importation!.fileKey]);

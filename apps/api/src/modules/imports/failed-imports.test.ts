@@ -4,6 +4,7 @@ import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationItems, generations, importations } from '../../db/schema.ts';
+import { originalKeyOf } from '../../lib/photo-files.ts';
 import { bearer, createImportTest, csv, csvFile, multipart, portrait, row, zip, type ImportTest, type UploadFile } from './imports-test-support.ts';
 
 let t: ImportTest;
@@ -123,6 +124,10 @@ describe('an upload whose recording fails', () => {
 
     await t.services.imports.job.handle({ importationId }, { id: 'succeeds' });
     expect(await itemCount(generationId)).toBe(3);
-    expect(await photosOfBatch()).toEqual([...codes.map((c) => `photos/${generationId}/${c}.jpg`), ...codes.map((c) => `photos/${generationId}/originals/${c}.jpg`)].sort());
+    // Each row names its photo, stored under a key of its content, its original beside it; nothing else.
+    const named = (await t.ctx.db.select({ key: generationItems.photoKey }).from(generationItems).where(eq(generationItems.generationId, generationId))).map((r) => r.key!);
+    expect(named).toHaveLength(3);
+    for (const code of codes) expect(named.filter((k) => new RegExp(`^photos/${generationId}/${code}-[0-9a-f]{16}\\.jpg$`).test(k))).toHaveLength(1);
+    expect(await photosOfBatch()).toEqual([...named, ...named.map(originalKeyOf)].sort());
   });
 });

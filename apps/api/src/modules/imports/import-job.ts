@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { generationItems, generations, importations } from '../../db/schema.ts';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
-import { originalPhotoKey, photoKey } from '../../lib/photo-files.ts';
+import { contentPhotoKey, originalKeyOf, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { loadScopes, NATIONAL, type Scope } from '../../policies/scope.ts';
 import { recordAudit } from '../audit/audit-service.ts';
@@ -102,12 +102,12 @@ export class ImportJob {
     if (!batch) throw new ImportRefused('field.import_batch_status');
     // The scope its author has now: a list checked by someone whose scope was narrowed since is checked again in the new one.
     const scope = importation.createdBy ? ((await loadScopes(this.db, [importation.createdBy])).get(importation.createdBy) ?? NATIONAL) : NATIONAL;
-    // The candidates whose photo files this run wrote: removed again unless the run's rows name them.
-    const photographed: string[] = [];
+    // The photo files this run wrote, by candidate: removed again unless a row names them.
+    const photographed = new Map<string, string>();
     try {
       await this.writeAndRecord(importation, batch, scope, photographed);
     } catch (error) {
-      await this.removeUnrecordedPhotos(batch.id, photographed);
+      await this.removeUnrecordedPhotos(photographed);
       throw error;
     }
     // The zip's photos are extracted: it is not kept (the list is, as the batch's source), nor is the
@@ -119,33 +119,32 @@ export class ImportJob {
       for (const { key, error } of await this.storage.deleteMany(extracted)) this.log.warn({ err: error, key }, 'could not delete the files of a completed import');
     } else {
       // Another run failed it meanwhile: this run's photos are named by no row.
-      await this.removeUnrecordedPhotos(batch.id, photographed);
+      await this.removeUnrecordedPhotos(photographed);
     }
   }
 
   /**
-   * Deletes the photo files (300 × 400 and original) of the candidates among `codes` that have no
-   * row in the batch: what a run that did not commit wrote. A candidate whose row exists (another
-   * run of the same importation committed) keeps its files. A file that cannot be deleted is logged
-   * with its key (warn); the next run of the importation, if any, writes and removes it again.
+   * Deletes the photo files (300 × 400 and original) this run wrote that no candidate's row names:
+   * what a run that did not commit wrote. A file a row names (another run of the same importation
+   * committed the same photo, under the same content key) is kept. A file that cannot be deleted is
+   * logged with its key (warn); the next run of the importation, if any, writes and removes it again.
    */
-  private async removeUnrecordedPhotos(batchId: number, codes: readonly string[]): Promise<void> {
-    for (let i = 0; i < codes.length; i += INSERT_CHUNK) {
-      const chunk = codes.slice(i, i + INSERT_CHUNK);
-      const rows = await this.db
-        .select({ code: generationItems.candidateCode })
-        .from(generationItems)
-        .where(and(eq(generationItems.generationId, batchId), inArray(generationItems.candidateCode, chunk)));
-      const recorded = new Set(rows.map((r) => r.code));
-      const keys = chunk.filter((code) => !recorded.has(code)).flatMap((code) => [photoKey(batchId, code), originalPhotoKey(batchId, code)]);
-      for (const { key, error } of await this.storage.deleteMany(keys)) this.log.warn({ err: error, key }, 'could not delete the photo of an import that did not commit');
-    }
+  private async removeUnrecordedPhotos(written: ReadonlyMap<string, string>): Promise<void> {
+    await removeUnusedPhotos(this.db, this.storage, [...written.values()], {
+      warn: (obj) => this.log.warn(obj, 'could not delete the photo of an import that did not commit'),
+    });
   }
 
   /** The list checked again, its photos written, then its candidates in one transaction (see runImportation). */
-  private async writeAndRecord(importation: typeof importations.$inferSelect, batch: typeof generations.$inferSelect, scope: Scope, photographed: string[]): Promise<void> {
+  private async writeAndRecord(
+    importation: typeof importations.$inferSelect,
+    batch: typeof generations.$inferSelect,
+    scope: Scope,
+    photographed: Map<string, string>,
+  ): Promise<void> {
     const outcome = await recheckStoredList(this.db, this.storage, batch, scope, importation.fileKey, importation.photosKey, async (zip, candidates) => {
-      // Photos first, outside the transaction: they are files, written whole under a fixed name.
+      // Photos first, outside the transaction: they are files, written whole under a key of their
+      // content (another import of the same candidate at the same time writes its own files).
       // A few at a time, so that the writes' round trips through the file system overlap.
       let lastReport = Date.now();
       for (let start = 0; start < candidates.length; start += PHOTOS_AT_ONCE) {
@@ -155,9 +154,10 @@ export class ImportJob {
             if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
             if (!entry) return;
             const files = await preparePhotoFiles(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
-            photographed.push(candidate.candidateCode);
-            if (files.original) await this.storage.put(originalPhotoKey(batch.id, candidate.candidateCode), files.original);
-            await this.storage.put(photoKey(batch.id, candidate.candidateCode), files.photo);
+            const key = contentPhotoKey(batch.id, candidate.candidateCode, files.photo);
+            photographed.set(candidate.candidateCode, key);
+            if (files.original) await this.storage.put(originalKeyOf(key), files.original);
+            await this.storage.put(key, files.photo);
           }),
         );
         if (Date.now() - lastReport > 500) {
@@ -200,7 +200,7 @@ export class ImportJob {
           institution_id: c.institutionId,
           centre_id: c.centreId,
           percentage_tenths: c.percentageTenths,
-          photo_key: c.photo ? photoKey(batch.id, c.candidateCode) : null,
+          photo_key: c.photo ? (photographed.get(c.candidateCode) ?? null) : null,
           source_row: c.row,
           phone: c.phone,
           email: c.email,

@@ -266,7 +266,12 @@ describe('importing a checked list', () => {
     const started = await start(data.generation_id);
     await t.services.imports.job.handle({ importationId: started.json().data.importation_id }, { id: 'test' });
     const items = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, data.generation_id));
-    expect(items.map((i) => i.photoKey)).toEqual([`photos/${data.generation_id}/20260001000001.jpg`, `photos/${data.generation_id}/20260001000002.jpg`, null]);
+    // Each under a key of its content (contentPhotoKey).
+    expect(items.map((i) => i.photoKey)).toEqual([
+      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000001-[0-9a-f]{16}\\.jpg$`)),
+      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000002-[0-9a-f]{16}\\.jpg$`)),
+      null,
+    ]);
     for (const key of [items[0]!.photoKey!, items[1]!.photoKey!]) {
       const jpeg = (await t.services.storage.get(key))!;
       expect(jpeg.length).toBeLessThanOrEqual(30_000);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { IMPORT_LIMITS, type PhotoRefusal } from '@sceau/contracts';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type yauzl from 'yauzl';
@@ -12,7 +11,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { checkPhoto, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
-import { originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { contentPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { readZip } from './list-files.ts';
 import { type PhotoUnreadable, type PhotoWarning, preparePhotoFiles } from './photo-reading.ts';
 
@@ -121,8 +120,7 @@ export class PhotoZipService {
             // Under a key of its content, as an uploaded photo, its original beside it (none for a
             // photo already at the box's size: its own original). The candidate's files stay as they
             // are; the same photo again writes nothing.
-            const sha = createHash('sha256').update(files.photo).digest('hex').slice(0, 16);
-            const key = `photos/${batch.id}/${code}-${sha}.jpg`;
+            const key = contentPhotoKey(batch.id, code, files.photo);
             if (key !== item.photoKey) {
               written.push(key);
               if (files.original) await this.storage.put(originalKeyOf(key), files.original);

@@ -11,7 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
-import { originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { contentPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -195,7 +195,7 @@ export class ValidationsService {
     try {
       const result = await this.change(actor, RULE.photo, target, async (tx, [item]) => {
         if (item!.rejected) throw rejectedConflict();
-        const key = `photos/${item!.generationId}/${item!.candidateCode}-${sha.slice(0, 16)}.jpg`;
+        const key = contentPhotoKey(item!.generationId, item!.candidateCode, jpeg);
         const previous = item!.photoKey;
         if (key !== previous) {
           const original = outcome.original === 'kept' ? await this.keptOriginal(previous) : outcome.original;
