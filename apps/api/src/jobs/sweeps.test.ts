@@ -2,12 +2,13 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { generations } from '../db/schema.ts';
+import { generationItems, generations, institutionOptions, institutions } from '../db/schema.ts';
+import { originalKeyOf } from '../lib/photo-files.ts';
 import { bearer, createImportTest, csv, csvFile, multipart, portrait, row, zip, type ImportTest } from '../modules/imports/imports-test-support.ts';
 import { JobQueue } from './job-queue.ts';
-import { Sweeper } from './sweeps.ts';
+import { ORPHAN_PHOTO_CURSOR_KEY, Sweeper } from './sweeps.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
 let t: ImportTest;
@@ -97,6 +98,144 @@ describe('sweeping temporary files', () => {
     expect(existsSync(killedPdf)).toBe(false);
     expect(existsSync(writing)).toBe(true);
     expect(existsSync(photo)).toBe(true);
+  });
+});
+
+describe('sweeping orphan photo files', () => {
+  /** A batch of no candidates yet. */
+  async function newBatch(): Promise<number> {
+    const [batch] = await t.ctx.db
+      .insert(generations)
+      .values({
+        type: 'diplome_etat',
+        templateId: t.templateId,
+        sessionId: t.sessionId,
+        educProvinceId: t.provinceId,
+        institutionId: t.schools.e1,
+        status: 'ready_for_generation',
+        createdBy: null,
+      })
+      .returning();
+    return batch!.id;
+  }
+
+  /** Candidates of the batch whose rows name these photo keys. */
+  async function naming(batchId: number, photoKeys: string[]): Promise<void> {
+    const [school] = await t.ctx.db.select().from(institutions).where(eq(institutions.id, t.schools.e1));
+    const [option] = await t.ctx.db.select().from(institutionOptions).where(eq(institutionOptions.institutionId, school!.id)).limit(1);
+    await t.ctx.db.insert(generationItems).values(
+      photoKeys.map((photoKey, i) => ({
+        generationId: batchId,
+        candidateCode: `${20269800000000 + batchId * 10 + i}`,
+        lastName: 'Matondo',
+        birthDate: '2007-02-01',
+        birthPlace: 'Matadi',
+        gender: 'F' as const,
+        optionId: option!.optionId,
+        institutionId: school!.id,
+        centreId: school!.centreId,
+        percentageTenths: 600,
+        photoKey,
+      })),
+    );
+  }
+
+  /** Writes a file through the store, then dates it `hoursAgo`. */
+  async function stored(key: string, hoursAgo: number): Promise<string> {
+    await t.services.storage.put(key, Buffer.from(key));
+    const when = new Date(Date.now() - hoursAgo * 3600_000);
+    await utimes(path.join(t.ctx.config.filesDir, key), when, when);
+    return key;
+  }
+  const exists = async (key: string) => (await t.services.storage.get(key)) !== null;
+
+  // Each test starts from the first file, not where another test's sweeper stopped.
+  beforeEach(() => t.services.storage.delete(ORPHAN_PHOTO_CURSOR_KEY));
+
+  it('deletes photos and originals older than a day that no candidate names; keeps named ones whatever their age, and young ones', async () => {
+    const id = await newBatch();
+    const named = `photos/${id}/20269800000001-0123456789abcdef.jpg`;
+    const legacy = `photos/${id}/20269800000002.jpg`;
+    await naming(id, [named, legacy]);
+    const keep = [
+      await stored(named, 24 * 400),
+      await stored(originalKeyOf(named), 24 * 400),
+      // Written before content keys, named by its row: kept, with its original.
+      await stored(legacy, 48),
+      await stored(originalKeyOf(legacy), 48),
+      // Not yet named perhaps: an import's commit may still be coming.
+      await stored(`photos/${id}/20269800000003-00000000000000aa.jpg`, 23),
+      // Not a photo: another sweep's business.
+      await stored(`imports/${id}/list.csv`, 48),
+    ];
+    const superseded = `photos/${id}/20269800000001-fedcba9876543210.jpg`;
+    const orphans = [
+      await stored(superseded, 25),
+      await stored(originalKeyOf(superseded), 25),
+      // An original whose photo is gone already.
+      await stored(originalKeyOf(`photos/${id}/20269800000004-1111111111111111.jpg`), 30),
+      await stored(`photos/demo/${id}-1.jpg`, 48),
+    ];
+    const warnings: object[] = [];
+    const watched = new Sweeper(t.ctx.db, t.services.storage, { draftTtlHours: 24, filesDir: t.ctx.config.filesDir }, { ...silent, warn: (obj) => warnings.push(obj) });
+    expect(await watched.sweepOrphanPhotos()).toBe(orphans.length);
+    for (const key of orphans) expect(await exists(key), key).toBe(false);
+    for (const key of keep) expect(await exists(key), key).toBe(true);
+    expect(warnings).toEqual([]);
+    // Nothing more to do on the next run; the young one goes once it is a day old.
+    expect(await watched.sweepOrphanPhotos()).toBe(0);
+    expect(await watched.sweepOrphanPhotos(new Date(Date.now() + 2 * 3600_000))).toBe(1);
+  });
+
+  it('examines a bounded number of files per run and goes on where the previous run stopped, then from the first again', async () => {
+    const id = await newBatch();
+    const named = await stored(`photos/${id}/20269800000001.jpg`, 48);
+    await naming(id, [named]);
+    const orphans = await Promise.all(Array.from({ length: 5 }, (_, i) => stored(`photos/${id}/2026980000001${i}-0000000000000000.jpg`, 48)));
+    const small = new Sweeper(t.ctx.db, t.services.storage, { draftTtlHours: 24, filesDir: t.ctx.config.filesDir, photoFilesPerRun: 2 }, silent);
+    const files = async () => {
+      let n = 0;
+      for await (const _ of t.services.storage.list!('photos/')) n++;
+      return n;
+    };
+    const runs = Math.ceil((await files()) / 2);
+    const deleted: number[] = [];
+    for (let i = 0; i < runs; i++) deleted.push(await small.sweepOrphanPhotos());
+    expect(Math.max(...deleted)).toBeLessThanOrEqual(2);
+    expect(deleted.reduce((a, b) => a + b)).toBe(orphans.length);
+    for (const key of orphans) expect(await exists(key), key).toBe(false);
+    expect(await exists(named)).toBe(true);
+    // Past the last file, the next runs start again from the first: a new orphan anywhere is found.
+    const late = await stored(`photos/${id}/20269800000000-0000000000000000.jpg`, 48);
+    let found = 0;
+    for (let i = 0; i <= runs && !found; i++) found = await small.sweepOrphanPhotos();
+    expect(found).toBe(1);
+    expect(await exists(late)).toBe(false);
+  });
+
+  it('logs a file it could not delete with its key, or a listing that failed, and goes on', async () => {
+    const id = await newBatch();
+    const orphan = await stored(`photos/${id}/20269800000001-0000000000000000.jpg`, 48);
+    const warnings: { key?: string }[] = [];
+    const failing = Object.assign(Object.create(t.services.storage), {
+      deleteMany: async (keys: readonly string[]) => keys.map((key) => ({ key, error: new Error('access denied') })),
+    });
+    const sweeper = new Sweeper(t.ctx.db, failing, { draftTtlHours: 24, filesDir: t.ctx.config.filesDir }, { ...silent, warn: (obj) => warnings.push(obj) });
+    expect(await sweeper.sweepOrphanPhotos()).toBe(0);
+    expect(warnings.map((w) => w.key)).toContain(orphan);
+    expect(await exists(orphan)).toBe(true);
+    // A store that cannot list (S3 credentials without ListBucket): a warning, and the other sweeps still run.
+    const unlisted = Object.assign(Object.create(t.services.storage), {
+      // biome-ignore lint/correctness/useYield: fails before its first file, as a refused ListObjectsV2 does
+      list: async function* () {
+        throw new Error('AccessDenied');
+      },
+    });
+    warnings.length = 0;
+    const blind = new Sweeper(t.ctx.db, unlisted, { draftTtlHours: 24, filesDir: t.ctx.config.filesDir }, { ...silent, warn: (obj) => warnings.push(obj) });
+    expect((await blind.sweep()).orphanPhotos).toBe(0);
+    expect(warnings).toEqual([expect.objectContaining({ err: expect.objectContaining({ message: 'AccessDenied' }) })]);
+    expect(await exists(orphan)).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeUnusedPhotos } from './photo-files.ts';
+import { originalKeyOf, photoKeyOfOriginal, removeUnusedPhotos } from './photo-files.ts';
 import { LocalFileStorage, type FailedDeletion } from './storage.ts';
 
 let root: string;
@@ -40,5 +40,14 @@ describe('removeUnusedPhotos', () => {
     expect(warned).toEqual([{ err: new Error('AccessDenied'), key: 'photos/1/b.jpg' }]);
     const left = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     expect(left.sort()).toEqual(['photos/1/b.jpg', 'photos/1/c.jpg']);
+  });
+});
+
+describe('photoKeyOfOriginal', () => {
+  it('answers the photo an original belongs to, and null for a key that is no original', () => {
+    for (const photo of ['photos/12/20260000900001-0123456789abcdef.jpg', 'photos/12/20260000900001.jpg', 'photos/demo/12-1.jpg'])
+      expect(photoKeyOfOriginal(originalKeyOf(photo))).toBe(photo);
+    for (const key of ['photos/12/20260000900001.jpg', 'photos/12/originals/', 'photos/12/originals/x/y.jpg', 'photos/originals.jpg'])
+      expect(photoKeyOfOriginal(key), key).toBeNull();
   });
 });

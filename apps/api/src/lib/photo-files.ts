@@ -30,6 +30,14 @@ export function originalKeyOf(photoKey: string): string {
   return `${photoKey.slice(0, slash + 1)}originals/${photoKey.slice(slash + 1)}`;
 }
 
+/** The photo an original belongs to (the key `originalKeyOf` maps to this one), or null for a key that is no original. */
+export function photoKeyOfOriginal(key: string): string | null {
+  const at = key.lastIndexOf('/originals/');
+  const name = key.slice(at + '/originals/'.length);
+  if (at < 0 || !name || name.includes('/')) return null;
+  return `${key.slice(0, at + 1)}${name}`;
+}
+
 /** The original of the photo the import writes (`photoKey`). */
 export function originalPhotoKey(generationId: number, candidateCode: string): string {
   return originalKeyOf(photoKey(generationId, candidateCode));
@@ -41,7 +49,7 @@ function isOriginal(key: string): boolean {
 }
 
 /** Keys looked up in one statement. */
-const KEYS_PER_QUERY = 1000;
+export const KEYS_PER_QUERY = 1000;
 
 /**
  * Deletes candidates' photo files no candidate points at any more (a photo replaced, a batch

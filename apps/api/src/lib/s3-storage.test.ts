@@ -160,6 +160,37 @@ describe.each(Object.entries(subjects))('FileStorage contract: %s', (_name, subj
     expect(sha((await store.get('imports/big/photos.zip'))!)).toBe(sha(after));
   }, 60_000);
 
+  it('lists the files under a folder in key order with when each was written, from after a key when asked', async () => {
+    const { store } = await subject.open();
+    const started = Date.now() - 2_000; // file dates are in whole seconds on some stores
+    // `7-x.jpg` sorts before the folder `7/` ('-' before '/'), as S3 orders keys.
+    const keys = ['photos/7-x.jpg', 'photos/7/a-0123.jpg', 'photos/7/a.jpg', 'photos/7/originals/a-0123.jpg', 'photos/70/b.jpg', 'photos/8/c.jpg'];
+    // Written out of order, with neighbours the listing must leave out.
+    for (const key of [...keys].reverse()) await store.put(key, Buffer.from(key));
+    await store.put('photosx/7/d.jpg', Buffer.from('x'));
+    await store.put('diplomas/7/1.pdf', Buffer.from('x'));
+    const all = [];
+    for await (const file of store.list!('photos/')) all.push(file);
+    expect(all.map((f) => f.key)).toEqual(keys);
+    for (const f of all) expect(f.modifiedAt.getTime(), f.key).toBeGreaterThan(started);
+    const after = async (startAfter: string) => {
+      const listed: string[] = [];
+      for await (const file of store.list!('photos/', { startAfter })) listed.push(file.key);
+      return listed;
+    };
+    expect(await after('photos/7/a.jpg')).toEqual(keys.slice(3));
+    expect(await after('photos/7/originals/zzz')).toEqual(keys.slice(4));
+    expect(await after('photos/7-x.jpg')).toEqual(keys.slice(1));
+    expect(await after('photos/7')).toEqual(keys);
+    expect(await after('photos/8/c.jpg')).toEqual([]);
+    const nothing = [];
+    for await (const file of store.list!('signatures/')) nothing.push(file);
+    expect(nothing).toEqual([]);
+    await expect(store.list!('photos')[Symbol.asyncIterator]().next()).rejects.toThrow(/must be a folder/);
+    await expect(store.list!('../')[Symbol.asyncIterator]().next()).rejects.toThrow(/unsafe storage key/);
+    await expect(store.list!('photos/', { startAfter: '../x' })[Symbol.asyncIterator]().next()).rejects.toThrow(/unsafe storage key/);
+  });
+
   it('passes its start-up check, and a store that cannot work fails it and every operation with an error, never a null', async () => {
     const { store } = await subject.open();
     await expect(store.check!()).resolves.toBeUndefined();
@@ -253,6 +284,38 @@ describe('S3FileStorage', () => {
       const deletes = proxy.requests.filter((r) => r.method === 'POST' && r.query.has('delete'));
       expect(deletes.map((r) => r.keys)).toEqual([1000, 1000, 1]);
       expect(proxy.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("lists a folder through as many ListObjectsV2 pages as it takes, with each object's date", async () => {
+    const proxy = await startS3Proxy(server.endpoint);
+    try {
+      const store = new S3FileStorage({
+        endpoint: proxy.endpoint,
+        bucket: BUCKET,
+        region: server.region,
+        credentials: server.credentials,
+        forcePathStyle: true,
+        prefix: 'paged/',
+        listPageSize: 2,
+      });
+      opened.push(store);
+      const keys = Array.from({ length: 5 }, (_, i) => `photos/3/${i}.jpg`);
+      for (const key of keys) await store.put(key, Buffer.from(key));
+      proxy.requests.length = 0;
+      const listed = [];
+      for await (const file of store.list('photos/')) listed.push(file);
+      expect(listed.map((f) => f.key)).toEqual(keys);
+      for (const f of listed) expect(Math.abs(f.modifiedAt.getTime() - Date.now()), f.key).toBeLessThan(60_000);
+      expect(proxy.requests.filter((r) => r.method === 'GET' && r.query.get('list-type') === '2')).toHaveLength(3);
+      // Going on after a key asks only for what follows it.
+      proxy.requests.length = 0;
+      const rest = [];
+      for await (const file of store.list('photos/', { startAfter: 'photos/3/2.jpg' })) rest.push(file.key);
+      expect(rest).toEqual(keys.slice(3));
+      expect(proxy.requests.filter((r) => r.method === 'GET' && r.query.get('list-type') === '2')).toHaveLength(1);
     } finally {
       await proxy.close();
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { assertStorageKey, type FailedDeletion, type FileStorage } from './storage.ts';
+import type { ListObjectsV2CommandOutput, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { assertListing, assertStorageKey, type FailedDeletion, type FileStorage, isStorageKey, type ListedFile } from './storage.ts';
 
 /** An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, a cloud's object storage): `FILE_STORAGE=s3`. */
 export interface S3StorageOptions {
@@ -15,6 +15,8 @@ export interface S3StorageOptions {
   forcePathStyle: boolean;
   /** Every key is stored under this folder of the bucket ('' or ending in '/'). */
   prefix: string;
+  /** Keys per ListObjectsV2 page (`list`); default S3's own maximum, 1,000 (smaller in tests, to see several pages). */
+  listPageSize?: number;
   /** Where the HTTP layer's warnings go (sockets all busy); default: nowhere. */
   log?: { warn: (message: string) => void };
 }
@@ -80,7 +82,9 @@ export function createS3Client(s3: typeof import('@aws-sdk/client-s3'), o: S3Sto
  * - `delete` of a missing key is no error;
  * - `deleteMany` sends one DeleteObjects per 1,000 keys (quiet: the answer lists only the keys it
  *   could not delete) and answers those keys with their error; a missing key is no error;
- * - keys are checked as the local store checks them, before any request.
+ * - keys are checked as the local store checks them, before any request;
+ * - `list` pages through ListObjectsV2 (a page of 1,000 keys per request, continuation tokens),
+ *   which needs the ListBucket permission (the orphan photo sweep, ADR 0112).
  * The AWS SDK is loaded on first use, so that processes with the local store never load it.
  */
 export class S3FileStorage implements FileStorage {
@@ -161,6 +165,39 @@ export class S3FileStorage implements FileStorage {
       }
     }
     return failed;
+  }
+
+  async *list(prefix: string, options: { startAfter?: string } = {}): AsyncGenerator<ListedFile> {
+    assertListing(prefix, options.startAfter);
+    const { client, s3 } = await this.connect();
+    const Prefix = this.objectKey(prefix);
+    const StartAfter = options.startAfter === undefined ? undefined : this.objectKey(options.startAfter);
+    const MaxKeys = this.options.listPageSize;
+    let token: string | undefined;
+    do {
+      let page: ListObjectsV2CommandOutput;
+      try {
+        page = await client.send(
+          new s3.ListObjectsV2Command({
+            Bucket: this.options.bucket,
+            Prefix,
+            ...(token ? { ContinuationToken: token } : StartAfter ? { StartAfter } : {}),
+            ...(MaxKeys ? { MaxKeys } : {}),
+          }),
+        );
+      } catch (error) {
+        throw this.failure('ListObjectsV2', prefix, error);
+      }
+      for (const item of page.Contents ?? []) {
+        const key = item.Key?.slice(this.options.prefix.length);
+        // A "folder" marker some consoles create, or a name no key can have: nothing the platform wrote.
+        if (!key || key.endsWith('/') || !isStorageKey(key)) continue;
+        // S3 dates every object; a store that did not could not tell an old file from one just written.
+        if (!item.LastModified) continue;
+        yield { key, modifiedAt: item.LastModified };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -19,6 +20,14 @@ export interface FileStorage {
    * log it and keep its key. With S3, one DeleteObjects request per 1,000 keys (ADR 0108).
    */
   deleteMany(keys: readonly string[]): Promise<FailedDeletion[]>;
+  /**
+   * Every file under a folder (`prefix`, a key ending in `/`), in ascending order of key (byte
+   * order, as S3 lists), each with when it was last written; from just after `startAfter` when
+   * given, so that a sweep can go on where its previous run stopped. Files whose name is no valid
+   * key are left out (nothing could read or delete them by key), as are the local folder's `*.tmp`
+   * files (writes in progress). Optional: the orphan photo sweep uses it (ADR 0112).
+   */
+  list?(prefix: string, options?: { startAfter?: string }): AsyncIterable<ListedFile>;
   /** Fails with a clear message when the store cannot be written (checked once at start). */
   check?(): Promise<void>;
 }
@@ -27,6 +36,12 @@ export interface FileStorage {
 export interface FailedDeletion {
   key: string;
   error: Error;
+}
+
+/** A file as `list` gives it. */
+export interface ListedFile {
+  key: string;
+  modifiedAt: Date;
 }
 
 /** Files deleted at the same time by the local folder's `deleteMany`. */
@@ -54,7 +69,19 @@ const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
 
 /** Keys are relative paths of letters, digits, `/`, `_`, `.` and `-`, never climbing out (`..`). */
 export function assertStorageKey(key: string): void {
-  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe storage key: ${key}`);
+  if (!isStorageKey(key)) throw new Error(`unsafe storage key: ${key}`);
+}
+
+/** Whether `assertStorageKey` accepts the key. */
+export function isStorageKey(key: string): boolean {
+  return SAFE_KEY.test(key) && !key.includes('..');
+}
+
+/** A folder to list: a valid key ending in `/`; and where to start after, itself a valid key. */
+export function assertListing(prefix: string, startAfter: string | undefined): void {
+  if (!prefix.endsWith('/')) throw new Error(`storage listing: the prefix must be a folder ending in "/": ${prefix}`);
+  assertStorageKey(prefix);
+  if (startAfter !== undefined) assertStorageKey(startAfter);
 }
 
 export class LocalFileStorage implements FileStorage {
@@ -91,7 +118,49 @@ export class LocalFileStorage implements FileStorage {
     return deleteEach((key) => this.delete(key), keys);
   }
 
+  async *list(prefix: string, options: { startAfter?: string } = {}): AsyncGenerator<ListedFile> {
+    assertListing(prefix, options.startAfter);
+    yield* this.walk(prefix, options.startAfter);
+  }
+
   async check(): Promise<void> {
     await mkdir(this.root, { recursive: true });
+  }
+
+  /**
+   * A folder's files in key order, one folder read at a time: its entries sorted with each
+   * subfolder named as its keys begin (`name/`), so that `a-b.jpg` comes before `a/x.jpg` as in S3.
+   * A subfolder entirely at or before `startAfter` is not read.
+   */
+  private async *walk(folder: string, startAfter: string | undefined): AsyncGenerator<ListedFile> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(this.root, folder), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw error;
+    }
+    const named = entries
+      .flatMap((e) => {
+        if (e.isDirectory()) return [{ key: `${folder}${e.name}/`, folder: true }];
+        if (e.isFile() && !e.name.endsWith('.tmp')) return [{ key: `${folder}${e.name}`, folder: false }];
+        return [];
+      })
+      .filter((e) => isStorageKey(e.key))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const entry of named) {
+      if (entry.folder) {
+        // Every key of the subfolder sorts after `startAfter`, or some may: read it; else skip it whole.
+        if (startAfter === undefined || startAfter < entry.key || startAfter.startsWith(entry.key)) yield* this.walk(entry.key, startAfter);
+      } else if (startAfter === undefined || entry.key > startAfter) {
+        // Gone since the folder was read (deleted meanwhile): not listed.
+        const info = await stat(path.join(this.root, entry.key)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw error;
+        });
+        if (info) yield { key: entry.key, modifiedAt: info.mtime };
+      }
+    }
   }
 }
