@@ -165,8 +165,9 @@ describe('sweeping orphan photo files', () => {
       await stored(originalKeyOf(legacy), 48),
       // Not yet named perhaps: an import's commit may still be coming.
       await stored(`photos/${id}/20269800000003-00000000000000aa.jpg`, 23),
-      // Not a photo: another sweep's business.
+      // Not a photo, or a write in progress: another sweep's business.
       await stored(`imports/${id}/list.csv`, 48),
+      await stored(`photos/${id}/20269800000005-2222222222222222.jpg.0a1b2c3d.tmp`, 48),
     ];
     const superseded = `photos/${id}/20269800000001-fedcba9876543210.jpg`;
     const orphans = [
