@@ -1,6 +1,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -237,6 +238,24 @@ describe('sweeping orphan photo files', () => {
     expect((await blind.sweep()).orphanPhotos).toBe(0);
     expect(warnings).toEqual([expect.objectContaining({ err: expect.objectContaining({ message: 'AccessDenied' }) })]);
     expect(await exists(orphan)).toBe(true);
+  });
+});
+
+describe('looking up who names a photo', () => {
+  it('reads the photo key index, not every candidate of every session (the sweep, a replaced photo)', async () => {
+    const keys = ['photos/1/a-0123456789abcdef.jpg', 'photos/1/originals/a-0123456789abcdef.jpg'];
+    // The statement removeUnusedPhotos and the orphan sweep send, planned with sequential scans priced out.
+    const { sql: text, params } = t.ctx.db.selectDistinct({ key: generationItems.photoKey }).from(generationItems).where(inArray(generationItems.photoKey, keys)).toSQL();
+    const client = await (t.ctx.db.$client as pg.Pool).connect();
+    try {
+      await client.query('begin');
+      await client.query('set local enable_seqscan = off');
+      const plan = await client.query(`explain ${text}`, params);
+      expect(JSON.stringify(plan.rows)).toContain('generation_items_photo_key_idx');
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 });
 

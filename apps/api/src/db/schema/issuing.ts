@@ -189,6 +189,9 @@ export const generationItems = pgTable(
     // The holder's side finds a person's diplomas by their contact (ADR 0132).
     index('generation_items_phone_idx').on(t.phone).where(sql`${t.phone} is not null`),
     index('generation_items_email_idx').on(t.email).where(sql`${t.email} is not null`),
+    // Whether any candidate still names a photo file (a replaced photo's clean-up, the orphan
+    // sweep): a look-up by key, not a scan of every candidate of every session.
+    index('generation_items_photo_key_idx').on(t.photoKey).where(sql`${t.photoKey} is not null`),
     index('generation_items_filters_idx').on(t.generationId, t.institutionId, t.centreId, t.optionId),
     // Staff search candidates by any part of their names or code, accents and case aside (ADR 0139).
     index('generation_items_search_idx').using('gin', sql`${foldedOf(t.lastName, t.middleName, t.firstName, t.candidateCode)} gin_trgm_ops`),
