@@ -29,6 +29,8 @@ export interface LoadPlan {
   amount?: number;
   /** The load generator: autocannon (Node, the default) or wrk (C; by-id and candidate-check runs with a duration). */
   generator?: 'autocannon' | 'wrk';
+  /** by-id and candidate-check: the Accept-Encoding every request sends (a phone's browser sends one); none when absent. */
+  acceptEncoding?: string;
 }
 
 export interface LoadResult {
@@ -51,6 +53,8 @@ export interface LoadResult {
   /** Which generator made the load, and the CPU time (user + system) it took per request. */
   generator: 'autocannon' | 'wrk';
   generatorMsPerRequest: number;
+  /** The bytes of an answer as received (status line, headers and body, compressed when it was), on average. */
+  bytesPerResponse: number;
 }
 
 const plan = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as LoadPlan;
@@ -58,6 +62,8 @@ const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 25
 let next = 0;
 const client = () => address(1 + ((next++ * 7919) % plan.clients));
 const random = () => Math.random();
+/** The Accept-Encoding header of the by-id and candidate-check requests, when the plan sends one. */
+const encoding: Record<string, string> = plan.acceptEncoding ? { 'accept-encoding': plan.acceptEncoding } : {};
 const unknownId = () => {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   let id = '';
@@ -76,7 +82,7 @@ async function requestsOf(): Promise<autocannon.Request[]> {
         setupRequest: (req) => {
           // A warm-up pass and a cold run walk the ids in order; the cached runs draw them at random.
           const id = random() < unknown ? unknownId() : plan.amount || plan.walk ? ids[i++ % ids.length]! : ids[Math.floor(random() * ids.length)]!;
-          return { ...req, path: `/api/verify/${id}`, headers: { ...req.headers, 'x-forwarded-for': client(), 'accept-language': random() < 0.3 ? 'en' : 'fr' } };
+          return { ...req, path: `/api/verify/${id}`, headers: { ...req.headers, ...encoding, 'x-forwarded-for': client(), 'accept-language': random() < 0.3 ? 'en' : 'fr' } };
         },
       },
     ];
@@ -117,7 +123,7 @@ async function requestsOf(): Promise<autocannon.Request[]> {
         ...req,
         path: '/api/v2/verify-candidate',
         body: bodies[i++ % bodies.length]!,
-        headers: { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': client() },
+        headers: { ...req.headers, ...encoding, 'content-type': 'application/json', 'x-forwarded-for': client() },
       }),
     },
   ];
@@ -140,6 +146,7 @@ async function viaAutocannon(): Promise<LoadResult> {
   // Every response's time (ms), for percentiles autocannon does not give (p95).
   let times = new Float64Array(1 << 16);
   let answered = 0;
+  let received = 0;
   // With no callback autocannon returns its tracker (an event emitter) made awaitable.
   const run = autocannon({
     url: plan.url,
@@ -149,7 +156,8 @@ async function viaAutocannon(): Promise<LoadResult> {
     ...(plan.amount ? { amount: plan.amount } : { duration: plan.seconds }),
     requests,
   }) as unknown as Promise<autocannon.Result> & Pick<autocannon.Instance, 'on'>;
-  run.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+  run.on('response', (_client: unknown, _status: number, bytes: number, ms: number) => {
+    received += bytes;
     if (answered === times.length) {
       const grown = new Float64Array(times.length * 2);
       grown.set(times);
@@ -185,6 +193,7 @@ async function viaAutocannon(): Promise<LoadResult> {
     ...(plan.kind === 'by-id' && plan.walk ? { distinctBodies: Math.min(total, plan.ids?.length ?? 0) } : {}),
     generator: 'autocannon',
     generatorMsPerRequest: total ? +((used.user + used.system) / 1000 / total).toFixed(3) : 0,
+    bytesPerResponse: answered ? Math.round(received / answered) : 0,
   };
 }
 
@@ -256,6 +265,7 @@ async function viaWrk(): Promise<LoadResult> {
     read: number;
     write: number;
     timeout: number;
+    bytes: number;
   };
   const errors = w.connect + w.read + w.write;
   const failed = errors + w.status + w.timeout;
@@ -278,11 +288,14 @@ async function viaWrk(): Promise<LoadResult> {
     ...(byId && plan.walk ? { distinctBodies: Math.min(w.requests, plan.ids?.length ?? 0) } : {}),
     generator: 'wrk',
     generatorMsPerRequest: w.requests ? +(cpuMs / w.requests).toFixed(3) : 0,
+    bytesPerResponse: w.requests ? Math.round(w.bytes / w.requests) : 0,
   };
 }
 
 /** wrk's Lua script: arguments are the data file (one id or JSON body a line), threads, client addresses, unknown share, walk|random. */
 function wrkScript(byId: boolean): string {
+  // The Accept-Encoding of the plan, first of each request's headers (a Lua table entry).
+  const luaEncoding = plan.acceptEncoding ? `["accept-encoding"] = ${JSON.stringify(plan.acceptEncoding)}, ` : '';
   return `
 local counter = 0
 function setup(thread)
@@ -333,18 +346,18 @@ function request()
     id = items[math.random(1, #items)]
   end
   local language = math.random() < 0.3 and "en" or "fr"
-  return wrk.format("GET", "/api/verify/" .. id, { ["x-forwarded-for"] = client(), ["accept-language"] = language })`
+  return wrk.format("GET", "/api/verify/" .. id, { ${luaEncoding}["x-forwarded-for"] = client(), ["accept-language"] = language })`
       : `local body = items[1 + (index + step * threads) % #items]
   step = step + 1
-  return wrk.format("POST", "/api/v2/verify-candidate", { ["content-type"] = "application/json", ["x-forwarded-for"] = client() }, body)`
+  return wrk.format("POST", "/api/v2/verify-candidate", { ${luaEncoding}["content-type"] = "application/json", ["x-forwarded-for"] = client() }, body)`
   }
 end
 
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"wrk":true,"requests":%d,"seconds":%f,"p50":%d,"p90":%d,"p95":%d,"p99":%d,"max":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d}\\n',
+  io.write(string.format('{"wrk":true,"requests":%d,"seconds":%f,"p50":%d,"p90":%d,"p95":%d,"p99":%d,"max":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"bytes":%d}\\n',
     summary.requests, summary.duration / 1e6, latency:percentile(50), latency:percentile(90), latency:percentile(95), latency:percentile(99), latency.max,
-    e.status, e.connect, e.read, e.write, e.timeout))
+    e.status, e.connect, e.read, e.write, e.timeout, summary.bytes))
 end
 `;
 }

@@ -4,7 +4,7 @@
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
 //                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
-//                        [--log-level info] [--processes N] [--generator autocannon|wrk]
+//                        [--log-level info] [--processes N] [--generator autocannon|wrk] [--accept-encoding 'gzip, deflate, br, zstd'|none]
 //
 // The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
 // results day when each candidate checks their own), by id over a working set already answered
@@ -72,6 +72,15 @@ const keep = args.includes('--keep');
  * the generator and its CPU time per request.
  */
 const generator = (option('--generator') ?? 'autocannon') as 'autocannon' | 'wrk';
+/**
+ * The Accept-Encoding of the by-id and candidate-check requests: by default what Chrome on a phone
+ * sends, so that the server compresses its answers as it does for the people checking their
+ * diplomas (brotli, ADR 0126); `--accept-encoding none` sends none (answers as they are, as every
+ * run before 2026-11-28 measured). Each run prints the bytes of an answer as received.
+ */
+const PHONE_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+const acceptEncodingOption = option('--accept-encoding') ?? PHONE_ACCEPT_ENCODING;
+const acceptEncoding = acceptEncodingOption === 'none' ? undefined : acceptEncodingOption;
 if (generator !== 'autocannon' && generator !== 'wrk') throw new Error('--generator must be autocannon or wrk');
 if (generator === 'wrk' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error !== undefined) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
 /** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
@@ -321,7 +330,7 @@ async function measure(name: string, plan: LoadPlan): Promise<Measured> {
 }
 
 const line = (name: string, r: Measured) =>
-  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})${r.postgresMsPerRequest === null ? '' : `   PostgreSQL CPU ${r.postgresMsPerRequest.toFixed(3)} ms/request`}   ${r.generator} CPU ${r.generatorMsPerRequest.toFixed(3)} ms/request   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${r.loadAverage})`;
+  `${name.padEnd(16)} ${String(r.rps).padStart(6)} req/s   p50 ${r.p50Ms.toFixed(1).padStart(6)} ms   p95 ${r.p95Ms.toFixed(1).padStart(6)} ms   p99 ${r.p99Ms.toFixed(1).padStart(6)} ms   max ${r.maxMs.toFixed(0).padStart(5)} ms   errors ${(r.errorRate * 100).toFixed(2)} %   server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request (user ${r.userMsPerRequest.toFixed(3)}, system ${r.systemMsPerRequest.toFixed(3)})${r.postgresMsPerRequest === null ? '' : `   PostgreSQL CPU ${r.postgresMsPerRequest.toFixed(3)} ms/request`}   ${r.generator} CPU ${r.generatorMsPerRequest.toFixed(3)} ms/request   answer ${r.bytesPerResponse.toLocaleString('en')} B as received   (${r.requests} requests in ${r.seconds} s; status ${JSON.stringify(r.statusCodes)}; load average ${r.loadAverage})`;
 const figures = (r: Measured | null) =>
   r
     ? {
@@ -334,6 +343,7 @@ const figures = (r: Measured | null) =>
         postgresMsPerRequest: r.postgresMsPerRequest,
         generator: r.generator,
         generatorMsPerRequest: r.generatorMsPerRequest,
+        bytesPerResponse: r.bytesPerResponse,
         loadAverage: r.loadAverage,
       }
     : null;
@@ -642,7 +652,7 @@ try {
     pdfUpload: null,
     candidateCheck: null,
   };
-  const common = { url: base, connections, clients: CLIENTS, seconds, generator };
+  const common = { url: base, connections, clients: CLIENTS, seconds, generator, ...(acceptEncoding ? { acceptEncoding } : {}) };
 
   let cpu = await machineCpu();
   if (wanted('by-id-cold')) {

@@ -3,12 +3,12 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { installValidationMessages, setDefaultPhoneCountry } from '@sceau/contracts';
-import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { compressionOptions } from './lib/compression.ts';
 import { APP_VERSION } from './lib/version.ts';
 import { auditRoutes } from './modules/audit/audit-routes.ts';
 import { authRoutes } from './modules/accounts/auth-routes.ts';
@@ -91,12 +91,7 @@ export async function buildApp(base: { db: Db; config: Config; services?: Servic
   // Answers worth it (JSON, HTML, text of 1 KB or more) go out brotli or gzip compressed, as the
   // client accepts; files that are compressed already (PDF, zip, PNG) are not (ADR 0126). Brotli at a
   // low quality: on each request, its cost must stay below what it saves on a slow network.
-  await app.register(compress, {
-    encodings: ['br', 'gzip'],
-    threshold: 1024,
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
-  });
+  await app.register(compress, compressionOptions());
   await app.register(httpMetricsPlugin);
   await app.register(localePlugin);
   await app.register(errorsPlugin);

@@ -1,4 +1,5 @@
 import { verificationResponse } from '@sceau/contracts';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { createServices, type Services } from '../../services.ts';
 import { signIn } from '../../../test/helpers.ts';
 import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
+import { DEFAULT_BROTLI_QUALITY, HOT_ROUTE_BROTLI_QUALITY } from '../../lib/compression.ts';
 import { hideFields, ISSUER_FIELDS, NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, verifyIssuerSignature, type CredentialDocument } from '@sceau/credential';
 
 let ctx: ChainTestContext;
@@ -116,6 +118,24 @@ describe('verification', () => {
     expect(again.credential).toEqual(first.credential);
     expect(again.credential?.signature.targetHash).toBe(rows[1]!.targetHash);
     expect(again.kind).toBe(first.kind);
+  });
+
+  it("by id: the answer goes out compressed as the client accepts, brotli at the hot routes' quality, the same bytes once decompressed", async () => {
+    const url = `/api/verify/${rows[2]!.id}`;
+    const plain = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'fr' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // What a phone's browser sends: brotli, at the quality of the answers written per request (lib/compression.ts).
+    const br = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'fr', 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.equals(brotliCompressSync(plain.rawPayload, { params: { [zlib.BROTLI_PARAM_QUALITY]: HOT_ROUTE_BROTLI_QUALITY } }))).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    const gzip = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'fr', 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // The rest of the API keeps the app's quality.
+    expect(HOT_ROUTE_BROTLI_QUALITY).toBeLessThan(DEFAULT_BROTLI_QUALITY);
   });
 
   it('an uploaded document is answered without any credential: nothing more than was sent', async () => {

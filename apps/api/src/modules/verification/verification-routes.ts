@@ -8,6 +8,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { apiProcessCount } from '../../cluster.ts';
+import { compressionOptions, HOT_ROUTE_BROTLI_QUALITY } from '../../lib/compression.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { fixedSecurityHeaders, quieter } from '../../lib/hot-routes.ts';
 import { dynamicKey } from '../../lib/i18n.ts';
@@ -172,6 +173,9 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       // answer (ADR 0102). Its warnings and errors are still logged; the access log of these requests
       // is the reverse proxy's.
       logLevel: quieter(config.logLevel, 'warn'),
+      // Written anew for nearly every request that day, mostly hashes and signatures: brotli at the
+      // quality that costs least for the same bytes (lib/compression.ts).
+      compress: compressionOptions(HOT_ROUTE_BROTLI_QUALITY),
     },
   );
 
