@@ -274,8 +274,7 @@ describe('S3FileStorage', () => {
   it('deletes many keys with one DeleteObjects request per 1,000 keys, none with DeleteObject', async () => {
     const proxy = await startS3Proxy(server.endpoint);
     try {
-      const store = new S3FileStorage({ endpoint: proxy.endpoint, bucket: BUCKET, region: server.region, credentials: server.credentials, forcePathStyle: true, prefix: 'many/' });
-      opened.push(store);
+      const store = storeThrough(proxy, 'many/');
       const keys = Array.from({ length: 2001 }, (_, i) => `photos/9/${String(i).padStart(5, '0')}.jpg`);
       for (let i = 0; i < keys.length; i += 100) await Promise.all(keys.slice(i, i + 100).map((k) => store.put(k, Buffer.from('x'))));
       proxy.requests.length = 0;
@@ -292,16 +291,7 @@ describe('S3FileStorage', () => {
   it("lists a folder through as many ListObjectsV2 pages as it takes, with each object's date", async () => {
     const proxy = await startS3Proxy(server.endpoint);
     try {
-      const store = new S3FileStorage({
-        endpoint: proxy.endpoint,
-        bucket: BUCKET,
-        region: server.region,
-        credentials: server.credentials,
-        forcePathStyle: true,
-        prefix: 'paged/',
-        listPageSize: 2,
-      });
-      opened.push(store);
+      const store = storeThrough(proxy, 'paged/', { listPageSize: 2 });
       const keys = Array.from({ length: 5 }, (_, i) => `photos/3/${i}.jpg`);
       for (const key of keys) await store.put(key, Buffer.from(key));
       proxy.requests.length = 0;
@@ -324,15 +314,7 @@ describe('S3FileStorage', () => {
   it("answers each key the store could not delete with the store's reason, and deletes the others", async () => {
     const proxy = await startS3Proxy(server.endpoint, (objectKey) => objectKey.includes('locked'));
     try {
-      const store = new S3FileStorage({
-        endpoint: proxy.endpoint,
-        bucket: BUCKET,
-        region: server.region,
-        credentials: server.credentials,
-        forcePathStyle: true,
-        prefix: 'refusing/',
-      });
-      opened.push(store);
+      const store = storeThrough(proxy, 'refusing/');
       const keys = ['photos/1/a.jpg', 'photos/1/locked-b.jpg', 'photos/1/c.jpg'];
       await Promise.all(keys.map((k) => store.put(k, Buffer.from('x'))));
       const failed = await store.deleteMany(keys);
@@ -376,6 +358,13 @@ interface ProxiedRequest {
  * S3 API reports a key it could not delete (`<Error>` with AccessDenied) — which the test server
  * itself never does.
  */
+/** A store of the test bucket under `prefix`, its requests sent through a proxy that counts them. */
+function storeThrough(proxy: { endpoint: string }, prefix: string, options: { listPageSize?: number } = {}): S3FileStorage {
+  const store = new S3FileStorage({ endpoint: proxy.endpoint, bucket: BUCKET, region: server.region, credentials: server.credentials, forcePathStyle: true, prefix, ...options });
+  opened.push(store);
+  return store;
+}
+
 async function startS3Proxy(upstream: string, refuse: (objectKey: string) => boolean = () => false) {
   const target = new URL(upstream);
   const requests: ProxiedRequest[] = [];
