@@ -605,7 +605,8 @@ try {
       TRUST_PROXY: 'loopback',
       API_PROCESSES: String(processes),
     };
-    const httpProcesses = await forkHttpProcesses(processes, env, log);
+    const httpProcesses = forkHttpProcesses(processes, env, log);
+    await httpProcesses.ready;
     serverPids = Object.values(cluster.workers ?? {})
       .map((w) => w!.process.pid!)
       .filter(Boolean);

@@ -26,11 +26,13 @@ export function isHttpProcess(): boolean {
 }
 
 /**
- * Forks `count` HTTP processes with `env` added to theirs, replaces one that dies (unless stopping),
- * and resolves once all listen. `stop()` disconnects them (they finish their requests) and resolves
- * when all have exited.
+ * Forks `count` HTTP processes with `env` added to theirs and replaces one that dies (unless
+ * stopping). `ready` resolves once all listen; `stop()` disconnects them (they finish their
+ * requests) and resolves when all have exited. `stop()` may come at any time, while some are still
+ * starting too (a Ctrl-C during the start): those are stopped the same way, and `ready` then
+ * resolves rather than reporting them as processes that died.
  */
-export async function forkHttpProcesses(count: number, env: Record<string, string>, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
+export function forkHttpProcesses(count: number, env: Record<string, string>, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
   let stopping = false;
   const fork = () => {
     const worker = cluster.fork({ ...env, [HTTP_PROCESS_ENV]: '1', WORKERS: 'false' });
@@ -44,11 +46,16 @@ export async function forkHttpProcesses(count: number, env: Record<string, strin
         log.info({ pid: worker.process.pid }, 'API process listening');
         resolve();
       });
-      worker.once('exit', (code) => reject(new Error(`an API process stopped while starting (exit code ${code})`)));
+      worker.once('exit', (code) => (stopping ? resolve() : reject(new Error(`an API process stopped while starting (exit code ${code})`))));
     });
   };
-  await Promise.all(Array.from({ length: count }, fork));
+  const ready = Promise.all(Array.from({ length: count }, fork)).then(() => undefined);
   return {
+    ready,
+    /** Whether `stop()` was called. */
+    get stopping() {
+      return stopping;
+    },
     async stop(): Promise<void> {
       stopping = true;
       const workers = Object.values(cluster.workers ?? {}).filter((w): w is NonNullable<typeof w> => !!w);

@@ -175,7 +175,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     // Listening before the API does: once it answers, so do its metrics.
     const metrics = await serveMetrics();
     // The HTTP processes reach this process's database and chain (embedded or not) by their addresses.
-    const cluster = await forkHttpProcesses(
+    const cluster = forkHttpProcesses(
       httpProcesses,
       {
         DATABASE_URL: database.connectionString,
@@ -185,6 +185,9 @@ async function runMain(httpProcesses: number): Promise<void> {
       },
       log,
     );
+    // Stopped in order from here on, while the HTTP processes start too: the first one listening
+    // answers requests before the others do, and a Ctrl-C then must not leave PostgreSQL and
+    // Anvil (process groups of their own) running.
     onShutdown(async () => {
       await closeServer(metrics);
       await cluster.stop();
@@ -195,6 +198,8 @@ async function runMain(httpProcesses: number): Promise<void> {
       await chain.close();
       await database.close();
     });
+    await cluster.ready;
+    if (cluster.stopping) return;
     log.info({ processes: httpProcesses }, `Sceau is running on ${config.publicUrl} (${httpProcesses} API processes)`);
     await demoLinks();
     return;

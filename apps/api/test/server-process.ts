@@ -61,8 +61,8 @@ export class PlatformProcess {
   /** Every process started by this module and the data folders they used, for `cleanUpPlatforms`. */
   static readonly started: PlatformProcess[] = [];
 
-  /** Starts the platform and waits until /api/health answers. */
-  static async start(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<PlatformProcess> {
+  /** Starts the platform without waiting for it (`waitForOutput` waits for a line of its log). */
+  static launch(env: Record<string, string>): PlatformProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'error', WEB_DIST: '', ...env },
@@ -70,6 +70,13 @@ export class PlatformProcess {
     });
     const server = new PlatformProcess(child, env);
     PlatformProcess.started.push(server);
+    return server;
+  }
+
+  /** Starts the platform and waits until /api/health answers. */
+  static async start(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<PlatformProcess> {
+    const server = PlatformProcess.launch(env);
+    const { child } = server;
     const deadline = Date.now() + (options.timeoutMs ?? 90_000);
     while (Date.now() < deadline) {
       if (!server.alive) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}): ${server.output()}`);
@@ -83,6 +90,16 @@ export class PlatformProcess {
       await sleep(250);
     }
     throw new Error(`the server did not answer in ${(options.timeoutMs ?? 90_000) / 1000} s: ${server.output()}`);
+  }
+
+  /** Waits until the server has written a line matching `pattern` (within its last 8,000 characters). */
+  async waitForOutput(pattern: RegExp, timeoutMs = 90_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.outputTail)) {
+      if (!this.alive) throw new Error(`the server exited before writing ${pattern}: ${this.output()}`);
+      if (Date.now() > deadline) throw new Error(`the server did not write ${pattern} in ${timeoutMs / 1000} s: ${this.output()}`);
+      await sleep(50);
+    }
   }
 
   /** http://127.0.0.1:PORT/api */
