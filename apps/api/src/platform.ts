@@ -172,10 +172,25 @@ async function runMain(httpProcesses: number): Promise<void> {
   trackPlatform(database.db, jobs, log);
 
   if (httpProcesses > 1) {
+    let metrics: Server | null = null;
+    let cluster: ReturnType<typeof forkHttpProcesses> | null = null;
+    // Stopped in order from here on, while the HTTP processes start too (forking them takes a
+    // while, and the first one listening answers before the others do): a Ctrl-C then must not
+    // kill this process outright and leave PostgreSQL and Anvil (process groups of their own) running.
+    onShutdown(async () => {
+      await closeServer(metrics);
+      await cluster?.stop();
+      await services.invalidation.stop();
+      await jobs.stop();
+      await closeSharedRenderPool();
+      keys.close();
+      await chain.close();
+      await database.close();
+    });
     // Listening before the API does: once it answers, so do its metrics.
-    const metrics = await serveMetrics();
+    metrics = await serveMetrics();
     // The HTTP processes reach this process's database and chain (embedded or not) by their addresses.
-    const cluster = forkHttpProcesses(
+    cluster = forkHttpProcesses(
       httpProcesses,
       {
         DATABASE_URL: database.connectionString,
@@ -185,19 +200,6 @@ async function runMain(httpProcesses: number): Promise<void> {
       },
       log,
     );
-    // Stopped in order from here on, while the HTTP processes start too: the first one listening
-    // answers requests before the others do, and a Ctrl-C then must not leave PostgreSQL and
-    // Anvil (process groups of their own) running.
-    onShutdown(async () => {
-      await closeServer(metrics);
-      await cluster.stop();
-      await services.invalidation.stop();
-      await jobs.stop();
-      await closeSharedRenderPool();
-      keys.close();
-      await chain.close();
-      await database.close();
-    });
     await cluster.ready;
     if (cluster.stopping) return;
     log.info({ processes: httpProcesses }, `Sceau is running on ${config.publicUrl} (${httpProcesses} API processes)`);

@@ -143,12 +143,17 @@ describe('Prometheus metrics on METRICS_PORT', () => {
   });
 
   it('stops in order on SIGINT while its API processes are still starting: PostgreSQL and Anvil stopped too', { timeout: 180_000 }, async () => {
-    const env = await platformEnv(dataDir, { LOG_LEVEL: 'info', API_PROCESSES: '2', METRICS_PORT: String(await freePort()) });
-    const server = PlatformProcess.launch(env);
-    // The metrics port opens just before the API processes are forked; they take seconds to start.
-    await server.waitForOutput(/"msg":"metrics on http/);
-    expect(server.output()).not.toContain('API process listening');
-    expectQuietStop(await interrupt(server));
-    expect(await platformChildren(dataDir)).toEqual([]);
+    const dir = await makeDataDir('sceau-metrics-start-');
+    try {
+      const env = await platformEnv(dir, { LOG_LEVEL: 'info', API_PROCESSES: '2', METRICS_PORT: String(await freePort()) });
+      const server = PlatformProcess.launch(env);
+      // The metrics port opens just before the API processes are forked; they take seconds to start.
+      await server.waitForOutput(/"msg":"metrics on http/);
+      expect(server.output()).not.toContain('API process listening');
+      expectQuietStop(await interrupt(server));
+      expect(await platformChildren(dir)).toEqual([]);
+    } finally {
+      await cleanUpPlatforms([dir]);
+    }
   });
 });
