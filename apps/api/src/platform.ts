@@ -171,6 +171,17 @@ async function runMain(httpProcesses: number): Promise<void> {
   await services.invalidation.share(database.connectionString, database.db.$client);
   trackPlatform(database.db, jobs, log);
 
+  // What both ways of serving stop last, in this order, after their HTTP side: the invalidation
+  // channel, the jobs, the render pool, the keys, Anvil and PostgreSQL.
+  const closeBackground = async () => {
+    await services.invalidation.stop();
+    await jobs.stop();
+    await closeSharedRenderPool();
+    keys.close();
+    await chain.close();
+    await database.close();
+  };
+
   if (httpProcesses > 1) {
     let metrics: Server | null = null;
     let cluster: ReturnType<typeof forkHttpProcesses> | null = null;
@@ -180,12 +191,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     onShutdown(async () => {
       await closeServer(metrics);
       await cluster?.stop();
-      await services.invalidation.stop();
-      await jobs.stop();
-      await closeSharedRenderPool();
-      keys.close();
-      await chain.close();
-      await database.close();
+      await closeBackground();
     });
     // Listening before the API does: once it answers, so do its metrics.
     metrics = await serveMetrics();
@@ -214,12 +220,7 @@ async function runMain(httpProcesses: number): Promise<void> {
     await closeServer(metrics);
     await app.close();
     stopWatching();
-    await services.invalidation.stop();
-    await jobs.stop();
-    await closeSharedRenderPool();
-    keys.close();
-    await chain.close();
-    await database.close();
+    await closeBackground();
   });
   try {
     metrics = await serveMetrics();
