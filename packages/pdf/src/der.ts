@@ -33,6 +33,21 @@ export function smallInteger(value: number): Uint8Array {
   return Uint8Array.of(0x02, 0x01, value);
 }
 
+/**
+ * The content of a DER INTEGER holding an unsigned big-endian number: leading zero bytes dropped
+ * (DER wants the shortest form; OpenSSL refuses "illegal padding") and one put back when the first
+ * remaining byte has its top bit set, so the number stays positive.
+ */
+export function unsignedIntegerContent(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  const body = bytes.length === 0 ? Uint8Array.of(0) : bytes.subarray(i);
+  return body[0]! & 0x80 ? Uint8Array.of(0, ...body) : body;
+}
+
+/** A DER INTEGER (tag and length included) of an unsigned big-endian number. */
+export const unsignedInteger = (bytes: Uint8Array) => tlv(0x02, unsignedIntegerContent(bytes));
+
 export function oid(dotted: string): Uint8Array {
   const parts = dotted.split('.').map(Number);
   const bytes: number[] = [40 * parts[0]! + parts[1]!];

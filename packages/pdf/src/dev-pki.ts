@@ -4,6 +4,7 @@
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { unsignedInteger } from './der.ts';
 
 export interface DevelopmentPki {
   caCertificateDer: Uint8Array;
@@ -227,7 +228,6 @@ export async function createCertificateRevocationList(options: {
   const { crypto, certificate: ca, privateKey, publicKey } = await openCa(options.ca);
   const number = BigInt(options.crlNumber).toString(16);
   const numberBytes = Buffer.from(number.length % 2 ? `0${number}` : number, 'hex');
-  const integer = numberBytes[0]! & 0x80 ? Buffer.concat([Buffer.of(0), numberBytes]) : numberBytes;
   const crl = await x509.X509CrlGenerator.create(
     {
       issuer: ca.subject,
@@ -238,7 +238,7 @@ export async function createCertificateRevocationList(options: {
       extensions: [
         await x509.AuthorityKeyIdentifierExtension.create(publicKey, false, crypto),
         // cRLNumber: INTEGER.
-        new x509.Extension('2.5.29.20', false, Buffer.concat([Buffer.of(0x02, integer.length), integer])),
+        new x509.Extension('2.5.29.20', false, unsignedInteger(numberBytes)),
       ],
       entries: options.revoked.map((entry) => ({
         serialNumber: entry.serialHex,

@@ -94,6 +94,24 @@ describe('the local TSA, checked by OpenSSL', () => {
     expect(openssl('ts', '-verify', '-data', join(dir, 'other.bin'), '-in', join(dir, 'resp.tsr'), '-CAfile', join(dir, 'ca.pem')).out).not.toContain('Verification: OK');
   });
 
+  it('writes its integers in the shortest form OpenSSL demands, whatever the random serial and the nonce', async () => {
+    // A serial or nonce whose first byte is 0 followed by one below 0x80 must lose that byte;
+    // OpenSSL refuses the padded form ("illegal padding"). These nonces are such numbers.
+    for (const nonce of [Uint8Array.of(0, 0x12, 0x34), Uint8Array.of(0, 0, 0x80, 1), Uint8Array.of(0x80, 0, 0)]) {
+      const request = createTimeStampRequest(createHash('sha256').update('a diploma').digest(), { nonce });
+      writeFileSync(join(dir, 'nonce.tsq'), request);
+      writeFileSync(join(dir, 'nonce.tsr'), await tsa.respond(request));
+      const verified = openssl('ts', '-verify', '-queryfile', join(dir, 'nonce.tsq'), '-in', join(dir, 'nonce.tsr'), '-CAfile', join(dir, 'ca.pem'));
+      expect(verified.out).toContain('Verification: OK');
+    }
+    // The serial is 16 random bytes: one token in 512 drew a padded one before. Many tokens, each checked.
+    const imprint = createHash('sha256').update('a diploma').digest();
+    for (let i = 0; i < 1500; i++) {
+      const { info } = readTimeStampResponse(await tsa.respond(createTimeStampRequest(imprint)), { imprint });
+      expect(info.serialNumberHex).not.toMatch(/^00[0-7]/);
+    }
+  });
+
   it('has a certificate with the critical timeStamping extended key usage, issued by the CA', () => {
     writeFileSync(join(dir, 'tsa.pem'), tsaPki.certificatePem);
     const text = openssl('x509', '-in', join(dir, 'tsa.pem'), '-noout', '-text').out;

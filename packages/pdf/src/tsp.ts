@@ -7,7 +7,7 @@ import { MessageImprint, PKIFailureInfo, PKIFreeText, PKIStatus, PKIStatusInfo, 
 import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
 import { X509Certificate, createHash, verify as cryptoVerify, randomBytes, timingSafeEqual } from 'node:crypto';
 import { OID, createEncapsulatedCms, maxEncapsulatedCmsLength, parseCms, type Signer, type TimeStamper } from './cms.ts';
-import { children, oid, raw, readNode, sequence, smallInteger, tlv } from './der.ts';
+import { children, oid, raw, readNode, sequence, smallInteger, tlv, unsignedInteger, unsignedIntegerContent } from './der.ts';
 
 export type { TimeStamper } from './cms.ts';
 
@@ -30,18 +30,13 @@ export class TimeStampError extends Error {
 const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
 const sha256Algorithm = () => new AlgorithmIdentifier({ algorithm: OID.sha256 });
 
-function positive(bytes: Uint8Array): Uint8Array {
-  // An INTEGER's content: a leading 0 keeps it positive.
-  return bytes[0]! & 0x80 ? Uint8Array.of(0, ...bytes) : bytes;
-}
-
 /** The DER of a TimeStampReq over a SHA-256 imprint, asking for the TSA's certificate. */
 export function createTimeStampRequest(imprint: Uint8Array, options: { nonce?: Uint8Array; policy?: string } = {}): Uint8Array {
   if (imprint.length !== 32) throw new Error('time-stamp imprint must be a SHA-256 digest (32 bytes)');
   const request = new TimeStampReq({
     messageImprint: new MessageImprint({ hashAlgorithm: sha256Algorithm(), hashedMessage: new OctetString(toArrayBuffer(imprint)) }),
     certReq: true,
-    ...(options.nonce ? { nonce: toArrayBuffer(positive(options.nonce)) } : {}),
+    ...(options.nonce ? { nonce: toArrayBuffer(unsignedIntegerContent(options.nonce)) } : {}),
     ...(options.policy ? { reqPolicy: options.policy } : {}),
   });
   return new Uint8Array(AsnConvert.serialize(request));
@@ -320,11 +315,11 @@ export function createLocalTimeStampAuthority(options: LocalTimeStampAuthorityOp
       smallInteger(1),
       policyDer,
       sequence(imprintAlgorithm, tlv(0x04, imprint)),
-      tlv(0x02, positive(randomBytes(16))),
+      unsignedInteger(randomBytes(16)),
       // Whole seconds: a GeneralizedTime without a fraction, as every reader takes it.
       tlv(0x18, Buffer.from(`${time.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`, 'latin1')),
       accuracyDer,
-      ...(nonce ? [tlv(0x02, positive(stripZeros(nonce)))] : []),
+      ...(nonce ? [unsignedInteger(nonce)] : []),
     );
   // TSTInfo size: fixed but for the nonce (at most 8 bytes from our client; 32 allowed).
   const maxTokenLength = maxEncapsulatedCmsLength(tokenSigner, OID.tstInfo, tstInfo(new Uint8Array(32), new Uint8Array(33).fill(0x7f), new Date()).length);

@@ -2,6 +2,7 @@ import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } 
 import { readFile } from 'node:fs/promises';
 import 'reflect-metadata';
 import type * as Pkcs11Module from 'pkcs11js';
+import { unsignedInteger } from '@sceau/pdf/der';
 
 /**
  * The ministry's key held in a hardware module (an HSM, a smart card, SoftHSM in tests), reached
@@ -72,19 +73,10 @@ function pemBlocks(pem: string): Uint8Array[] {
   return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
 }
 
-/** DER INTEGER of an unsigned big-endian number. */
-function derInteger(bytes: Uint8Array): Buffer {
-  let i = 0;
-  while (i < bytes.length - 1 && bytes[i] === 0) i++;
-  let body = Buffer.from(bytes.subarray(i));
-  if (body[0]! & 0x80) body = Buffer.concat([Buffer.from([0]), body]);
-  return Buffer.concat([Buffer.from([0x02, body.length]), body]);
-}
-
 /** ECDSA r‖s (P1363) to the DER SEQUENCE { r INTEGER, s INTEGER } (at most 72 bytes for P-256). */
 export function p1363ToDer(signature: Uint8Array): Uint8Array {
   if (signature.length !== 64) throw new Error(`a P-256 signature is 64 bytes, the token returned ${signature.length}`);
-  const body = Buffer.concat([derInteger(signature.subarray(0, 32)), derInteger(signature.subarray(32))]);
+  const body = Buffer.concat([unsignedInteger(signature.subarray(0, 32)), unsignedInteger(signature.subarray(32))]);
   return new Uint8Array(Buffer.concat([Buffer.from([0x30, body.length]), body]));
 }
 
