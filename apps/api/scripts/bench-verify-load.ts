@@ -31,6 +31,8 @@ export interface LoadPlan {
   generator?: 'autocannon' | 'wrk';
   /** by-id and candidate-check: the Accept-Encoding every request sends (a phone's browser sends one); none when absent. */
   acceptEncoding?: string;
+  /** autocannon: requests per second over all connections (a steady load below saturation) instead of as many as answered. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -129,7 +131,7 @@ async function requestsOf(): Promise<autocannon.Request[]> {
   ];
 }
 
-const withWrk = plan.generator === 'wrk' && plan.kind !== 'pdf-upload' && !plan.amount;
+const withWrk = plan.generator === 'wrk' && plan.kind !== 'pdf-upload' && !plan.amount && !plan.rate;
 const out = withWrk ? await viaWrk() : await viaAutocannon();
 process.send!(out);
 process.disconnect();
@@ -154,6 +156,7 @@ async function viaAutocannon(): Promise<LoadResult> {
     pipelining: 1,
     timeout: 10,
     ...(plan.amount ? { amount: plan.amount } : { duration: plan.seconds }),
+    ...(plan.rate ? { overallRate: plan.rate } : {}),
     requests,
   }) as unknown as Promise<autocannon.Result> & Pick<autocannon.Instance, 'on'>;
   run.on('response', (_client: unknown, _status: number, bytes: number, ms: number) => {

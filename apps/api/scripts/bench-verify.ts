@@ -5,6 +5,7 @@
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
 //                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
 //                        [--log-level info] [--processes N] [--generator autocannon|wrk] [--accept-encoding 'gzip, deflate, br, zstd'|none]
+//                        [--steady-rate 1000]
 //
 // The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
 // results day when each candidate checks their own), by id over a working set already answered
@@ -81,6 +82,13 @@ const generator = (option('--generator') ?? 'autocannon') as 'autocannon' | 'wrk
 const PHONE_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const acceptEncodingOption = option('--accept-encoding') ?? PHONE_ACCEPT_ENCODING;
 const acceptEncoding = acceptEncodingOption === 'none' ? undefined : acceptEncodingOption;
+/**
+ * After the cold run at full load, the same kind of requests at this steady rate (req/s, 0: none)
+ * for up to 5 s: below saturation answers go out compressed, at saturation as they are (ADR 0126,
+ * 2026-11-28); the two "answer … B as received" show both.
+ */
+const steadyRate = Number(option('--steady-rate') ?? 1000);
+const STEADY_SECONDS = Math.min(5, seconds);
 if (generator !== 'autocannon' && generator !== 'wrk') throw new Error('--generator must be autocannon or wrk');
 if (generator === 'wrk' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error !== undefined) throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)');
 /** Endpoints to load (default all); e.g. `--only pdf-upload` while working on one. */
@@ -660,11 +668,25 @@ try {
     // By id, cold: ids walked in order, each once, none asked before (no cached answer in any
     // process): every request is the database read and the verdict of a diploma not seen before.
     const warmId = coldIds.pop()!;
+    // Ids of their own for the steady run that follows: none of the full-load run's.
+    const steadyIds = steadyRate > 0 && !profileDir ? coldIds.splice(-Math.min(Math.floor(coldIds.length / 4), steadyRate * STEADY_SECONDS)) : [];
     await fetch(`${base}/api/verify/${warmId}`); // the route's code warmed up (one id, not in the run)
     results.byIdCold = await measure('by id, cold', { ...common, kind: 'by-id', ids: coldIds, unknownShare: 0, walk: true });
     say(line('by id, cold', results.byIdCold) + `; machine CPU ${await machineBusySince(cpu)} %`);
     if (results.byIdCold.requests > coldIds.length) {
       say(`   note: ${results.byIdCold.requests - coldIds.length} requests repeated an id already asked (answered from the cache); raise --diplomas to avoid it`);
+    }
+    if (steadyIds.length) {
+      const steady = await measure(`by id, cold, ${steadyRate}/s`, {
+        ...common,
+        kind: 'by-id',
+        ids: steadyIds,
+        unknownShare: 0,
+        walk: true,
+        seconds: STEADY_SECONDS,
+        rate: steadyRate,
+      });
+      say(`${line('by id, cold, steady', steady)}   (${steadyRate.toLocaleString('en')} req/s asked: below saturation)`);
     }
   }
   if (wanted('by-id')) {

@@ -53,6 +53,13 @@ export function countSealMismatch(): void {
   sealMismatches.inc();
 }
 
+export const answersUncompressed = new Counter({
+  name: 'sceau_http_answers_uncompressed_under_load_total',
+  help: 'Answers sent as they are to a client that accepts compression, because this process was saturated (ADR 0126, 2026-11-28), by route pattern',
+  labelNames: ['route'] as const,
+  registers: [registry],
+});
+
 /** What this process knows of the chain, from its revocation watcher (ADR 0137); null when it does not watch. */
 export interface ChainGauges {
   reachable: boolean | null;

@@ -10,7 +10,8 @@ import { createServices, type Services } from '../../services.ts';
 import { signIn } from '../../../test/helpers.ts';
 import { createChainTestApp, type ChainTestContext } from '../../../test/chain.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
-import { DEFAULT_BROTLI_QUALITY, HOT_ROUTE_BROTLI_QUALITY } from '../../lib/compression.ts';
+import { DEFAULT_BROTLI_QUALITY, HOT_ROUTE_BROTLI_QUALITY, processCompressionLoad } from '../../lib/compression.ts';
+import { registry } from '../../prometheus/metrics.ts';
 import { hideFields, ISSUER_FIELDS, NON_PUBLIC_FIELDS, PUBLIC_FIELDS, verifyDocument, verifyIssuerSignature, type CredentialDocument } from '@sceau/credential';
 
 let ctx: ChainTestContext;
@@ -136,6 +137,33 @@ describe('verification', () => {
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     // The rest of the API keeps the app's quality.
     expect(HOT_ROUTE_BROTLI_QUALITY).toBeLessThan(DEFAULT_BROTLI_QUALITY);
+  });
+
+  it('by id: while the process is saturated, the answer goes out as it is (the same bytes), counted, and compressed again once the load drops', async () => {
+    const url = `/api/verify/${rows[3]!.id}`;
+    const phone = { 'x-locale': 'fr', 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const plain = await app.inject({ method: 'GET', url, headers: { 'x-locale': 'fr' } });
+    const counted = async () =>
+      (await registry.getSingleMetric('sceau_http_answers_uncompressed_under_load_total')!.get()).values.find((v) => v.labels.route === '/api/verify/:id')?.value ?? 0;
+    const before = await counted();
+    const saturated = vi.spyOn(processCompressionLoad, 'saturated').mockReturnValue(true);
+    try {
+      // Cold, then cached: both paths.
+      for (const id of [rows[4]!.id, rows[4]!.id, rows[3]!.id]) {
+        const res = await app.inject({ method: 'GET', url: `/api/verify/${id}`, headers: phone });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.json().data.diploma.id).toBe(id);
+      }
+      expect(await counted()).toBe(before + 3);
+      expect((await app.inject({ method: 'GET', url, headers: phone })).body).toBe(plain.body);
+    } finally {
+      saturated.mockRestore();
+    }
+    const again = await app.inject({ method: 'GET', url, headers: phone });
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(plain.body);
   });
 
   it('an uploaded document is answered without any credential: nothing more than was sent', async () => {

@@ -8,7 +8,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { apiProcessCount } from '../../cluster.ts';
-import { compressionOptions, HOT_ROUTE_BROTLI_QUALITY } from '../../lib/compression.ts';
+import { answerUncompressed, compressionOptions, HOT_ROUTE_BROTLI_QUALITY, processCompressionLoad } from '../../lib/compression.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { fixedSecurityHeaders, quieter } from '../../lib/hot-routes.ts';
 import { dynamicKey } from '../../lib/i18n.ts';
@@ -154,6 +154,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       const { id } = request.params;
       const key = `${request.locale}|${id}`;
       const kept = bodies.get(key);
+      // Saturated, this answer goes out as it is: compressing it would cost a quarter of its CPU for 3 KB.
+      if (processCompressionLoad.saturated()) answerUncompressed(request, reply);
       if (kept && verification.isCurrent({ diplomaId: id }, kept.result)) {
         countVerification(kept.result.verdict, 'id');
         return send(reply, kept.body);
@@ -174,7 +176,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
       // is the reverse proxy's.
       logLevel: quieter(config.logLevel, 'warn'),
       // Written anew for nearly every request that day, mostly hashes and signatures: brotli at the
-      // quality that costs least for the same bytes (lib/compression.ts).
+      // quality that costs least for the same bytes, and none while the process is saturated
+      // (lib/compression.ts).
       compress: compressionOptions(HOT_ROUTE_BROTLI_QUALITY),
     },
   );
