@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originalKeyOf, photoKeyOfOriginal, removeUnusedPhotos } from './photo-files.ts';
+import { holdsPhoto, newPhotoKey, originalKeyOf, photoKeyOfOriginal, removeUnusedPhotos } from './photo-files.ts';
 import { LocalFileStorage, type FailedDeletion } from './storage.ts';
 
 let root: string;
@@ -49,5 +49,31 @@ describe('photoKeyOfOriginal', () => {
       expect(photoKeyOfOriginal(originalKeyOf(photo))).toBe(photo);
     for (const key of ['photos/12/20260000900001.jpg', 'photos/12/originals/', 'photos/12/originals/x/y.jpg', 'photos/originals.jpg'])
       expect(photoKeyOfOriginal(key), key).toBeNull();
+  });
+});
+
+describe('photo keys', () => {
+  const photo = Buffer.from('a 300 × 400 JPEG');
+  const other = Buffer.from('another JPEG');
+
+  it('gives each write a key of its own, even for the same bytes, carrying the content tag', () => {
+    const keys = new Set(Array.from({ length: 50 }, () => newPhotoKey(7, '20260001000001', photo)));
+    expect(keys.size).toBe(50);
+    for (const key of keys) expect(key).toMatch(/^photos\/7\/20260001000001-[0-9a-f]{16}-[0-9a-f]{8}\.jpg$/);
+    // Same bytes, same tag; the random part is what differs.
+    expect(new Set([...keys].map((k) => k.slice(0, -13))).size).toBe(1);
+  });
+
+  it('tells whether a key holds these bytes: its own, and the content keys written before the random part', () => {
+    const key = newPhotoKey(7, '20260001000001', photo);
+    expect(holdsPhoto(key, photo)).toBe(true);
+    expect(holdsPhoto(key, other)).toBe(false);
+    const legacy = key.replace(/-[0-9a-f]{8}\.jpg$/, '.jpg');
+    expect(holdsPhoto(legacy, photo)).toBe(true);
+    expect(holdsPhoto(legacy, other)).toBe(false);
+    // The import's fixed name of old, and no key, hold nothing.
+    expect(holdsPhoto('photos/7/20260001000001.jpg', photo)).toBe(false);
+    expect(holdsPhoto(null, photo)).toBe(false);
+    expect(holdsPhoto(`${key}.bak`, photo)).toBe(false);
   });
 });

@@ -1,17 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { generationItems } from '../db/schema.ts';
 import type { FileStorage } from './storage.ts';
 
+/** The 16 hex of a photo's SHA-256 that the names of its files carry. */
+function contentTag(photo: Uint8Array): string {
+  return createHash('sha256').update(photo).digest('hex').slice(0, 16);
+}
+
 /**
- * A candidate's photo (300 × 400, ADR 0107) under a key of its content, wherever it comes from (the
- * list's import, the photos zip, an upload or the editor): two writers never share a key unless they
- * write the same bytes, so a write that does not commit never changes a file another committed.
+ * A new key for a candidate's photo (300 × 400, ADR 0107), wherever it comes from (the list's
+ * import, the photos zip, an upload or the editor): its content's tag, then 8 random hex of this
+ * write. Two writers never share a key, even for the same bytes: a write that does not commit, and
+ * the clean-up after it, never touch a file another writer committed (ADR 0060, amendment of
+ * 2026-11-28). The same photo as the one a row names is not written again (`holdsPhoto`).
  */
-export function contentPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array): string {
-  const sha = createHash('sha256').update(photo).digest('hex').slice(0, 16);
-  return `photos/${generationId}/${candidateCode}-${sha}.jpg`;
+export function newPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array): string {
+  return `photos/${generationId}/${candidateCode}-${contentTag(photo)}-${randomBytes(4).toString('hex')}.jpg`;
+}
+
+/**
+ * Whether the file a row names holds these bytes, by the content tag in its name (keys of this
+ * form, and those written before the random part, `<code>-<tag>.jpg`); never for the import's old
+ * fixed name or no key.
+ */
+export function holdsPhoto(key: string | null, photo: Uint8Array): boolean {
+  const tag = key ? /-([0-9a-f]{16})(?:-[0-9a-f]{8})?\.jpg$/.exec(key)?.[1] : undefined;
+  return tag !== undefined && tag === contentTag(photo);
 }
 
 /** Where the import wrote a candidate's photo before content keys: still cleaned up when superseded. */
@@ -21,7 +37,7 @@ export function photoKey(generationId: number, candidateCode: string): string {
 
 /**
  * The original kept with a photo (bounded, ADR 0147), which the editor crops from: beside the
- * photo, under `originals/`, with the photo's own name. A photo's key names its content, so the
+ * photo, under `originals/`, with the photo's own name. Each write of a photo has a key of its own, so the
  * original belongs to the photo the row names and changes with it in the same commit (ADR 0060,
  * amendment of 2026-11-27); none for a photo that is its own original.
  */

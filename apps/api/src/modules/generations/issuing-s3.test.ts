@@ -117,12 +117,12 @@ describe('issuing with FILE_STORAGE=s3', () => {
     const codes = ['20264000000001', '20264000000002', '20264000000003', '20264000000004'];
     batchId = await importBatch(codes, 3, 'Lot S3');
     // Each photo's 300 × 400 copy, and its original the editor crops from (ADR 0147).
-    // Under keys of their content (contentPhotoKey), as each row names them.
+    // Under keys of their own (newPhotoKey), as each row names them.
     const named = (await ctx.db.select({ key: generationItems.photoKey }).from(generationItems).where(eq(generationItems.generationId, batchId)))
       .map((r) => r.key)
       .filter((k): k is string => k !== null);
     expect(named).toHaveLength(3);
-    for (const c of codes.slice(0, 3)) expect(named.some((k) => new RegExp(`^photos/${batchId}/${c}-[0-9a-f]{16}\\.jpg$`).test(k))).toBe(true);
+    for (const c of codes.slice(0, 3)) expect(named.some((k) => new RegExp(`^photos/${batchId}/${c}-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`).test(k))).toBe(true);
     const stored = named.flatMap((k) => [k, originalKeyOf(k)]);
     expect((await inBucket(`photos/${batchId}/`)).sort()).toEqual(stored.sort());
     const [importation] = await ctx.db.select().from(importations).where(eq(importations.generationId, batchId));
@@ -146,7 +146,7 @@ describe('issuing with FILE_STORAGE=s3', () => {
     const uploaded = await app.inject({ method: 'POST', url: `/api/validations/photos/${without.id}/upload`, headers: { ...admin, ...body.headers }, payload: body.payload });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const [after] = await ctx.db.select().from(generationItems).where(eq(generationItems.id, without.id));
-    expect(after!.photoKey).toMatch(new RegExp(`^photos/${batchId}/${without.candidateCode}-[0-9a-f]{16}\\.jpg$`));
+    expect(after!.photoKey).toMatch(new RegExp(`^photos/${batchId}/${without.candidateCode}-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`));
     expect(await inBucket(after!.photoKey!)).toEqual([after!.photoKey]);
   });
 

@@ -124,10 +124,10 @@ describe('an upload whose recording fails', () => {
 
     await t.services.imports.job.handle({ importationId }, { id: 'succeeds' });
     expect(await itemCount(generationId)).toBe(3);
-    // Each row names its photo, stored under a key of its content, its original beside it; nothing else.
+    // Each row names its photo, stored under a key of its own, its original beside it; nothing else.
     const named = (await t.ctx.db.select({ key: generationItems.photoKey }).from(generationItems).where(eq(generationItems.generationId, generationId))).map((r) => r.key!);
     expect(named).toHaveLength(3);
-    for (const code of codes) expect(named.filter((k) => new RegExp(`^photos/${generationId}/${code}-[0-9a-f]{16}\\.jpg$`).test(k))).toHaveLength(1);
+    for (const code of codes) expect(named.filter((k) => new RegExp(`^photos/${generationId}/${code}-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`).test(k))).toHaveLength(1);
     expect(await photosOfBatch()).toEqual([...named, ...named.map(originalKeyOf)].sort());
   });
 });

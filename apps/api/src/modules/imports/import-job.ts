@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { generationItems, generations, importations } from '../../db/schema.ts';
 import { defineJob, type JobQueue } from '../../jobs/job-queue.ts';
-import { contentPhotoKey, originalKeyOf, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { newPhotoKey, originalKeyOf, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { loadScopes, NATIONAL, type Scope } from '../../policies/scope.ts';
 import { recordAudit } from '../audit/audit-service.ts';
@@ -154,7 +154,7 @@ export class ImportJob {
             if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
             if (!entry) return;
             const files = await preparePhotoFiles(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
-            const key = contentPhotoKey(batch.id, candidate.candidateCode, files.photo);
+            const key = newPhotoKey(batch.id, candidate.candidateCode, files.photo);
             photographed.set(candidate.candidateCode, key);
             if (files.original) await this.storage.put(originalKeyOf(key), files.original);
             await this.storage.put(key, files.photo);

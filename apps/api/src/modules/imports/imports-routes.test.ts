@@ -266,10 +266,10 @@ describe('importing a checked list', () => {
     const started = await start(data.generation_id);
     await t.services.imports.job.handle({ importationId: started.json().data.importation_id }, { id: 'test' });
     const items = await t.ctx.db.select().from(generationItems).where(eq(generationItems.generationId, data.generation_id));
-    // Each under a key of its content (contentPhotoKey).
+    // Each under a key of its own (newPhotoKey).
     expect(items.map((i) => i.photoKey)).toEqual([
-      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000001-[0-9a-f]{16}\\.jpg$`)),
-      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000002-[0-9a-f]{16}\\.jpg$`)),
+      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000001-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`)),
+      expect.stringMatching(new RegExp(`^photos/${data.generation_id}/20260001000002-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`)),
       null,
     ]);
     for (const key of [items[0]!.photoKey!, items[1]!.photoKey!]) {

@@ -11,7 +11,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { checkPhoto, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
-import { contentPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { holdsPhoto, newPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { readZip } from './list-files.ts';
 import { type PhotoUnreadable, type PhotoWarning, preparePhotoFiles } from './photo-reading.ts';
 
@@ -43,7 +43,7 @@ function stemOf(fileName: string): string {
  * A photos zip added to a batch that holds its candidates (ADR 0147), at any time before launch:
  * each file named by a candidate's code (`<code>.jpg`, `.heic`, …, in any folder, as the list
  * import finds them) becomes that candidate's photo, waiting for validation, with its original
- * kept for the editor. Files are read and written first, each photo under a key of its content
+ * kept for the editor. Files are read and written first, each photo under a key of its own
  * with its original beside it (`originalKeyOf`), so no file a candidate has is touched; then every
  * candidate changes in one transaction holding the batch (its state checked again there), audited
  * once. All or nothing (ADR 0060, amendment of 2026-11-27): when the transaction fails, the files
@@ -117,10 +117,10 @@ export class PhotoZipService {
               outcome.refused.push({ file, candidateCode: code, code: 'photo_unreadable', reason: 'damaged' });
               return;
             }
-            // Under a key of its content, as an uploaded photo, its original beside it (none for a
+            // Under a key of its own, as an uploaded photo, its original beside it (none for a
             // photo already at the box's size: its own original). The candidate's files stay as they
             // are; the same photo again writes nothing.
-            const key = contentPhotoKey(batch.id, code, files.photo);
+            const key = holdsPhoto(item.photoKey, files.photo) ? item.photoKey! : newPhotoKey(batch.id, code, files.photo);
             if (key !== item.photoKey) {
               written.push(key);
               if (files.original) await this.storage.put(originalKeyOf(key), files.original);

@@ -534,7 +534,7 @@ describe('uploading a photo for a candidate', () => {
       photo_url: expect.stringMatching(new RegExp(`^/api/validations/photos/${id}/items/${item}/photo\\?v=`)),
     });
     const row = await itemRow(item);
-    expect(row.photoKey).toMatch(new RegExp(`^photos/${id}/${row.candidateCode}-[0-9a-f]{16}\\.jpg$`));
+    expect(row.photoKey).toMatch(new RegExp(`^photos/${id}/${row.candidateCode}-[0-9a-f]{16}-[0-9a-f]{8}\\.jpg$`));
     const stored = (await services.storage.get(row.photoKey!))!;
     const meta = await sharp(stored).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 300, 400]);

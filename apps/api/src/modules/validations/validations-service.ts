@@ -11,7 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
-import { contentPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { holdsPhoto, newPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -175,7 +175,7 @@ export class ValidationsService {
   }
 
   /**
-   * Writes the photo under a key of its content, and its original beside it (`originalKeyOf`),
+   * Writes the photo under a key of its own (`newPhotoKey`), and its original beside it (`originalKeyOf`),
    * before the row points at it: the candidate's own files are not touched. All or nothing (ADR
    * 0060, amendment of 2026-11-27): if the change fails, the files written are deleted and the
    * candidate keeps its photo and original; once it commits, the photo it replaces is deleted with
@@ -195,8 +195,9 @@ export class ValidationsService {
     try {
       const result = await this.change(actor, RULE.photo, target, async (tx, [item]) => {
         if (item!.rejected) throw rejectedConflict();
-        const key = contentPhotoKey(item!.generationId, item!.candidateCode, jpeg);
         const previous = item!.photoKey;
+        // The same photo again writes nothing; another gets a key of its own.
+        const key = holdsPhoto(previous, jpeg) ? previous! : newPhotoKey(item!.generationId, item!.candidateCode, jpeg);
         if (key !== previous) {
           const original = outcome.original === 'kept' ? await this.keptOriginal(previous) : outcome.original;
           written = key;
