@@ -29,9 +29,15 @@ describe('a trust list read from a file or a platform (a stranger may have writt
     expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, timestamp_authorities: ['a'.repeat(20_001)] }] })).toThrow(/timestamp_authorities/);
   });
 
-  it('keeps public keys only: a private member given with a key is dropped', () => {
-    const list = parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, jwks: { keys: [{ ...key, d: 'secret' }] } }] });
-    expect(list.issuers[0]!.jwks.keys[0]).not.toHaveProperty('d');
+  it('refuses a key published with its private part (anyone could sign with it), naming where; drops members it does not know', () => {
+    for (const member of ['d', 'p', 'k']) {
+      expect(() => parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, jwks: { keys: [key, { ...key, kid: 'k2', [member]: 'secret' }] } }] })).toThrow(
+        /issuers\.0\.jwks\.keys\.1: the list publishes this key with its private part/,
+      );
+    }
+    const list = parseTrustList({ format: TRUST_LIST_FORMAT, issuers: [{ ...entry, jwks: { keys: [{ ...key, note: 'rotated in June' }] } }] });
+    expect(list.issuers[0]!.jwks.keys[0]).not.toHaveProperty('note');
+    expect(list.issuers[0]!.jwks.keys[0]).toEqual(key);
   });
 });
 

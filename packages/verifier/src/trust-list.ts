@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { Jwks } from '@sceau/credential/jwk';
+import { carriesPrivateKey } from '@sceau/sd-jwt/public-jwk';
 import type { RegistryRef } from './types.ts';
 
 export const TRUST_LIST_FORMAT = 'sceau-trust-list/1';
@@ -16,7 +17,7 @@ export const TRUST_LIST_MAX_BYTES = 1024 * 1024;
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/);
 const certificate = z.string().regex(/^[A-Za-z0-9+/=]{1,20000}$/);
-const publicKey = z
+const publicKeyMembers = z
   .object({
     kty: z.literal('EC'),
     crv: z.literal('P-256'),
@@ -32,8 +33,19 @@ const publicKey = z
     compromised_at: z.iso.datetime({ offset: true }).optional(),
     x5c: z.array(certificate).max(10).optional(),
   })
-  // Private members (d) and anything unknown are dropped: a trust list holds public keys only.
+  // Anything unknown is dropped: the engine reads only these members.
   .strip();
+/**
+ * A key of the list: public. One published with a private member (`d`…) is refused, never cleaned:
+ * whoever can read the list can sign with that key, so nothing it signed proves anything, and the
+ * list's publisher must replace the key, not just the file.
+ */
+const publicKey = z.preprocess((value, ctx) => {
+  if (value !== null && typeof value === 'object' && carriesPrivateKey(value)) {
+    ctx.addIssue({ code: 'custom', message: 'the list publishes this key with its private part: anyone can sign with it; it cannot be trusted', input: value });
+  }
+  return value;
+}, publicKeyMembers);
 
 const entrySchema = z.object({
   id: z.string().min(1).max(253),
