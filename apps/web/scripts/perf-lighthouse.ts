@@ -8,6 +8,7 @@
  *   npm run lighthouse -- --url http://host:3000 --id <id>     # a running platform, a published diploma
  *   options: --runs N (default 1; the median Performance run is printed), --port P, --json DIR (keeps each report),
  *            --pages /verify/{id},/login (only those of the four, by label),
+ *            --paths /student-check,/register (other pages, by path, audited after those; the same goals),
  *            --devtools (Lighthouse's throttling applied to the real load rather than simulated from an
  *            unthrottled one: on a fast local server the simulation never sees the server-written verdict
  *            painted before the SPA, and charges its LCP with all the JavaScript)
@@ -115,7 +116,11 @@ async function main(): Promise<void> {
   const devtools = argv.includes('--devtools');
   if (keep) mkdirSync(keep, { recursive: true });
   const only = option(argv, 'pages')?.split(',');
-  const pages = only ? PAGES.filter((page) => only.includes(page.label)) : PAGES;
+  const others = (option(argv, 'paths')?.split(',') ?? []).map((path) => {
+    if (!/^\/[\w\-./%?=&]*$/.test(path)) throw new Error(`--paths: ${path} is not a path of the site`);
+    return { label: path, path: () => path };
+  });
+  const pages = [...(only ? PAGES.filter((page) => only.includes(page.label)) : others.length ? [] : PAGES), ...others];
   if (pages.length === 0) throw new Error(`--pages: some of ${PAGES.map((page) => page.label).join(',')}`);
   // Scores from two runs compare only on machines that check alike (docs/performance.md, "The machine under the figures").
   const machineCheck = probeMachine();

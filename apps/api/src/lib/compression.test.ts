@@ -1,6 +1,6 @@
 // When a process stops compressing the answers that allow it: its event loop's utilisation over a
 // window, with a lower threshold to start again.
-import type { EventLoopUtilization } from 'node:perf_hooks';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { CompressionLoad } from './compression.ts';
 
@@ -51,6 +51,9 @@ describe('CompressionLoad', () => {
   it('reads the event loop once a window, whatever the number of requests, and a pause reads as idle', () => {
     const loop = fakeLoop();
     const load = new CompressionLoad({ windowMs: 250, ...loop });
+    // Busy before the first request (a start): not counted, the first window starts there.
+    loop.busyFor(5_000, 1);
+    expect(load.saturated()).toBe(false);
     const start = loop.reads();
     loop.busyFor(250, 1);
     for (let i = 0; i < 1000; i++) load.saturated();
@@ -70,8 +73,17 @@ describe('CompressionLoad', () => {
   });
 
   it("reads this process's event loop by default: idle in a test, so answers are compressed", async () => {
-    const load = new CompressionLoad({ windowMs: 10 });
+    let reads = 0;
+    const load = new CompressionLoad({
+      windowMs: 10,
+      utilization: (since) => {
+        reads++;
+        return performance.eventLoopUtilization(since);
+      },
+    });
+    expect(load.saturated()).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(load.saturated()).toBe(false);
+    expect(reads).toBe(3);
   });
 });

@@ -47,8 +47,9 @@ export interface CompressionLoadOptions {
  * answer costs. When the event loop stays busy (a results-day peak: requests wait for the CPU),
  * answering uncompressed serves a third more people instead of making all of them queue; as soon
  * as the load drops, answers go out compressed again. Read at most once a window (one call to
- * perf_hooks per window, a comparison of times per request); a window starts at the first request
- * after the previous one ended, so a pause reads as idle.
+ * perf_hooks per window, a comparison of times per request); the first window starts at the first
+ * request (the process's start is not load), and a window lasts until the first request after its
+ * end, so a pause reads as idle.
  */
 export class CompressionLoad {
   private readonly stopAbove: number;
@@ -56,8 +57,9 @@ export class CompressionLoad {
   private readonly windowMs: number;
   private readonly utilization: UtilizationSource;
   private readonly now: () => number;
-  private reading: EventLoopUtilization;
-  private readAt: number;
+  /** The last reading and its time; none before the first request (a start's own work is not load). */
+  private reading: EventLoopUtilization | null = null;
+  private readAt = 0;
   private busy = false;
 
   constructor(options: CompressionLoadOptions = {}) {
@@ -67,14 +69,15 @@ export class CompressionLoad {
     this.utilization = options.utilization ?? ((since) => performance.eventLoopUtilization(since));
     this.now = options.now ?? (() => performance.now());
     if (!(this.resumeBelow <= this.stopAbove)) throw new Error('compression resumes below a utilisation no higher than the one it stops at');
-    this.reading = this.utilization();
-    this.readAt = this.now();
   }
 
   /** True while answers that allow it should go out as they are. */
   saturated(): boolean {
     const now = this.now();
-    if (now - this.readAt >= this.windowMs) {
+    if (this.reading === null) {
+      this.reading = this.utilization();
+      this.readAt = now;
+    } else if (now - this.readAt >= this.windowMs) {
       const reading = this.utilization();
       const { utilization } = this.utilization(this.reading);
       this.reading = reading;
