@@ -41,8 +41,9 @@ const screen = (locale: string, path: string) => {
 const texts = (locale: string, path: string) => textsOf(screen(locale, path).html);
 
 describe('first screens of the public pages', () => {
-  it('renders /, /verification and /login in French and English', () => {
-    expect(screens.map((s) => `${s.locale} ${s.path}`).sort()).toEqual(['en /', 'en /login', 'en /verification', 'fr /', 'fr /login', 'fr /verification']);
+  it('renders /, /verification, /student-check, /login and /register in French and English', () => {
+    const pages = ['/', '/login', '/register', '/student-check', '/verification'];
+    expect(screens.map((s) => `${s.locale} ${s.path}`).sort()).toEqual([...pages.map((p) => `en ${p}`), ...pages.map((p) => `fr ${p}`)]);
   });
 
   it.each(['fr', 'en'])('has each page h1 and lead in %s, from the catalogue', (locale) => {
@@ -55,6 +56,12 @@ describe('first screens of the public pages', () => {
     expect(texts(locale, '/login')).toContain(web.login!.title);
     expect(screen(locale, '/login').html).toContain('type="password"');
     expect(screen(locale, '/login').title).toBe(`${web.login!.title} · Sceau`);
+    // The candidate check (results day's page) and registration: their heading, lead and form.
+    expect(texts(locale, '/student-check')).toContain(web.candidateCheck!.title);
+    expect(screen(locale, '/student-check').html).toContain('name="last_name"');
+    expect(screen(locale, '/student-check').title).toBe(`${web.candidateCheck!.title} · Sceau`);
+    expect(texts(locale, '/register')).toContain(web.register!.title);
+    expect(screen(locale, '/register').html).toContain('type="password"');
   });
 
   it('shows the header and footer with the runtime configuration, in the page language', () => {

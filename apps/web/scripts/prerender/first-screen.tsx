@@ -21,7 +21,7 @@ import { createSessionStore } from '@/lib/session';
  */
 
 /** The pages written this way: their markup replaces index.html's app shell. */
-export const FIRST_SCREEN_PATHS = ['/', '/verification', '/login'] as const;
+export const FIRST_SCREEN_PATHS = ['/', '/verification', '/student-check', '/login', '/register'] as const;
 export type FirstScreenPath = (typeof FIRST_SCREEN_PATHS)[number];
 
 export interface FirstScreen {
@@ -65,7 +65,13 @@ async function renderPage(path: FirstScreenPath, locale: Locale): Promise<FirstS
   return { path, locale, title: documentTitle(path), html };
 }
 
-const TITLE_KEYS = { '/': 'home.documentTitle', '/verification': 'verify.pageTitle', '/login': 'login.title' } as const satisfies Record<FirstScreenPath, string>;
+const TITLE_KEYS = {
+  '/': 'home.documentTitle',
+  '/verification': 'verify.pageTitle',
+  '/student-check': 'candidateCheck.title',
+  '/login': 'login.title',
+  '/register': 'register.title',
+} as const satisfies Record<FirstScreenPath, string>;
 
 function documentTitle(path: FirstScreenPath): string {
   return `${i18n.t(TITLE_KEYS[path], { appName: appConfig.appName })} · ${appConfig.appName}`;
