@@ -64,6 +64,14 @@ describe('photo keys', () => {
     expect(new Set([...keys].map((k) => k.slice(0, -13))).size).toBe(1);
   });
 
+  it("derives the writer's part from a given writer (an importation): its runs write the same keys, another importation others", () => {
+    const first = newPhotoKey(7, '20260001000001', photo, 'importation:12');
+    expect(newPhotoKey(7, '20260001000001', photo, 'importation:12')).toBe(first);
+    expect(newPhotoKey(7, '20260001000001', photo, 'importation:13')).not.toBe(first);
+    expect(first).toMatch(/^photos\/7\/20260001000001-[0-9a-f]{16}-[0-9a-f]{8}\.jpg$/);
+    expect(holdsPhoto(first, photo)).toBe(true);
+  });
+
   it('tells whether a key holds these bytes: its own, and the content keys written before the random part', () => {
     const key = newPhotoKey(7, '20260001000001', photo);
     expect(holdsPhoto(key, photo)).toBe(true);

@@ -11,13 +11,17 @@ function contentTag(photo: Uint8Array): string {
 
 /**
  * A new key for a candidate's photo (300 × 400, ADR 0107), wherever it comes from (the list's
- * import, the photos zip, an upload or the editor): its content's tag, then 8 random hex of this
- * write. Two writers never share a key, even for the same bytes: a write that does not commit, and
- * the clean-up after it, never touch a file another writer committed (ADR 0060, amendment of
- * 2026-11-28). The same photo as the one a row names is not written again (`holdsPhoto`).
+ * import, the photos zip, an upload or the editor): its content's tag, then 8 hex of the writer.
+ * Two writers never share a key, even for the same bytes: a write that does not commit, and the
+ * clean-up after it, never touch a file another writer committed (ADR 0060, amendment of
+ * 2026-11-28). The writer's part is random, or, given `writer`, derived from it: the import job
+ * passes its importation, so that a run started again after a crash writes over the files the
+ * killed run left instead of beside them (runs of one importation never overlap). The same photo as
+ * the one a row names is not written again (`holdsPhoto`).
  */
-export function newPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array): string {
-  return `photos/${generationId}/${candidateCode}-${contentTag(photo)}-${randomBytes(4).toString('hex')}.jpg`;
+export function newPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array, writer?: string): string {
+  const part = writer === undefined ? randomBytes(4).toString('hex') : createHash('sha256').update(`photo-writer:${writer}`).digest('hex').slice(0, 8);
+  return `photos/${generationId}/${candidateCode}-${contentTag(photo)}-${part}.jpg`;
 }
 
 /**

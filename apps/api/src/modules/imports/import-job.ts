@@ -154,7 +154,7 @@ export class ImportJob {
             if (candidate.photo && !entry) throw new Error(`photo ${candidate.photo} of row ${candidate.row} is not in the zip`);
             if (!entry) return;
             const files = await preparePhotoFiles(await zip!.read(entry), PHOTO_BOX_MM, PHOTO_LIMITS);
-            const key = newPhotoKey(batch.id, candidate.candidateCode, files.photo);
+            const key = newPhotoKey(batch.id, candidate.candidateCode, files.photo, `importation:${importation.id}`);
             photographed.set(candidate.candidateCode, key);
             if (files.original) await this.storage.put(originalKeyOf(key), files.original);
             await this.storage.put(key, files.photo);
