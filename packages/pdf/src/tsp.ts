@@ -58,12 +58,6 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function stripZeros(bytes: Uint8Array): Uint8Array {
-  let i = 0;
-  while (i < bytes.length - 1 && bytes[i] === 0) i++;
-  return bytes.subarray(i);
-}
-
 /**
  * Checks a time-stamp token: a SignedData over a TSTInfo, whose signed attributes' message digest
  * matches the TSTInfo and whose signature verifies with the embedded TSA certificate; that
@@ -102,7 +96,7 @@ export function verifyTimeStampToken(token: Uint8Array, expected: { imprint?: Ui
   if (info.messageImprint.hashAlgorithm.algorithm !== OID.sha256) throw new TimeStampError('time-stamp token: imprint is not SHA-256', 'mismatch');
   if (expected.imprint && !equalBytes(imprint, expected.imprint)) throw new TimeStampError('time-stamp token: imprint is not the one requested', 'mismatch');
   const nonce = info.nonce ? new Uint8Array(info.nonce) : null;
-  if (expected.nonce && (!nonce || !equalBytes(stripZeros(nonce), stripZeros(expected.nonce)))) {
+  if (expected.nonce && (!nonce || !equalBytes(unsignedIntegerContent(nonce), unsignedIntegerContent(expected.nonce)))) {
     throw new TimeStampError('time-stamp token: nonce is not the one sent', 'mismatch');
   }
   const genTime = info.genTime;

@@ -17,11 +17,30 @@ function contentTag(photo: Uint8Array): string {
  * 2026-11-28). The writer's part is random, or, given `writer`, derived from it: the import job
  * passes its importation, so that a run started again after a crash writes over the files the
  * killed run left instead of beside them (runs of one importation never overlap). The same photo as
- * the one a row names is not written again (`holdsPhoto`).
+ * the one a row names is not written again (`photoKeyFor`).
  */
 export function newPhotoKey(generationId: number, candidateCode: string, photo: Uint8Array, writer?: string): string {
+  return keyWithTag(generationId, candidateCode, contentTag(photo), writer);
+}
+
+function keyWithTag(generationId: number, candidateCode: string, tag: string, writer?: string): string {
   const part = writer === undefined ? randomBytes(4).toString('hex') : createHash('sha256').update(`photo-writer:${writer}`).digest('hex').slice(0, 8);
-  return `photos/${generationId}/${candidateCode}-${contentTag(photo)}-${part}.jpg`;
+  return `photos/${generationId}/${candidateCode}-${tag}-${part}.jpg`;
+}
+
+/** The content tag a photo key carries, or null (the import's old fixed name, no key). */
+function tagOf(key: string | null): string | null {
+  return (key && /-([0-9a-f]{16})(?:-[0-9a-f]{8})?\.jpg$/.exec(key)?.[1]) || null;
+}
+
+/**
+ * The key a candidate's photo is to be stored under when the row names `current`: `current` itself
+ * when it already holds these bytes (the same photo again writes nothing), else a new one
+ * (`newPhotoKey`, a random writer's part). The photo is hashed once.
+ */
+export function photoKeyFor(current: string | null, generationId: number, candidateCode: string, photo: Uint8Array): string {
+  const tag = contentTag(photo);
+  return current !== null && tagOf(current) === tag ? current : keyWithTag(generationId, candidateCode, tag);
 }
 
 /**
@@ -30,8 +49,8 @@ export function newPhotoKey(generationId: number, candidateCode: string, photo: 
  * fixed name or no key.
  */
 export function holdsPhoto(key: string | null, photo: Uint8Array): boolean {
-  const tag = key ? /-([0-9a-f]{16})(?:-[0-9a-f]{8})?\.jpg$/.exec(key)?.[1] : undefined;
-  return tag !== undefined && tag === contentTag(photo);
+  const tag = tagOf(key);
+  return tag !== null && tag === contentTag(photo);
 }
 
 /** Where the import wrote a candidate's photo before content keys: still cleaned up when superseded. */

@@ -11,7 +11,7 @@ import { recordAudit } from '../audit/audit-service.ts';
 import { batchFor } from '../generations/batch-access.ts';
 import { moveGeneration } from '../generations/generation-status.ts';
 import { checkPhoto, PHOTO_BOX_MM, PHOTO_LIMITS } from './import-checker.ts';
-import { holdsPhoto, newPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { originalKeyOf, photoKey as importedPhotoKey, photoKeyFor, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { readZip } from './list-files.ts';
 import { type PhotoUnreadable, type PhotoWarning, preparePhotoFiles } from './photo-reading.ts';
 
@@ -120,7 +120,7 @@ export class PhotoZipService {
             // Under a key of its own, as an uploaded photo, its original beside it (none for a
             // photo already at the box's size: its own original). The candidate's files stay as they
             // are; the same photo again writes nothing.
-            const key = holdsPhoto(item.photoKey, files.photo) ? item.photoKey! : newPhotoKey(batch.id, code, files.photo);
+            const key = photoKeyFor(item.photoKey, batch.id, code, files.photo);
             if (key !== item.photoKey) {
               written.push(key);
               if (files.original) await this.storage.put(originalKeyOf(key), files.original);

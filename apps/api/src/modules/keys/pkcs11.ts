@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } 
 import { readFile } from 'node:fs/promises';
 import 'reflect-metadata';
 import type * as Pkcs11Module from 'pkcs11js';
-import { unsignedInteger } from '@sceau/pdf/der';
+import { sequence, unsignedInteger } from '@sceau/pdf/der';
 
 /**
  * The ministry's key held in a hardware module (an HSM, a smart card, SoftHSM in tests), reached
@@ -76,8 +76,7 @@ function pemBlocks(pem: string): Uint8Array[] {
 /** ECDSA r‖s (P1363) to the DER SEQUENCE { r INTEGER, s INTEGER } (at most 72 bytes for P-256). */
 export function p1363ToDer(signature: Uint8Array): Uint8Array {
   if (signature.length !== 64) throw new Error(`a P-256 signature is 64 bytes, the token returned ${signature.length}`);
-  const body = Buffer.concat([unsignedInteger(signature.subarray(0, 32)), unsignedInteger(signature.subarray(32))]);
-  return new Uint8Array(Buffer.concat([Buffer.from([0x30, body.length]), body]));
+  return sequence(unsignedInteger(signature.subarray(0, 32)), unsignedInteger(signature.subarray(32)));
 }
 
 function trimmed(label: Buffer | string): string {

@@ -11,7 +11,7 @@ import { batchFor } from '../generations/batch-access.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { generationPolicy, type BatchFacts } from '../../policies/generation-policy.ts';
 import { allowed, authorize, type Decision } from '../../policies/policy.ts';
-import { holdsPhoto, newPhotoKey, originalKeyOf, photoKey as importedPhotoKey, removeUnusedPhotos } from '../../lib/photo-files.ts';
+import { originalKeyOf, photoKey as importedPhotoKey, photoKeyFor, removeUnusedPhotos } from '../../lib/photo-files.ts';
 import { BIRTH_AGE } from '../imports/row-values.ts';
 import { applyPhotoEdits, readEditedImage, readUploadedPhoto } from './photo-editing.ts';
 import {
@@ -197,7 +197,7 @@ export class ValidationsService {
         if (item!.rejected) throw rejectedConflict();
         const previous = item!.photoKey;
         // The same photo again writes nothing; another gets a key of its own.
-        const key = holdsPhoto(previous, jpeg) ? previous! : newPhotoKey(item!.generationId, item!.candidateCode, jpeg);
+        const key = photoKeyFor(previous, item!.generationId, item!.candidateCode, jpeg);
         if (key !== previous) {
           const original = outcome.original === 'kept' ? await this.keptOriginal(previous) : outcome.original;
           written = key;
