@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fromBase45, toBase45 } from '@sceau/credential/base45';
 import { zlibDecompress } from '@sceau/credential/zlib';
@@ -83,6 +83,18 @@ describe('/verification', () => {
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveFocus();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it("shows a field's error in the language chosen after it appeared", async () => {
+    renderApp({ path: '/verification', routes: { [VERIFY]: () => jsonResponse(result('authentic')) } });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Lien du diplôme'), 'pas un lien');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText('Lien invalide')).toBeInTheDocument();
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByText('Invalid link')).toBeInTheDocument();
+    expect(screen.queryByText('Lien invalide')).not.toBeInTheDocument();
   });
 
   it('shows the field message of a 422 next to the link', async () => {

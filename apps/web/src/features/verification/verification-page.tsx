@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { describedBy, FormField } from '@/components/form-field';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError, type ApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { OfflineResult, type OfflineState } from '@/features/verification/offline-result';
@@ -18,7 +19,8 @@ import { VerificationResult } from '@/features/verification/verification-result'
 const CameraScanner = lazy(() => import('@/features/verification/camera-scanner'));
 
 type Mode = 'link' | 'document' | 'camera';
-type Errors = Partial<Record<Mode, string>>;
+/** The fields' errors, translated when shown (a language chosen afterwards applies to them). */
+type Errors = Partial<Record<Mode, Message>>;
 /** Which verification the result area shows: the form's (link, document), a read QR code's, or the offline check. */
 type Shown = 'form' | 'qr' | 'offline';
 type Photo = { status: 'none' } | { status: 'reading' } | { status: 'read'; content: QrContent } | { status: 'problem'; problem: QrPhotoProblem };
@@ -54,6 +56,7 @@ export function VerificationPage() {
   const [scanned, setScanned] = useState<QrContent | null>(null);
   const [scanRound, setScanRound] = useState(0);
   const [errors, setErrors] = useState<Errors>({});
+  const messageText = useMessageText();
   const [dragging, setDragging] = useState(false);
   const [shown, setShown] = useState<Shown>('form');
   const [offline, setOffline] = useState<{ text: string; state: OfflineState } | null>(null);
@@ -62,7 +65,7 @@ export function VerificationPage() {
   const resultTitle = useRef<HTMLHeadingElement>(null);
   const photoToken = useRef(0);
   const maxSize = formatBytes(MAX_DOCUMENT_BYTES, currentLocale(i18n));
-  const portableTooLarge = t('errors:field.portable_too_large', { size: MAX_PORTABLE_BYTES / 1024 });
+  const portableTooLarge = keyMessage('errors:field.portable_too_large', { size: MAX_PORTABLE_BYTES / 1024 });
 
   const active = shown === 'qr' ? verifyQr : verify;
   const offlineDone = shown === 'offline' && offline?.state.status !== 'pending';
@@ -94,7 +97,7 @@ export function VerificationPage() {
     setShown('form');
   }
 
-  function refuseFile(message: string) {
+  function refuseFile(message: Message) {
     setFile(null);
     setPhoto({ status: 'none' });
     setErrors((current) => ({ ...current, document: message }));
@@ -103,7 +106,7 @@ export function VerificationPage() {
 
   function choose(next: File | undefined) {
     if (!next) return;
-    if (next.size > MAX_DOCUMENT_BYTES) return refuseFile(t('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 }));
+    if (next.size > MAX_DOCUMENT_BYTES) return refuseFile(keyMessage('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 }));
     setErrors(({ document: _dropped, ...rest }) => rest);
     setFile(next);
     const token = ++photoToken.current;
@@ -119,7 +122,7 @@ export function VerificationPage() {
       if (outcome.ok) setPhoto({ status: 'read', content: outcome.content });
       else {
         setPhoto({ status: 'problem', problem: outcome.problem });
-        setErrors((current) => ({ ...current, document: t(`scan.qr.${outcome.problem}`) }));
+        setErrors((current) => ({ ...current, document: keyMessage(`scan.qr.${outcome.problem}`) }));
       }
     });
   }
@@ -167,23 +170,23 @@ export function VerificationPage() {
     const pasted = mode === 'link' ? pastedPortable(link) : null;
     if (mode === 'link') {
       const problem = !link.trim()
-        ? t('errors:field.required')
+        ? keyMessage('errors:field.required')
         : pasted === 'too_large'
           ? portableTooLarge
           : !pasted && !isAcceptableLink(link)
-            ? t('errors:field.invalid_url')
+            ? keyMessage('errors:field.invalid_url')
             : null;
       setErrors(problem ? { link: problem } : {});
       if (problem) return linkInput.current?.focus();
     } else if (mode === 'document') {
       const problem = !file
-        ? t('errors:field.file_required')
+        ? keyMessage('errors:field.file_required')
         : file.size > MAX_DOCUMENT_BYTES
-          ? t('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 })
+          ? keyMessage('errors:field.file_too_large', { size: MAX_DOCUMENT_BYTES / 1024 / 1024 })
           : (await isPortableTooLarge(file))
             ? portableTooLarge
             : photo.status === 'problem'
-              ? t(`scan.qr.${photo.problem}`)
+              ? keyMessage(`scan.qr.${photo.problem}`)
               : null;
       setErrors(problem ? { document: problem } : {});
       if (problem) return fileInput.current?.focus();
@@ -199,7 +202,7 @@ export function VerificationPage() {
       if (!isApiError(error) || error.status !== 422) return;
       const fields = error.fieldErrors;
       const message = (mode === 'link' ? (fields.cert_url ?? fields.cert_document) : (fields.cert_document ?? fields.cert_url))?.[0] ?? error.message;
-      setErrors({ [mode]: message });
+      setErrors({ [mode]: textMessage(message) });
       (mode === 'link' ? linkInput : fileInput).current?.focus();
     }
   }
@@ -243,7 +246,7 @@ export function VerificationPage() {
         </fieldset>
 
         {mode === 'link' ? (
-          <FormField id={LINK_ID} label={t('verify.link.label')} hint={`${t('verify.link.hint')} ${t('verify.link.portable')}`} error={errors.link ?? null}>
+          <FormField id={LINK_ID} label={t('verify.link.label')} hint={`${t('verify.link.hint')} ${t('verify.link.portable')}`} error={messageText(errors.link)}>
             <input
               id={LINK_ID}
               ref={linkInput}
@@ -265,7 +268,7 @@ export function VerificationPage() {
             id={DOCUMENT_ID}
             label={t('verify.document.label')}
             hint={`${t('verify.document.hint', { size: maxSize })} ${t('verify.document.portable', { size: formatBytes(MAX_PORTABLE_BYTES, currentLocale(i18n)) })}`}
-            error={errors.document ?? null}
+            error={messageText(errors.document)}
           >
             {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
             <div
