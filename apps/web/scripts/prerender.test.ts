@@ -41,8 +41,8 @@ const screen = (locale: string, path: string) => {
 const texts = (locale: string, path: string) => textsOf(screen(locale, path).html);
 
 describe('first screens of the public pages', () => {
-  it('renders /, /verification, /student-check, /login and /register in French and English', () => {
-    const pages = ['/', '/login', '/register', '/student-check', '/verification'];
+  it('renders /, /verification, /student-check (and /mon-{product}), /login, /register and /contact in French and English', () => {
+    const pages = ['/', '/contact', '/login', '/mon-exetat', '/register', '/student-check', '/verification'];
     expect(screens.map((s) => `${s.locale} ${s.path}`).sort()).toEqual([...pages.map((p) => `en ${p}`), ...pages.map((p) => `fr ${p}`)]);
   });
 
@@ -60,8 +60,14 @@ describe('first screens of the public pages', () => {
     expect(texts(locale, '/student-check')).toContain(web.candidateCheck!.title);
     expect(screen(locale, '/student-check').html).toContain('name="last_name"');
     expect(screen(locale, '/student-check').title).toBe(`${web.candidateCheck!.title} · Sceau`);
+    // The same page at the configured product's path (the default product here: exetat).
+    expect(texts(locale, '/mon-exetat')).toEqual(texts(locale, '/student-check'));
+    expect(screen(locale, '/mon-exetat').title).toBe(screen(locale, '/student-check').title);
     expect(texts(locale, '/register')).toContain(web.register!.title);
     expect(screen(locale, '/register').html).toContain('type="password"');
+    expect(texts(locale, '/contact')).toContain(web.contactPage!.title);
+    expect(screen(locale, '/contact').html).toContain('name="subject"');
+    expect(screen(locale, '/contact').title).toBe(`${web.contactPage!.title} · Sceau`);
   });
 
   it('shows the header and footer with the runtime configuration, in the page language', () => {

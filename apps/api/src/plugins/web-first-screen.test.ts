@@ -18,8 +18,10 @@ const TEXTS = {
   en: { '/': ['Home', 'National diplomas authenticated'], '/verification': ['Verify a diploma', 'Paste the link'], '/login': ['Sign in', 'For authorised staff'] },
 };
 export async function renderFirstScreens(configJson) {
-  const issuer = JSON.parse(configJson).issuer.shortName;
-  return Object.entries(TEXTS).flatMap(([locale, pages]) => Object.entries(pages).map(([path, [title, lead]]) => ({
+  const config = JSON.parse(configJson);
+  const issuer = config.issuer.shortName;
+  const withProduct = (pages) => ({ ...pages, ['/mon-' + config.product]: ['Résultat ' + config.product, 'Vos résultats'] });
+  return Object.entries(TEXTS).flatMap(([locale, pages]) => Object.entries(withProduct(pages)).map(([path, [title, lead]]) => ({
     path, locale, title: title + ' · Sceau',
     html: '<div class="layout"><header>' + issuer + '</header><main><h1>' + title + '</h1><p class="lead">' + lead + '</p>' + (path === '/login' ? '<form class="form"><input name="password" type="password"><button type="submit">Go</button></form><select><option>fr</option></select><a href="/">home</a>' : '') + '</main></div>',
   })));
@@ -41,7 +43,7 @@ let dist: string;
 let ctx: TestContext;
 beforeAll(async () => {
   dist = await builtWeb(MODULE);
-  ctx = await createTestApp({ WEB_DIST: dist, ISSUER_SHORT_NAME: 'MIN-TEST' });
+  ctx = await createTestApp({ WEB_DIST: dist, ISSUER_SHORT_NAME: 'MIN-TEST', PRODUCT: 'bepc' });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -112,6 +114,15 @@ describe('first screen in the HTML (ADR 0151)', () => {
     expect(shell.headers['x-sceau-first-screen']).toBeUndefined();
     expect(shell.headers.vary).toMatch(/x-sceau-shell/);
     expect(shell.body).toContain('Chargement… / Loading…');
+  });
+
+  it("serves the configured product's candidate check (/mon-{product}) from the screen rendered for it", async () => {
+    const product = await get('/mon-bepc');
+    expect(product.headers['x-sceau-first-screen']).toBe('/mon-bepc');
+    expect(product.body).toContain('<h1>Résultat bepc</h1>');
+    const other = await get('/mon-exetat');
+    expect(other.statusCode).toBe(404);
+    expect(other.body).not.toContain('data-ssr');
   });
 
   it('leaves every other page with index.html and its app shell', async () => {

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Providers } from '@/app/providers';
+import { resolveRoutePath } from '@/app/route-meta';
 import { buildRoutes } from '@/app/router';
 import { appConfig, readConfig } from '@/lib/config';
 import { createFlashStore } from '@/lib/flash';
@@ -21,11 +22,18 @@ import { createSessionStore } from '@/lib/session';
  */
 
 /** The pages written this way: their markup replaces index.html's app shell. */
-export const FIRST_SCREEN_PATHS = ['/', '/verification', '/student-check', '/login', '/register'] as const;
+export const FIRST_SCREEN_PATHS = ['/', '/verification', '/student-check', '/login', '/register', '/contact'] as const;
 export type FirstScreenPath = (typeof FIRST_SCREEN_PATHS)[number];
 
+/**
+ * The candidate check also answers at `/mon-{product}` (spec section 3), a path of the deployment's
+ * configuration: its first screen is rendered for the configured product, the same page.
+ */
+const PRODUCT_PATH = '/mon-:product';
+
 export interface FirstScreen {
-  path: FirstScreenPath;
+  /** One of FIRST_SCREEN_PATHS, or the configured `/mon-{product}`. */
+  path: string;
   locale: Locale;
   /** The page's `<title>`, as useDocumentTitle sets it. */
   title: string;
@@ -40,9 +48,9 @@ function applyConfig(json: string | null): void {
   Object.assign(appConfig, readConfig(doc));
 }
 
-async function renderPage(path: FirstScreenPath, locale: Locale): Promise<FirstScreen> {
+async function renderPage(path: FirstScreenPath, locale: Locale, at: string = path): Promise<FirstScreen> {
   const session = createSessionStore({ http, config: appConfig });
-  const router = createMemoryRouter(buildRoutes({ session, flash: createFlashStore(), product: appConfig.product }), { initialEntries: [path] });
+  const router = createMemoryRouter(buildRoutes({ session, flash: createFlashStore(), product: appConfig.product }), { initialEntries: [at] });
   if (!router.state.initialized) {
     await new Promise<void>((resolve) => {
       const stop = router.subscribe((state) => {
@@ -61,8 +69,8 @@ async function renderPage(path: FirstScreenPath, locale: Locale): Promise<FirstS
     </StrictMode>,
   );
   router.dispose();
-  if (router.state.errors) throw new Error(`first screen of ${path} (${locale}) failed: ${JSON.stringify(router.state.errors)}`);
-  return { path, locale, title: documentTitle(path), html };
+  if (router.state.errors) throw new Error(`first screen of ${at} (${locale}) failed: ${JSON.stringify(router.state.errors)}`);
+  return { path: at, locale, title: documentTitle(path), html };
 }
 
 const TITLE_KEYS = {
@@ -71,6 +79,7 @@ const TITLE_KEYS = {
   '/student-check': 'candidateCheck.title',
   '/login': 'login.title',
   '/register': 'register.title',
+  '/contact': 'contactPage.title',
 } as const satisfies Record<FirstScreenPath, string>;
 
 function documentTitle(path: FirstScreenPath): string {
@@ -87,6 +96,7 @@ export async function renderFirstScreens(configJson: string | null = null): Prom
   for (const locale of LOCALES) {
     await i18n.changeLanguage(locale);
     for (const path of FIRST_SCREEN_PATHS) screens.push(await renderPage(path, locale));
+    screens.push(await renderPage('/student-check', locale, resolveRoutePath(PRODUCT_PATH, appConfig.product)));
   }
   return screens;
 }
