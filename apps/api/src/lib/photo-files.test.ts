@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdsPhoto, newPhotoKey, originalKeyOf, photoKeyOfOriginal, removeUnusedPhotos } from './photo-files.ts';
+import { newPhotoKey, originalKeyOf, photoKeyFor, photoKeyOfOriginal, removeUnusedPhotos } from './photo-files.ts';
 import { LocalFileStorage, type FailedDeletion } from './storage.ts';
 
 let root: string;
@@ -69,19 +69,22 @@ describe('photo keys', () => {
     expect(newPhotoKey(7, '20260001000001', photo, 'importation:12')).toBe(first);
     expect(newPhotoKey(7, '20260001000001', photo, 'importation:13')).not.toBe(first);
     expect(first).toMatch(/^photos\/7\/20260001000001-[0-9a-f]{16}-[0-9a-f]{8}\.jpg$/);
-    expect(holdsPhoto(first, photo)).toBe(true);
+    expect(photoKeyFor(first, 7, '20260001000001', photo)).toBe(first);
   });
 
-  it('tells whether a key holds these bytes: its own, and the content keys written before the random part', () => {
+  it("keeps the row's key for the same bytes (its own form, and content keys written before the writer's part), a new key otherwise", () => {
     const key = newPhotoKey(7, '20260001000001', photo);
-    expect(holdsPhoto(key, photo)).toBe(true);
-    expect(holdsPhoto(key, other)).toBe(false);
+    expect(photoKeyFor(key, 7, '20260001000001', photo)).toBe(key);
     const legacy = key.replace(/-[0-9a-f]{8}\.jpg$/, '.jpg');
-    expect(holdsPhoto(legacy, photo)).toBe(true);
-    expect(holdsPhoto(legacy, other)).toBe(false);
-    // The import's fixed name of old, and no key, hold nothing.
-    expect(holdsPhoto('photos/7/20260001000001.jpg', photo)).toBe(false);
-    expect(holdsPhoto(null, photo)).toBe(false);
-    expect(holdsPhoto(`${key}.bak`, photo)).toBe(false);
+    expect(photoKeyFor(legacy, 7, '20260001000001', photo)).toBe(legacy);
+    const fresh = /^photos\/7\/20260001000001-[0-9a-f]{16}-[0-9a-f]{8}\.jpg$/;
+    for (const current of [key, legacy]) {
+      const replaced = photoKeyFor(current, 7, '20260001000001', other);
+      expect(replaced).toMatch(fresh);
+      expect(replaced.slice(0, -13)).toBe(newPhotoKey(7, '20260001000001', other).slice(0, -13));
+    }
+    // The import's fixed name of old, no key, and a name that only contains a key hold nothing: a new key.
+    for (const current of ['photos/7/20260001000001.jpg', null, `${key}.bak`]) expect(photoKeyFor(current, 7, '20260001000001', photo)).toMatch(fresh);
+    expect(photoKeyFor(`${key}.bak`, 7, '20260001000001', photo)).not.toBe(key);
   });
 });

@@ -28,7 +28,10 @@ function keyWithTag(generationId: number, candidateCode: string, tag: string, wr
   return `photos/${generationId}/${candidateCode}-${tag}-${part}.jpg`;
 }
 
-/** The content tag a photo key carries, or null (the import's old fixed name, no key). */
+/**
+ * The content tag a photo key carries (keys of this form, and those written before the writer's
+ * part, `<code>-<tag>.jpg`), or null (the import's old fixed name, no key).
+ */
 function tagOf(key: string | null): string | null {
   return (key && /-([0-9a-f]{16})(?:-[0-9a-f]{8})?\.jpg$/.exec(key)?.[1]) || null;
 }
@@ -41,16 +44,6 @@ function tagOf(key: string | null): string | null {
 export function photoKeyFor(current: string | null, generationId: number, candidateCode: string, photo: Uint8Array): string {
   const tag = contentTag(photo);
   return current !== null && tagOf(current) === tag ? current : keyWithTag(generationId, candidateCode, tag);
-}
-
-/**
- * Whether the file a row names holds these bytes, by the content tag in its name (keys of this
- * form, and those written before the random part, `<code>-<tag>.jpg`); never for the import's old
- * fixed name or no key.
- */
-export function holdsPhoto(key: string | null, photo: Uint8Array): boolean {
-  const tag = tagOf(key);
-  return tag !== null && tag === contentTag(photo);
 }
 
 /** Where the import wrote a candidate's photo before content keys: still cleaned up when superseded. */
