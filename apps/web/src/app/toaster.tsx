@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFlashes, useFlashStore } from '@/lib/flash-context';
-import { translate } from '@/lib/text-keys';
+import { useMessageText } from '@/lib/message';
 
 const AUTO_DISMISS_MS = 8000;
 
 /** Flash messages (e.g. the guards' refusals), shown at the top of the page content. */
 export function Toaster() {
   const { t } = useTranslation();
+  const messageText = useMessageText();
   const flashes = useFlashes();
   const store = useFlashStore();
 
@@ -23,7 +24,7 @@ export function Toaster() {
     <div className="toaster" aria-live="polite">
       {flashes.map((flash) => (
         <div key={flash.id} className={`toast toast--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
-          <span>{flash.messageKey === undefined ? flash.text : translate(t, flash.messageKey)}</span>
+          <span>{messageText(flash.message)}</span>
           <button type="button" className="toast__close" onClick={() => store.dismiss(flash.id)} aria-label={t('common.dismiss')}>
             ×
           </button>

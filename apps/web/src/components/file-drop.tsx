@@ -2,6 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describedBy } from '@/components/form-field';
 import { formatBytes } from '@/lib/format-bytes';
+import { bytesMessage, keyMessage, useMessageText, type Message } from '@/lib/message';
 
 export interface FileDropProps {
   id: string;
@@ -11,9 +12,10 @@ export interface FileDropProps {
   accept: string;
   maxBytes: number;
   file: File | null;
-  error: string | null;
+  /** Written when shown, so a language chosen after it appeared applies (lib/message.ts). */
+  error: Message | null;
   optional?: boolean;
-  onChange: (file: File | null, error: string | null) => void;
+  onChange: (file: File | null, error: Message | null) => void;
 }
 
 /**
@@ -22,13 +24,14 @@ export interface FileDropProps {
  */
 export function FileDrop({ id, label, hint, accept, maxBytes, file, error, optional = false, onChange }: FileDropProps) {
   const { t, i18n } = useTranslation();
+  const messageText = useMessageText();
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   function choose(next: File | undefined) {
     if (!next) return;
     if (next.size > maxBytes) {
-      onChange(null, t('upload.tooLarge', { name: next.name, max: formatBytes(maxBytes, i18n.language) }));
+      onChange(null, keyMessage('upload.tooLarge', { name: next.name, max: bytesMessage(maxBytes) }));
       if (input.current) input.current.value = '';
       return;
     }
@@ -95,7 +98,7 @@ export function FileDrop({ id, label, hint, accept, maxBytes, file, error, optio
       </div>
       {error ? (
         <p id={`${id}-error`} className="field__error">
-          {error}
+          {messageText(error)}
         </p>
       ) : null}
     </div>

@@ -17,11 +17,12 @@ function lookup(catalogue: unknown, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), catalogue);
 }
 
-/** Literal keys used in the code: t('a.b'), titleKey="a.b", messageKey / key: 'a.b' and 'web:a.b'. */
+/** Literal keys used in the code: t('a.b'), keyMessage('a.b'), titleKey="a.b", messageKey / key: 'a.b' and 'web:a.b'. */
 function usedKeys(): string[] {
   const keys = new Set<string>();
   const patterns = [
     /\bt\(\s*'([\w.:-]+)'/g,
+    /\bkeyMessage\(\s*'([\w.:-]+)'/g,
     /(?:titleKey|descriptionKey)="([\w.]+)"/g,
     /\bkey: '([a-z]+\.[\w.]+)'/g,
     /translate\('web:([\w.]+)'\)/g,

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
@@ -62,6 +62,15 @@ describe('sign-in by a one-time link', () => {
     const { calls } = renderApp({ path: '/direct-auth' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Ce lien est incomplet');
     expect(calls.some((c) => c.url.pathname === '/api/direct-auth')).toBe(false);
+  });
+
+  it('shows the missing token in the language chosen after it appeared', async () => {
+    renderApp({ path: '/direct-auth' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Ce lien est incomplet');
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByText('This link is incomplete: it holds no sign-in token.')).toBeInTheDocument();
+    expect(screen.queryByText(/Ce lien est incomplet/)).not.toBeInTheDocument();
   });
 
   it('offers to try again after a network failure, and reads English', async () => {

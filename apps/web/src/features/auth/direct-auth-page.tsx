@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { useSessionStore } from '@/lib/session-context';
 import { saveToken } from '@/lib/storage';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -28,7 +29,8 @@ function exchangeToken(token: string): Promise<DirectAuthResponse> {
   return pending;
 }
 
-type State = { kind: 'working' } | { kind: 'failed'; message: string; retry: boolean };
+/** A failure's message is written when shown: a language chosen afterwards applies to it. */
+type State = { kind: 'working' } | { kind: 'failed'; message: Message; retry: boolean };
 
 /**
  * `/direct-auth?token=…`: the one-time link a broadcast sends a candidate (it opens their diploma)
@@ -42,7 +44,8 @@ export function DirectAuthPage() {
   const navigate = useNavigate();
   const session = useSessionStore();
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<State>(() => (token ? { kind: 'working' } : { kind: 'failed', message: t('directAuth.missing'), retry: false }));
+  const [state, setState] = useState<State>(() => (token ? { kind: 'working' } : { kind: 'failed', message: keyMessage('directAuth.missing'), retry: false }));
+  const messageText = useMessageText();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry button's trigger: a new attempt runs the sign-in again.
   useEffect(() => {
@@ -62,13 +65,13 @@ export function DirectAuthPage() {
     })().catch((error: unknown) => {
       if (!current) return;
       if (isApiError(error) && error.status !== 0 && error.code !== 'validation_failed') session.clear();
-      const message = isApiError(error) ? (error.fieldErrors.token?.[0] ?? error.message) : t('errors.generic');
+      const message = isApiError(error) ? textMessage(error.fieldErrors.token?.[0] ?? error.message) : keyMessage('errors.generic');
       setState({ kind: 'failed', message, retry: isApiError(error) && error.status === 0 });
     });
     return () => {
       current = false;
     };
-  }, [token, attempt, navigate, session, t]);
+  }, [token, attempt, navigate, session]);
 
   return (
     <section className="container page" aria-labelledby="direct-auth-title">
@@ -81,7 +84,7 @@ export function DirectAuthPage() {
         ) : (
           <>
             <div className="alert alert--error" role="alert">
-              {state.message}
+              {messageText(state.message)}
             </div>
             <p>{t('directAuth.wayForward')}</p>
             <div className="actions">

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { AuthShell } from '@/components/auth-shell';
 import { useFieldErrorText } from '@/components/form-field';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 import { sendCodeFor } from '@/features/auth/auth-api';
 import { ContactFields } from '@/features/auth/contact-fields';
 import { forgotSchema, type ForgotValues } from '@/features/auth/register-schema';
@@ -18,7 +19,8 @@ export function ForgotPasswordPage() {
   useDocumentTitle(t('forgot.title'));
   const navigate = useNavigate();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const {
     register,
     control,
@@ -38,8 +40,8 @@ export function ForgotPasswordPage() {
     try {
       await sendCodeFor(contactOf(values), 'reset_password');
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(error, setError, { mail_or_phone: values.method === 'phone' ? 'phone' : 'email' }, t('errors.generic'));
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, { mail_or_phone: values.method === 'phone' ? 'phone' : 'email' });
+      setFormError([message, ...unplaced]);
       return;
     }
     await navigate('/otp-validation');
@@ -50,7 +52,7 @@ export function ForgotPasswordPage() {
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
         {formError ? (
           <div className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         <Controller

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { signInWithGoogle } from '@/features/auth/auth-api';
-import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
+import { failureMessage, keyMessage, useMessageText, type Message } from '@/lib/message';
 import { useSessionStore } from '@/lib/session-context';
 
 export const GOOGLE_SCRIPT_URL = 'https://accounts.google.com/gsi/client';
@@ -54,7 +54,8 @@ export function GoogleSignIn({ clientId, onSignedIn }: { clientId: string | null
   const session = useSessionStore();
   const queryClient = useQueryClient();
   const buttonRef = useRef<HTMLDivElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
   const onSignedInRef = useRef(onSignedIn);
   onSignedInRef.current = onSignedIn;
@@ -79,7 +80,7 @@ export function GoogleSignIn({ clientId, onSignedIn }: { clientId: string | null
                 queryClient.clear();
                 await onSignedInRef.current();
               })
-              .catch((failure: unknown) => setError(isApiError(failure) ? failure.message : t('errors.generic')))
+              .catch((failure: unknown) => setError(failureMessage(failure)))
               .finally(() => setBusy(false));
           },
         });
@@ -87,12 +88,12 @@ export function GoogleSignIn({ clientId, onSignedIn }: { clientId: string | null
         google.accounts.id.renderButton(buttonRef.current, { type: 'standard', theme: 'outline', size: 'large', text: 'continue_with', locale, width: 280 });
       })
       .catch(() => {
-        if (!cancelled) setError(t('google.unavailable'));
+        if (!cancelled) setError(keyMessage('google.unavailable'));
       });
     return () => {
       cancelled = true;
     };
-  }, [clientId, locale, session, queryClient, t]);
+  }, [clientId, locale, session, queryClient]);
 
   if (!clientId) return null;
   return (
@@ -103,7 +104,7 @@ export function GoogleSignIn({ clientId, onSignedIn }: { clientId: string | null
       <div ref={buttonRef} className="google-sign-in__button" data-testid="google-button" />
       {error ? (
         <div className="alert alert--error" role="alert">
-          {error}
+          {messageText(error)}
         </div>
       ) : null}
     </div>

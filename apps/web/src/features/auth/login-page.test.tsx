@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { changeLocale } from '@/lib/i18n';
@@ -56,6 +56,18 @@ describe('login page', () => {
     await user.click(screen.getByRole('button', { name: 'Se connecter' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Données invalides');
     expect(screen.getByText('Compte archivé')).toBeInTheDocument();
+  });
+
+  it('shows a failure in the language chosen after it appeared', async () => {
+    // An answer that is not a token: a failure of the page, not the server's refusal.
+    renderApp({ path: '/login', routes: { 'POST /api/oauth/token': () => jsonResponse(null) } });
+    const user = await fill('aline@example.cd', 'secret-123');
+    await user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Une erreur est survenue, veuillez réessayer');
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByText('An error occurred, please try again')).toBeInTheDocument();
+    expect(screen.queryByText('Une erreur est survenue, veuillez réessayer')).not.toBeInTheDocument();
   });
 
   it('with remember-me keeps the token in localStorage and goes to the dashboard', async () => {

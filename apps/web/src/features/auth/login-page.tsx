@@ -10,6 +10,7 @@ import { GoogleSignIn } from '@/features/auth/google-sign-in';
 import { loginSchema, type LoginValues } from '@/features/auth/login-schema';
 import { appConfig } from '@/lib/config';
 import { isApiError } from '@/lib/http';
+import { failureMessage, useMessageText, type Message } from '@/lib/message';
 import { REDIRECT_PARAM, safeRedirectTarget } from '@/lib/redirect';
 import { useSessionStore } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -21,7 +22,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [showPassword, setShowPassword] = useState(false);
 
   const {
@@ -39,11 +41,8 @@ export function LoginPage() {
     try {
       await session.login(values);
     } catch (error) {
-      if (!isApiError(error)) {
-        setFormError(t('errors.generic'));
-        return;
-      }
-      setFormError(error.message);
+      setFormError(failureMessage(error));
+      if (!isApiError(error)) return;
       for (const field of ['username', 'password'] as const) {
         const message = error.fieldErrors[field]?.[0];
         if (message) setError(field, { type: SERVER_ERROR_TYPE, message });
@@ -65,7 +64,7 @@ export function LoginPage() {
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
         {formError ? (
           <div className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         <FormField id="login-username" label={t('login.username')} hint={t('login.usernameHint')} error={usernameError}>

@@ -65,6 +65,18 @@ describe('code validation page', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it("shows the code's error in the language chosen after it appeared", async () => {
+    pending();
+    const { user } = await open();
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '123');
+    await user.click(screen.getByRole('button', { name: 'Valider le code' }));
+    expect(screen.getByText('Le code compte 6 chiffres')).toBeInTheDocument();
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByText('The code has 6 digits')).toBeInTheDocument();
+    expect(screen.queryByText('Le code compte 6 chiffres')).not.toBeInTheDocument();
+  });
+
   it('counts down before a new code may be asked for, then asks for one', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     // 30 s to wait: opening the page on a loaded machine may take a few of them (the clock runs on).

@@ -8,6 +8,7 @@ import { DEFAULT_RESEND_SECONDS, requestOtp, validateOtp } from '@/features/auth
 import { clearPendingOtp, markRecoverySession, pendingFromSent, readPendingOtp, savePendingOtp, type PendingOtp } from '@/features/auth/pending-otp';
 import { maskContact } from '@/lib/contact';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { useSessionStore } from '@/lib/session-context';
 import { useNow } from '@/lib/use-now';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -21,6 +22,11 @@ function formatSeconds(total: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
+/** A failure's message: the server's word on the registration, else its message, else the generic one. */
+function registrationError(error: unknown): Message {
+  return isApiError(error) ? textMessage(error.fieldErrors.registration?.[0] ?? error.message) : keyMessage('errors.generic');
+}
+
 /** Code entry after registration or a forgotten password (spec sections 3 and 4). */
 export function OtpValidationPage() {
   const { t } = useTranslation();
@@ -30,8 +36,10 @@ export function OtpValidationPage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingOtp | null>(readPendingOtp);
   const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  // Errors are written when shown, so a language chosen afterwards applies to them.
+  const [codeError, setCodeError] = useState<Message | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [resending, setResending] = useState(false);
@@ -63,7 +71,7 @@ export function OtpValidationPage() {
     setFormError(null);
     setNotice(null);
     if (code.length !== OTP_LENGTH) {
-      setCodeError(t('otp.codeFormat', { count: OTP_LENGTH }));
+      setCodeError(keyMessage('otp.codeFormat', { count: OTP_LENGTH }));
       inputRef.current?.focus();
       return;
     }
@@ -83,9 +91,9 @@ export function OtpValidationPage() {
     } catch (error) {
       setSubmitting(false);
       const message = isApiError(error) ? error.fieldErrors.otp?.[0] : undefined;
-      if (message) setCodeError(message);
+      if (message) setCodeError(textMessage(message));
       // A registration replaced or expired: the server says to register again.
-      else setFormError(isApiError(error) ? (error.fieldErrors.registration?.[0] ?? error.message) : t('errors.generic'));
+      else setFormError(registrationError(error));
       inputRef.current?.focus();
       inputRef.current?.select();
       return;
@@ -111,7 +119,7 @@ export function OtpValidationPage() {
         savePendingOtp(next);
         setPending(next);
       }
-      setFormError(isApiError(error) ? (error.fieldErrors.registration?.[0] ?? error.message) : t('errors.generic'));
+      setFormError(registrationError(error));
     } finally {
       setResending(false);
     }
@@ -128,7 +136,7 @@ export function OtpValidationPage() {
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
         {formError ? (
           <div className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         {notice ? (
@@ -136,7 +144,7 @@ export function OtpValidationPage() {
             {notice}
           </div>
         ) : null}
-        <FormField id="otp-code" label={t('otp.code')} hint={t('otp.codeHint', { count: OTP_LENGTH })} error={codeError}>
+        <FormField id="otp-code" label={t('otp.code')} hint={t('otp.codeHint', { count: OTP_LENGTH })} error={messageText(codeError)}>
           <input
             id="otp-code"
             ref={inputRef}

@@ -8,6 +8,7 @@ import { AuthShell } from '@/components/auth-shell';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { PasswordField } from '@/components/password-field';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 import { registerAccount, sendCodeFor } from '@/features/auth/auth-api';
 import { ContactFields } from '@/features/auth/contact-fields';
 import { registerSchema, type RegisterValues } from '@/features/auth/register-schema';
@@ -20,7 +21,8 @@ export function RegisterPage() {
   useDocumentTitle(t('register.title'));
   const navigate = useNavigate();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
 
   const {
     register,
@@ -49,13 +51,14 @@ export function RegisterPage() {
       await sendCodeFor(registered.mail_or_phone, 'register', registered.registration);
     } catch (error) {
       const contactField = values.method === 'phone' ? 'phone' : 'email';
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        { name: 'name', first_name: 'first_name', mail_or_phone: contactField, password: 'password', password_confirmation: 'password_confirmation' },
-        t('errors.generic'),
-      );
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, {
+        name: 'name',
+        first_name: 'first_name',
+        mail_or_phone: contactField,
+        password: 'password',
+        password_confirmation: 'password_confirmation',
+      });
+      setFormError([message, ...unplaced]);
       return;
     }
     await navigate('/otp-validation');
@@ -73,7 +76,7 @@ export function RegisterPage() {
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-describedby={formError ? 'register-form-error' : undefined}>
         {formError ? (
           <div id="register-form-error" className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         <FormField id="register-name" label={t('register.name')} error={nameError}>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { PENDING_OTP_KEY, RECOVERY_SESSION_KEY } from '@/features/auth/pending-otp';
@@ -67,6 +67,21 @@ describe('password recovery and reset', () => {
     await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
     expect(await screen.findByText('Ce contact ne correspond pas à votre compte')).toBeInTheDocument();
     expect(sessionStorage.getItem('token')).toBe('test-token');
+  });
+
+  it('shows a failure in the language chosen after it appeared', async () => {
+    // An answer without its sign-in: a failure of the page, not the server's refusal.
+    renderApp({ path: '/reset-password', signedIn: { profile: makeProfile([]) }, routes: { 'POST /api/reset-password': () => jsonResponse(null) } });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
+    await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien-secret');
+    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
+    await user.type(screen.getByLabelText('Confirmer le mot de passe'), 'nouveau-secret');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Une erreur est survenue, veuillez réessayer');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByText('An error occurred, please try again')).toBeInTheDocument();
+    expect(screen.queryByText('Une erreur est survenue, veuillez réessayer')).not.toBeInTheDocument();
   });
 
   it('asks for the current password, and shows a wrong one next to it (in English too)', async () => {

@@ -9,6 +9,7 @@ import { AuthShell } from '@/components/auth-shell';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { PasswordField } from '@/components/password-field';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 import { resetPassword } from '@/features/auth/auth-api';
 import { clearRecoverySession, isRecoverySession } from '@/features/auth/pending-otp';
 import { changeSchema, resetSchema, type ResetValues } from '@/features/auth/register-schema';
@@ -32,7 +33,8 @@ export function ResetPasswordPage() {
   const flash = useFlashStore();
   const { profile } = useSession();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const contacts = [profile?.email, profile?.phone].filter((value): value is string => !!value);
   const [askCurrent, setAskCurrent] = useState(() => !isRecoverySession());
 
@@ -62,13 +64,13 @@ export function ResetPasswordPage() {
         setAskCurrent(true);
         clearRecoverySession();
       }
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        { mail_or_phone: 'mail_or_phone', current_password: 'current_password', password: 'password', password_confirmation: 'password_confirmation' },
-        t('errors.generic'),
-      );
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, {
+        mail_or_phone: 'mail_or_phone',
+        current_password: 'current_password',
+        password: 'password',
+        password_confirmation: 'password_confirmation',
+      });
+      setFormError([message, ...unplaced]);
       return;
     }
     clearRecoverySession();
@@ -88,7 +90,7 @@ export function ResetPasswordPage() {
         ) : null}
         {formError ? (
           <div className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         <FormField id="reset-contact" label={t('resetPassword.contact')} error={contactError}>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
 import { applyServerErrors } from '@/components/server-errors';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { contactOf, EMPTY_PHONE } from '@/lib/contact';
 import { useSendContactMessage } from '@/features/contact/contact-api';
 import { contactSchema, type ContactValues } from '@/features/contact/contact-schema';
@@ -21,8 +22,9 @@ export function ContactPage() {
   useDocumentTitle(t('contactPage.title'));
   const errorText = useFieldErrorText();
   const send = useSendContactMessage();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
+  const [sent, setSent] = useState<Message | null>(null);
   // A new PhoneInput after a reset, so that it empties too.
   const [generation, setGeneration] = useState(0);
   const success = useRef<HTMLDivElement>(null);
@@ -57,15 +59,15 @@ export function ContactPage() {
       });
       reset(EMPTY);
       setGeneration((g) => g + 1);
-      setSent(answer.message || t('contactPage.success'));
+      setSent(answer.message ? textMessage(answer.message) : keyMessage('contactPage.success'));
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        { name: 'name', mail_or_phone: values.method === 'phone' ? 'phone' : 'email', subject: 'subject', message: 'message' },
-        t('errors.generic'),
-      );
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, {
+        name: 'name',
+        mail_or_phone: values.method === 'phone' ? 'phone' : 'email',
+        subject: 'subject',
+        message: 'message',
+      });
+      setFormError([message, ...unplaced]);
     }
   });
 
@@ -84,12 +86,12 @@ export function ContactPage() {
         <form className="form card" noValidate onSubmit={(event) => void onSubmit(event)} aria-describedby={formError ? 'contact-form-error' : undefined}>
           {sent ? (
             <div className="alert alert--success" role="status" tabIndex={-1} ref={success} data-testid="contact-success">
-              {sent}
+              {messageText(sent)}
             </div>
           ) : null}
           {formError ? (
             <div id="contact-form-error" className="alert alert--error" role="alert">
-              {formError}
+              {messageText(formError)}
             </div>
           ) : null}
 

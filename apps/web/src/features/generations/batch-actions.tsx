@@ -10,7 +10,7 @@ import { sendArchiveByMail } from '@/features/generations/distribution-api';
 import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
 import { Dialog } from '@/components/dialog';
 import { useFlashStore } from '@/lib/flash-context';
-import { isApiError } from '@/lib/http';
+import { failureMessage } from '@/lib/message';
 import { useGrants } from '@/lib/session-context';
 
 type Batch = GenerationView;
@@ -53,7 +53,7 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
   function exportRejected(format: 'xlsx' | 'csv') {
     setExporting(format);
     downloadRejected(batch.id, format)
-      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .catch((error: unknown) => flash.pushMessage(failureMessage(error), 'error'))
       .finally(() => setExporting(null));
   }
 
@@ -90,7 +90,7 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
           onClick={() => {
             setZipping(true);
             downloadBatchZip(batch.id)
-              .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+              .catch((error: unknown) => flash.pushMessage(failureMessage(error), 'error'))
               .finally(() => setZipping(false));
           }}
         >
@@ -127,7 +127,7 @@ export function BatchActions({ batch, label }: { batch: Batch; label: string }) 
                   flash.pushText(message, 'success');
                   setConfirmCancel(false);
                 },
-                onError: (error) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'),
+                onError: (error) => flash.pushMessage(failureMessage(error), 'error'),
               });
             }}
           >

@@ -6,6 +6,7 @@ import { useBroadcast, useLatestBroadcast } from '@/features/generations/distrib
 import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 
 const TONES: Record<BroadcastView['status'], string> = { queued: 'badge--warning', running: 'badge--warning', completed: 'badge--info', failed: 'badge--danger' };
@@ -63,7 +64,8 @@ export function BroadcastPanel({ batch }: { batch: GenerationView }) {
         onConfirm={() =>
           send.mutate(undefined, {
             onSuccess: ({ message }) => flash.pushText(message, 'success'),
-            onError: (error) => flash.pushText(isApiError(error) ? (Object.values(error.fieldErrors)[0]?.[0] ?? error.message) : t('errors.generic'), 'error'),
+            onError: (error) =>
+              flash.pushMessage(isApiError(error) ? textMessage(Object.values(error.fieldErrors)[0]?.[0] ?? error.message) : keyMessage('errors.generic'), 'error'),
             onSettled: () => setConfirming(false),
           })
         }

@@ -12,7 +12,7 @@ import { sendDiplomaByMail } from '@/features/generations/distribution-api';
 import { ShareByMailDialog } from '@/features/generations/share-by-mail-dialog';
 import { useCentresOfProvince, useInstitutionsOfCentre } from '@/features/reference-data/reference-data-api';
 import { useFlashStore } from '@/lib/flash-context';
-import { isApiError } from '@/lib/http';
+import { failureMessage } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { candidateName } from '@/lib/candidate-name';
 
@@ -79,7 +79,7 @@ export function CandidatesSection({ batch, items, meta, busy, searchText, onSear
     try {
       await downloadSpecimen(batch.id, { itemId: item.id });
     } catch (error) {
-      flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error');
+      flash.pushMessage(failureMessage(error), 'error');
     } finally {
       setPreviewing(null);
     }
@@ -94,7 +94,7 @@ export function CandidatesSection({ batch, items, meta, busy, searchText, onSear
       // The server counts downloads.
       void queryClient.invalidateQueries({ queryKey: ['generations', 'one', batch.id] });
     } catch (error) {
-      flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error');
+      flash.pushMessage(failureMessage(error), 'error');
     } finally {
       setDownloading(null);
     }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
@@ -83,6 +83,23 @@ describe('/certificates (step 1)', () => {
     expect(JSON.parse(String(post.init.body))).toEqual({ template_id: 1, session_id: 4, province_id: 6 });
     expect(await screen.findByRole('progressbar', { name: "Progression de l'import" })).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/show/77'), { timeout: 4000 });
+  });
+
+  it("shows the fields' errors in the language chosen after they appeared", async () => {
+    renderApp({ path: '/certificates', signedIn: { profile: makeProfile(['root']) }, routes: issuingRoutes() });
+    const user = userEvent.setup();
+    const form = await screen.findByTestId('from-registry');
+    await user.click(within(form).getByRole('button', { name: 'Créer le lot depuis les résultats' }));
+    expect(within(form).getByText('La province éducationnelle est requise')).toBeInTheDocument();
+    const box = screen.getByTestId('find-result');
+    await user.type(within(box).getByLabelText('Code du candidat'), '123');
+    await user.click(within(box).getByRole('button', { name: 'Rechercher' }));
+    expect(within(box).getByText('Le code du candidat compte exactement 14 chiffres')).toBeInTheDocument();
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await within(form).findByText('The educational province is required')).toBeInTheDocument();
+    expect(within(box).getByText('The candidate code is exactly 14 digits')).toBeInTheDocument();
+    expect(screen.queryByText('La province éducationnelle est requise')).not.toBeInTheDocument();
   });
 
   it("finds a candidate's result in the national results", async () => {

@@ -20,6 +20,7 @@ import {
 import { TemplatePreview } from '@/features/generations/template-preview';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -171,7 +172,8 @@ function TemplateCard({ template, types, mayCreate }: { template: TemplateView; 
   );
 }
 
-type FieldErrors = Partial<Record<'session' | 'province' | 'template' | 'title' | 'matricule', string>>;
+/** The fields' errors, written when shown (a language chosen afterwards applies to them). */
+type FieldErrors = Partial<Record<'session' | 'province' | 'template' | 'title' | 'matricule', Message>>;
 
 function FromRegistry({ templates }: { templates: TemplateView[] }) {
   const { t } = useTranslation();
@@ -182,7 +184,8 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
   const [template, setTemplate] = useState('');
   const [title, setTitle] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<FromRegistryAnswer | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -193,11 +196,11 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
     event.preventDefault();
     setFormError(null);
     const next: FieldErrors = {};
-    if (!sessionValue) next.session = t('issuing.sessionRequired');
-    if (!province) next.province = t('issuing.provinceRequired');
-    if (!templateValue) next.template = t('registry.templateRequired');
+    if (!sessionValue) next.session = keyMessage('issuing.sessionRequired');
+    if (!province) next.province = keyMessage('issuing.provinceRequired');
+    if (!templateValue) next.template = keyMessage('registry.templateRequired');
     const trimmed = title.trim();
-    if (trimmed && (trimmed.length < 3 || trimmed.length > 200)) next.title = t('issuing.titleLength');
+    if (trimmed && (trimmed.length < 3 || trimmed.length > 200)) next.title = keyMessage('issuing.titleLength');
     setErrors(next);
     if (Object.keys(next).length > 0) {
       form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -216,9 +219,14 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
     } catch (error) {
       if (isApiError(error)) {
         const f = error.fieldErrors;
-        setErrors({ session: f.session_id?.[0], province: f.province_id?.[0], template: f.template_id?.[0], title: f.title?.[0] });
-        setFormError(error.message);
-      } else setFormError(t('errors.generic'));
+        setErrors({
+          session: textMessage(f.session_id?.[0]),
+          province: textMessage(f.province_id?.[0]),
+          template: textMessage(f.template_id?.[0]),
+          title: textMessage(f.title?.[0]),
+        });
+        setFormError(textMessage(error.message));
+      } else setFormError(keyMessage('errors.generic'));
     } finally {
       setBusy(false);
     }
@@ -239,14 +247,14 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
         <form ref={form} className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-labelledby="registry-title">
           {formError ? (
             <div className="alert alert--error" role="alert">
-              {formError}
+              {messageText(formError)}
             </div>
           ) : null}
           <div className="grid-2">
-            <SessionSelect id="registry-session" value={sessionValue} onChange={setSession} error={errors.session} />
-            <ProvinceSelect id="registry-province" value={province} onChange={setProvince} error={errors.province} />
+            <SessionSelect id="registry-session" value={sessionValue} onChange={setSession} error={messageText(errors.session)} />
+            <ProvinceSelect id="registry-province" value={province} onChange={setProvince} error={messageText(errors.province)} />
           </div>
-          <FormField id="registry-template" label={t('registry.template')} error={errors.template ?? null}>
+          <FormField id="registry-template" label={t('registry.template')} error={messageText(errors.template)}>
             <select
               id="registry-template"
               value={templateValue}
@@ -262,7 +270,7 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
               ))}
             </select>
           </FormField>
-          <FormField id="registry-title-field" label={`${t('issuing.batchTitle')} (${t('common.optional')})`} hint={t('issuing.titleHint')} error={errors.title ?? null}>
+          <FormField id="registry-title-field" label={`${t('issuing.batchTitle')} (${t('common.optional')})`} hint={t('issuing.titleHint')} error={messageText(errors.title)}>
             <input
               id="registry-title-field"
               type="text"
@@ -289,7 +297,8 @@ function FindResult() {
   const [session, setSession] = useState<string | null>(null);
   const [matricule, setMatricule] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<NationalResult | null>(null);
   const sessionValue = session ?? defaultSession;
@@ -300,8 +309,8 @@ function FindResult() {
     setFormError(null);
     setResult(null);
     const next: FieldErrors = {};
-    if (!new RegExp(`^\\d{${CANDIDATE_CODE_LENGTH}}$`).test(matricule)) next.matricule = t('findResult.codeFormat', { count: CANDIDATE_CODE_LENGTH });
-    if (!sessionValue) next.session = t('issuing.sessionRequired');
+    if (!new RegExp(`^\\d{${CANDIDATE_CODE_LENGTH}}$`).test(matricule)) next.matricule = keyMessage('findResult.codeFormat', { count: CANDIDATE_CODE_LENGTH });
+    if (!sessionValue) next.session = keyMessage('issuing.sessionRequired');
     setErrors(next);
     if (next.matricule) {
       input.current?.focus();
@@ -313,9 +322,9 @@ function FindResult() {
       setResult(await findNationalResult(matricule, Number(sessionValue)));
     } catch (error) {
       if (isApiError(error)) {
-        setErrors({ matricule: error.fieldErrors.matricule?.[0], session: error.fieldErrors.session?.[0] });
-        setFormError(error.message);
-      } else setFormError(t('errors.generic'));
+        setErrors({ matricule: textMessage(error.fieldErrors.matricule?.[0]), session: textMessage(error.fieldErrors.session?.[0]) });
+        setFormError(textMessage(error.message));
+      } else setFormError(keyMessage('errors.generic'));
     } finally {
       setBusy(false);
     }
@@ -329,7 +338,7 @@ function FindResult() {
       <h2 id="find-result-title">{t('findResult.title')}</h2>
       <form className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-labelledby="find-result-title">
         <div className="grid-2">
-          <FormField id="find-matricule" label={t('findResult.code')} hint={t('findResult.codeHint', { count: CANDIDATE_CODE_LENGTH })} error={errors.matricule ?? null}>
+          <FormField id="find-matricule" label={t('findResult.code')} hint={t('findResult.codeHint', { count: CANDIDATE_CODE_LENGTH })} error={messageText(errors.matricule)}>
             <input
               id="find-matricule"
               ref={input}
@@ -342,7 +351,7 @@ function FindResult() {
               onChange={(event) => setMatricule(event.target.value.replace(/\D/g, '').slice(0, CANDIDATE_CODE_LENGTH))}
             />
           </FormField>
-          <SessionSelect id="find-session" value={sessionValue} onChange={setSession} error={errors.session} />
+          <SessionSelect id="find-session" value={sessionValue} onChange={setSession} error={messageText(errors.session)} />
         </div>
         <button type="submit" className="button button--secondary" disabled={busy} aria-busy={busy}>
           {busy ? t('findResult.searching') : t('findResult.submit')}
@@ -351,7 +360,7 @@ function FindResult() {
       <div aria-live="polite">
         {formError ? (
           <div className="alert alert--error" role="alert" data-testid="find-result-error">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         {result ? (

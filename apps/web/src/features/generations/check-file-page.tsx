@@ -18,6 +18,7 @@ import { TemplatePreview } from '@/features/generations/template-preview';
 import { useFlashStore } from '@/lib/flash-context';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError } from '@/lib/http';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -25,7 +26,8 @@ const ERRORS_PER_PAGE = 25;
 const LIST_ACCEPT = '.csv,.xlsx,.ods,.fods,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet';
 const PHOTOS_ACCEPT = '.zip,application/zip,application/x-zip-compressed';
 
-type Errors = Partial<Record<'session' | 'province' | 'file' | 'photos' | 'title', string>>;
+/** The fields' errors, written when shown (a language chosen afterwards applies to them). */
+type Errors = Partial<Record<'session' | 'province' | 'file' | 'photos' | 'title', Message>>;
 
 /** Step 2 of issuing: the list of candidates, checked row by row, then imported as one job. */
 export function CheckFilePage() {
@@ -42,7 +44,8 @@ export function CheckFilePage() {
   const [file, setFile] = useState<File | null>(null);
   const [photos, setPhotos] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [checking, setChecking] = useState(false);
   // A large upload's progress, and the way to cancel it.
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -102,9 +105,9 @@ export function CheckFilePage() {
   async function runCheck(sheet: string | null) {
     setFormError(null);
     const next: Errors = {};
-    if (!sessionValue) next.session = t('issuing.sessionRequired');
-    if (!province) next.province = t('issuing.provinceRequired');
-    if (!file) next.file = errors.file ?? t('checkFile.fileRequired');
+    if (!sessionValue) next.session = keyMessage('issuing.sessionRequired');
+    if (!province) next.province = keyMessage('issuing.provinceRequired');
+    if (!file) next.file = errors.file ?? keyMessage('checkFile.fileRequired');
     if (errors.photos) next.photos = errors.photos;
     setErrors(next);
     if (Object.keys(next).length > 0 || !file) {
@@ -132,13 +135,13 @@ export function CheckFilePage() {
       setResult(answer);
       setStale(false);
     } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') setFormError(t('checkFile.uploadCancelled'));
+      if (error instanceof DOMException && error.name === 'AbortError') setFormError(keyMessage('checkFile.uploadCancelled'));
       else if (isApiError(error)) {
         const f = error.fieldErrors;
-        setErrors({ session: f.session_id?.[0], province: f.province_id?.[0], file: f.file?.[0], photos: f.photos?.[0] });
-        setFormError(f.template?.[0] ?? f.generation_id?.[0] ?? error.message);
+        setErrors({ session: textMessage(f.session_id?.[0]), province: textMessage(f.province_id?.[0]), file: textMessage(f.file?.[0]), photos: textMessage(f.photos?.[0]) });
+        setFormError(textMessage(f.template?.[0] ?? f.generation_id?.[0] ?? error.message));
         window.setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
-      } else setFormError(t('errors.generic'));
+      } else setFormError(keyMessage('errors.generic'));
     } finally {
       upload.current = null;
       setChecking(false);
@@ -210,12 +213,12 @@ export function CheckFilePage() {
             <h2 id="check-form-title">{t('checkFile.formTitle')}</h2>
             {formError ? (
               <div className="alert alert--error" role="alert" data-testid="check-error">
-                {formError}
+                {messageText(formError)}
               </div>
             ) : null}
             <div className="grid-2">
-              <SessionSelect id="check-session" value={sessionValue} onChange={changed(setSession)} error={errors.session} />
-              <ProvinceSelect id="check-province" value={province} onChange={changed(setProvince)} error={errors.province} />
+              <SessionSelect id="check-session" value={sessionValue} onChange={changed(setSession)} error={messageText(errors.session)} />
+              <ProvinceSelect id="check-province" value={province} onChange={changed(setProvince)} error={messageText(errors.province)} />
             </div>
             <FileDrop
               id="check-file"
@@ -465,8 +468,9 @@ function CheckResult({
 function StartImport({ onImport }: { onImport: (title: string) => Promise<void> }) {
   const { t } = useTranslation();
   const [title, setTitle] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -475,7 +479,7 @@ function StartImport({ onImport }: { onImport: (title: string) => Promise<void> 
     setFormError(null);
     const trimmed = title.trim();
     if (trimmed.length < 3 || trimmed.length > 200) {
-      setError(t('issuing.titleLength'));
+      setError(keyMessage('issuing.titleLength'));
       input.current?.focus();
       return;
     }
@@ -488,11 +492,11 @@ function StartImport({ onImport }: { onImport: (title: string) => Promise<void> 
       if (isApiError(failure)) {
         const message = failure.fieldErrors.title?.[0] ?? failure.fieldErrors.titre?.[0];
         if (message) {
-          setError(message);
+          setError(textMessage(message));
           input.current?.focus();
         }
-        setFormError(failure.fieldErrors.generation_id?.[0] ?? failure.message);
-      } else setFormError(t('errors.generic'));
+        setFormError(textMessage(failure.fieldErrors.generation_id?.[0] ?? failure.message));
+      } else setFormError(keyMessage('errors.generic'));
     }
   }
 
@@ -500,10 +504,10 @@ function StartImport({ onImport }: { onImport: (title: string) => Promise<void> 
     <form className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('checkFile.importForm')} data-testid="start-import">
       {formError ? (
         <div className="alert alert--error" role="alert">
-          {formError}
+          {messageText(formError)}
         </div>
       ) : null}
-      <FormField id="import-title" label={t('issuing.batchTitle')} hint={t('issuing.titleHint')} error={error}>
+      <FormField id="import-title" label={t('issuing.batchTitle')} hint={t('issuing.titleHint')} error={messageText(error)}>
         <input
           id="import-title"
           ref={input}
@@ -531,7 +535,7 @@ function ErrorsDownload({ generationId }: { generationId: number }) {
   function download(format: 'csv' | 'xlsx') {
     setDownloading(format);
     downloadCheckErrors(generationId, format)
-      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .catch((error: unknown) => flash.pushMessage(failureMessage(error), 'error'))
       .finally(() => setDownloading(null));
   }
 
@@ -559,7 +563,7 @@ function ColumnsHelp() {
   function download(format: 'csv' | 'xlsx') {
     setDownloading(format);
     downloadImportExample(format)
-      .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+      .catch((error: unknown) => flash.pushMessage(failureMessage(error), 'error'))
       .finally(() => setDownloading(null));
   }
 

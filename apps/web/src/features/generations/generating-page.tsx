@@ -12,6 +12,7 @@ import { useApplySignature, useGenerationStatus, type GenerationProgressStatus }
 import { candidateName } from '@/lib/candidate-name';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
+import { failureMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -50,7 +51,8 @@ export function GeneratingPage() {
   const label = batch ? generationLabel(t, batch) : t('pages.generating.title');
   useDocumentTitle(label);
   const apply = useApplySignature();
-  const [applyError, setApplyError] = useState<string | null>(null);
+  const [applyError, setApplyError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const outcome = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (done || state?.status === 'failed') outcome.current?.focus();
@@ -78,7 +80,7 @@ export function GeneratingPage() {
         setSigning(true);
         void status.refetch();
       },
-      onError: (error) => setApplyError(isApiError(error) ? error.message : t('errors.generic')),
+      onError: (error) => setApplyError(failureMessage(error)),
     });
   }
 
@@ -159,7 +161,7 @@ export function GeneratingPage() {
               <Preview id={id} items={batch?.items ?? []} mayDownload={can?.download_one ?? false} />
               {applyError ? (
                 <div className="alert alert--error" role="alert" data-testid="apply-error">
-                  {applyError}
+                  {messageText(applyError)}
                 </div>
               ) : null}
               {/* Under way (progress, display); otherwise the button only if the batch's abilities say `sign`, else why not when the server says why. */}
@@ -238,7 +240,7 @@ function Preview({ id, items, mayDownload }: { id: number; items: NonNullable<Re
           onClick={() => {
             setDownloading(true);
             downloadDiplomaPdf(sample)
-              .catch((error: unknown) => flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error'))
+              .catch((error: unknown) => flash.pushMessage(failureMessage(error), 'error'))
               .finally(() => setDownloading(false));
           }}
         >

@@ -5,6 +5,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { ProgressMeter } from '@/components/progress-meter';
 import { useImportTracking } from '@/features/generations/issuing-api';
 import { useFlashStore } from '@/lib/flash-context';
+import { keyMessage } from '@/lib/message';
 
 /**
  * Follows an import job (`GET importations/{id}/tracking`, every second): a progress bar, then the
@@ -39,9 +40,9 @@ export function ImportProgress({
 
   useEffect(() => {
     if (state?.status !== 'completed') return;
-    flash.pushText(t('importing.done', { count: state.rows_total }), 'success');
+    flash.pushMessage(keyMessage('importing.done', { count: state.rows_total }), 'success');
     void navigate(`/show/${state.generation_id || generationId || ''}`);
-  }, [state?.status, state?.rows_total, state?.generation_id, generationId, flash, navigate, t]);
+  }, [state?.status, state?.rows_total, state?.generation_id, generationId, flash, navigate]);
 
   const status = state?.status ?? 'queued';
   return (

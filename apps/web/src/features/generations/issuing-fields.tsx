@@ -13,7 +13,7 @@ export function SessionSelect({
   id: string;
   value: string;
   onChange: (value: string) => void;
-  error?: string;
+  error?: string | null;
   required?: boolean;
 }) {
   const { t } = useTranslation();
@@ -39,7 +39,7 @@ export function SessionSelect({
   );
 }
 
-export function ProvinceSelect({ id, value, onChange, error }: { id: string; value: string; onChange: (value: string) => void; error?: string }) {
+export function ProvinceSelect({ id, value, onChange, error }: { id: string; value: string; onChange: (value: string) => void; error?: string | null }) {
   const { t } = useTranslation();
   const provinces = useEducProvinces();
   return (

@@ -10,6 +10,7 @@ import { useGeneration } from '@/features/generations/generations-api';
 import { isMoving, sendLaunchCode, verifyLaunchCode, type LaunchCodeSent } from '@/features/generations/issuing-api';
 import { downloadSpecimen, useLaunchGeneration, useLaunchSignatures } from '@/features/generations/launch-api';
 import { isApiError } from '@/lib/http';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
@@ -140,15 +141,17 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   const chosen = picked ?? signatures.data?.chosen ?? available.map((s) => s.kind);
   const noneChosen = available.length > 0 && chosen.length === 0;
 
-  const [sent, setSent] = useState<(LaunchCodeSent & { at: number }) | null>(null);
+  // The messages below are written when shown, so a language chosen afterwards applies to them.
+  const [sent, setSent] = useState<(Omit<LaunchCodeSent, 'message'> & { message: Message; at: number }) | null>(null);
   const [resendAt, setResendAt] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
-  const [sendError, setSendError] = useState<string | null>(null);
+  const [sendError, setSendError] = useState<Message | null>(null);
   const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<Message | null>(null);
   const [verifying, setVerifying] = useState(false);
-  const [verified, setVerified] = useState<string | null>(null);
-  const [launchError, setLaunchError] = useState<string | null>(null);
+  const [verified, setVerified] = useState<Message | null>(null);
+  const [launchError, setLaunchError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const codeInput = useRef<HTMLInputElement>(null);
   const launchButton = useRef<HTMLButtonElement>(null);
 
@@ -168,7 +171,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
     const at = Date.now();
     const waiting = launchCode.state === 'sent';
     setSent({
-      message: waiting ? t('launch.codeStillWaiting') : t('launch.codeAlreadyVerified'),
+      message: keyMessage(waiting ? 'launch.codeStillWaiting' : 'launch.codeAlreadyVerified'),
       channel: launchCode.channel,
       destination: launchCode.destination,
       expires_in: launchCode.expires_in,
@@ -176,8 +179,8 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
       at,
     });
     if (launchCode.resend_in > 0) setResendAt(at + launchCode.resend_in * 1000);
-    if (!waiting) setVerified(t('launch.codeAlreadyVerified'));
-  }, [launchCode, t]);
+    if (!waiting) setVerified(keyMessage('launch.codeAlreadyVerified'));
+  }, [launchCode]);
 
   useEffect(() => {
     if (verified) launchButton.current?.focus();
@@ -192,14 +195,14 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
     setSendError(null);
     try {
       const answer = await sendLaunchCode(batch.id);
-      setSent({ ...answer, at: Date.now() });
+      setSent({ ...answer, message: textMessage(answer.message), at: Date.now() });
       setResendAt(Date.now() + answer.resend_in * 1000);
       setCode('');
       setCodeError(null);
       setVerified(null);
     } catch (error) {
       if (isApiError(error) && error.status === 429) setResendAt(Date.now() + (error.retryAfter ?? DEFAULT_RESEND_SECONDS) * 1000);
-      setSendError(isApiError(error) ? error.message : t('errors.generic'));
+      setSendError(failureMessage(error));
     } finally {
       setSending(false);
     }
@@ -208,17 +211,16 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
   async function onVerify(event: FormEvent) {
     event.preventDefault();
     if (code.length !== CODE_LENGTH) {
-      setCodeError(t('otp.codeFormat', { count: CODE_LENGTH }));
+      setCodeError(keyMessage('otp.codeFormat', { count: CODE_LENGTH }));
       codeInput.current?.focus();
       return;
     }
     setCodeError(null);
     setVerifying(true);
     try {
-      setVerified(await verifyLaunchCode(batch.id, code));
+      setVerified(textMessage(await verifyLaunchCode(batch.id, code)));
     } catch (error) {
-      const message = isApiError(error) ? (error.fieldErrors.code?.[0] ?? error.message) : t('errors.generic');
-      setCodeError(message);
+      setCodeError(isApiError(error) ? textMessage(error.fieldErrors.code?.[0] ?? error.message) : keyMessage('errors.generic'));
       codeInput.current?.focus();
       codeInput.current?.select();
     } finally {
@@ -241,11 +243,11 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
           // The verified code has expired or was used: a new one is needed.
           setVerified(null);
           setCode('');
-          setCodeError(codeMessage);
+          setCodeError(textMessage(codeMessage));
         }
         const signaturesMessage = isApiError(error) ? error.fieldErrors.signatures?.[0] : undefined;
         if (signaturesMessage) void signatures.refetch();
-        setLaunchError(signaturesMessage ?? (isApiError(error) ? error.message : t('errors.generic')));
+        setLaunchError(signaturesMessage ? textMessage(signaturesMessage) : failureMessage(error));
       },
     );
   }
@@ -259,13 +261,13 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
         <p>{t('launch.codeIntro')}</p>
         {sendError ? (
           <div className="alert alert--error" role="alert" data-testid="launch-send-error">
-            {sendError}
+            {messageText(sendError)}
           </div>
         ) : null}
         <div aria-live="polite">
           {sent ? (
             <div className="alert alert--success" data-testid="launch-code-sent">
-              <p>{sent.message}</p>
+              <p>{messageText(sent.message)}</p>
               <p>{destination ? t('launch.sentTo', { channel, contact: maskContact(destination) }) : t('launch.sentBy', { channel })}</p>
             </div>
           ) : null}
@@ -290,7 +292,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
 
         {sent ? (
           <form className="form" noValidate onSubmit={(event) => void onVerify(event)} aria-label={t('launch.verifyForm')}>
-            <FormField id="launch-otp" label={t('launch.code')} hint={t('launch.codeHint', { count: CODE_LENGTH })} error={codeError}>
+            <FormField id="launch-otp" label={t('launch.code')} hint={t('launch.codeHint', { count: CODE_LENGTH })} error={messageText(codeError)}>
               <input
                 id="launch-otp"
                 ref={codeInput}
@@ -312,7 +314,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
             </FormField>
             {verified ? (
               <p className="alert alert--success" role="status" data-testid="launch-verified">
-                {verified}
+                {messageText(verified)}
               </p>
             ) : (
               <button type="submit" className="button" disabled={verifying} aria-busy={verifying}>
@@ -332,7 +334,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
         <p>{verified ? t('launch.goReady') : t('launch.goWaiting')}</p>
         {launchError ? (
           <div className="alert alert--error" role="alert" data-testid="launch-error">
-            {launchError}
+            {messageText(launchError)}
           </div>
         ) : null}
         <button
@@ -354,14 +356,15 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
 function Specimen({ batchId, signatures }: { batchId: number; signatures: SignatureKind[] | undefined }) {
   const { t } = useTranslation();
   const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   async function onOpen() {
     setLoading(true);
     setError(null);
     try {
       await downloadSpecimen(batchId, { signatures });
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : t('errors.generic'));
+      setError(failureMessage(failure));
     } finally {
       setLoading(false);
     }
@@ -372,7 +375,7 @@ function Specimen({ batchId, signatures }: { batchId: number; signatures: Signat
       <p>{t('launch.specimenIntro')}</p>
       {error ? (
         <div className="alert alert--error" role="alert">
-          {error}
+          {messageText(error)}
         </div>
       ) : null}
       <div className="actions">

@@ -1,5 +1,5 @@
 import type { GenerationView, PhotoZipReport } from '@sceau/contracts';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -103,6 +103,19 @@ describe('the batch page’s photos zip', () => {
     await waitFor(() => expect(UploadXhr.last?.body).toBeInstanceOf(FormData));
     UploadXhr.last!.respond(409, { code: 'conflict', message: 'Ce lot est déjà lancé.' });
     await waitFor(() => expect(within(section).getByRole('alert')).toHaveTextContent('Ce lot est déjà lancé.'));
+  });
+
+  it('refuses a zip over the limit, and says it in the language chosen afterwards, its size too', async () => {
+    openBatch(pending(true));
+    const section = await screen.findByTestId('photo-zip');
+    const user = userEvent.setup();
+    const zip = new File([new Uint8Array(10)], 'photos.zip');
+    Object.defineProperty(zip, 'size', { value: 200 * 1024 * 1024 + 1 });
+    await user.upload(within(section).getByLabelText('Fichier zip des photos'), zip);
+    await user.click(within(section).getByRole('button', { name: 'Envoyer les photos' }));
+    expect(within(section).getByRole('alert')).toHaveTextContent('Le fichier zip ne doit pas dépasser 200 Mo.');
+    await act(() => i18n.changeLanguage('en'));
+    await waitFor(() => expect(within(section).getByRole('alert')).toHaveTextContent('The zip file must not exceed 200 MB.'));
   });
 
   it('is not offered to who may not add photos (the server’s add_photos)', async () => {

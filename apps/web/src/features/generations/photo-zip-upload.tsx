@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { endpoints } from '@/lib/endpoints';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError } from '@/lib/http';
+import { bytesMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { RESUMABLE_FROM_BYTES, sendFileResumable, uploadClient, type UploadProgress } from '@/features/generations/check-upload';
 
 /**
@@ -35,17 +36,18 @@ export function PhotoZipUpload({ batch, upload = uploadPhotoZip }: { batch: Pick
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [report, setReport] = useState<PhotoZipReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const controller = useRef<AbortController | null>(null);
   const sending = progress !== null;
 
   async function send() {
     if (!file) {
-      setError(t('photoZip.required'));
+      setError(keyMessage('photoZip.required'));
       return;
     }
     if (file.size > IMPORT_LIMITS.photosMaxBytes) {
-      setError(t('photoZip.tooLarge', { max: formatBytes(IMPORT_LIMITS.photosMaxBytes, language) }));
+      setError(keyMessage('photoZip.tooLarge', { max: bytesMessage(IMPORT_LIMITS.photosMaxBytes) }));
       return;
     }
     setError(null);
@@ -56,8 +58,8 @@ export function PhotoZipUpload({ batch, upload = uploadPhotoZip }: { batch: Pick
       setReport(await upload(batch.id, file, setProgress, controller.current.signal));
       await queryClient.invalidateQueries({ queryKey: ['generations'] });
     } catch (failure) {
-      if (failure instanceof DOMException && failure.name === 'AbortError') setError(t('photoZip.cancelled'));
-      else setError(isApiError(failure) ? (Object.values(failure.fieldErrors)[0]?.[0] ?? failure.message) : t('errors.generic'));
+      if (failure instanceof DOMException && failure.name === 'AbortError') setError(keyMessage('photoZip.cancelled'));
+      else setError(isApiError(failure) ? textMessage(Object.values(failure.fieldErrors)[0]?.[0] ?? failure.message) : keyMessage('errors.generic'));
     } finally {
       setProgress(null);
       controller.current = null;
@@ -89,7 +91,7 @@ export function PhotoZipUpload({ batch, upload = uploadPhotoZip }: { batch: Pick
       </div>
       {error ? (
         <p id="photo-zip-error" className="field__error" role="alert">
-          {error}
+          {messageText(error)}
         </p>
       ) : null}
       {progress ? (

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, makeProfile } from '@/test/fixtures';
@@ -111,6 +111,21 @@ describe("/check-file: the province's schools, centres and options", () => {
         .map((li) => li.textContent),
     ).toEqual(["Lignes à corriger : 1. Rien n'a été enregistré", 'Ligne 3 : option « ZZZ » inconnue']);
   }, 20_000);
+
+  it('shows a refusal of the import in the language chosen after it appeared', async () => {
+    renderApp({
+      path: '/check-file/1',
+      signedIn: { profile: makeProfile(['admin']) },
+      routes: { ...issuingRoutes(), 'GET /api/reference-data/places': () => jsonResponse({ data: provincePlaces(6, true) }) },
+    });
+    const user = await chooseProvince();
+    const importForm = within(await screen.findByTestId('places-manage')).getByTestId('places-import');
+    await user.click(within(importForm).getByRole('button', { name: "Importer ce fichier d'écoles et de centres" }));
+    expect(within(importForm).getByTestId('places-import-errors')).toHaveTextContent('Choisissez un fichier CSV');
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    await waitFor(() => expect(within(importForm).getByTestId('places-import-errors')).toHaveTextContent('Choose a CSV file'));
+  });
 
   it('folds text as the API does and writes the CSV in the import’s columns', () => {
     expect(searchKey("N'SÉLÉ-Kinkole")).toBe('nselekinkole');

@@ -3,6 +3,7 @@ import { type FormEvent, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/error-alert';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { saveFile } from '@/lib/save-file';
 import { usePlaceChanges, useProvincePlaces } from '@/features/reference-data/reference-data-api';
 
@@ -135,10 +136,11 @@ export function ProvincePlaces({ provinceId }: { provinceId: number | null }) {
   );
 }
 
-function messageOf(error: unknown, fallback: string): string[] {
-  if (!isApiError(error)) return [fallback];
+/** A failure's messages: the server's on the fields, else its message, else the generic one. */
+function messagesOf(error: unknown): Message[] {
+  if (!isApiError(error)) return [keyMessage('errors.generic')];
   const fields = Object.values(error.fieldErrors).flat();
-  return fields.length ? fields : [error.message];
+  return (fields.length ? fields : [error.message]).map((text) => textMessage(text));
 }
 
 function RenamePlace({ kind, id, name }: { kind: 'centre' | 'school'; id: number; name: string }) {
@@ -146,7 +148,8 @@ function RenamePlace({ kind, id, name }: { kind: 'centre' | 'school'; id: number
   const { rename } = usePlaceChanges();
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState(name);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message[] | null>(null);
+  const messageText = useMessageText();
   if (!open)
     return (
       <button type="button" className="button button--link" onClick={() => setOpen(true)} aria-label={t('referencePlaces.renameOf', { name })}>
@@ -160,7 +163,7 @@ function RenamePlace({ kind, id, name }: { kind: 'centre' | 'school'; id: number
       await rename.mutateAsync({ kind, id, body: { name: value } });
       setOpen(false);
     } catch (caught) {
-      setError(messageOf(caught, t('errors.generic')).join(' '));
+      setError(messagesOf(caught));
     }
   }
   const inputId = `rename-${kind}-${id}`;
@@ -175,7 +178,7 @@ function RenamePlace({ kind, id, name }: { kind: 'centre' | 'school'; id: number
       </button>
       {error ? (
         <span role="alert" className="field__error">
-          {error}
+          {messageText(error)}
         </span>
       ) : null}
     </form>
@@ -188,10 +191,12 @@ function ManagePlaces({ places }: { places: Places }) {
   const { addCentre, addSchool, importCsv } = usePlaceChanges();
   const [kind, setKind] = useState<'centre' | 'school'>('school');
   const [form, setForm] = useState({ code: '', name: '', city: '', centre: '' });
-  const [errors, setErrors] = useState<string[]>([]);
-  const [done, setDone] = useState<string | null>(null);
+  // Messages written when shown, so a language chosen afterwards applies to them.
+  const [errors, setErrors] = useState<Message[]>([]);
+  const [done, setDone] = useState<Message | null>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [importErrors, setImportErrors] = useState<string[]>([]);
+  const [importErrors, setImportErrors] = useState<Message[]>([]);
+  const messageText = useMessageText();
 
   async function onAdd(event: FormEvent) {
     event.preventDefault();
@@ -200,10 +205,10 @@ function ManagePlaces({ places }: { places: Places }) {
     try {
       if (kind === 'centre') await addCentre.mutateAsync({ code: form.code, name: form.name, city: form.city, educ_province_id: places.province.id });
       else await addSchool.mutateAsync({ code: form.code, name: form.name, city: form.city, centre_id: Number(form.centre), option_ids: [] });
-      setDone(t('referencePlaces.added', { code: form.code.toUpperCase() }));
+      setDone(keyMessage('referencePlaces.added', { code: form.code.toUpperCase() }));
       setForm({ code: '', name: '', city: '', centre: form.centre });
     } catch (caught) {
-      setErrors(messageOf(caught, t('errors.generic')));
+      setErrors(messagesOf(caught));
     }
   }
 
@@ -212,24 +217,24 @@ function ManagePlaces({ places }: { places: Places }) {
     setImportErrors([]);
     setDone(null);
     if (!file) {
-      setImportErrors([t('referencePlaces.fileRequired')]);
+      setImportErrors([keyMessage('referencePlaces.fileRequired')]);
       return;
     }
     if (file.size > REFERENCE_LIMITS.importMaxBytes) {
-      setImportErrors([t('referencePlaces.fileTooLarge', { size: REFERENCE_LIMITS.importMaxBytes / 1024 / 1024 })]);
+      setImportErrors([keyMessage('referencePlaces.fileTooLarge', { size: REFERENCE_LIMITS.importMaxBytes / 1024 / 1024 })]);
       return;
     }
     try {
       const result = await importCsv.mutateAsync(file);
       setDone(
-        t('referencePlaces.imported', {
+        keyMessage('referencePlaces.imported', {
           centres: result.centres.created,
           schools: result.schools.created,
           renamed: result.centres.renamed + result.schools.renamed,
         }),
       );
     } catch (caught) {
-      setImportErrors(messageOf(caught, t('errors.generic')));
+      setImportErrors(messagesOf(caught));
     }
   }
 
@@ -238,7 +243,7 @@ function ManagePlaces({ places }: { places: Places }) {
       <h3>{t('referencePlaces.manageTitle')}</h3>
       {done ? (
         <p role="status" className="alert alert--success" data-testid="places-done">
-          {done}
+          {messageText(done)}
         </p>
       ) : null}
       <form className="form stack" onSubmit={(event) => void onAdd(event)} noValidate data-testid="places-add">
@@ -278,9 +283,10 @@ function ManagePlaces({ places }: { places: Places }) {
         </div>
         {errors.length ? (
           <ul className="alert alert--error" role="alert" data-testid="places-add-errors">
-            {errors.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
+            {errors.map((message) => {
+              const text = messageText(message);
+              return <li key={text}>{text}</li>;
+            })}
           </ul>
         ) : null}
         <button type="submit" className="button" disabled={addCentre.isPending || addSchool.isPending}>
@@ -303,9 +309,10 @@ function ManagePlaces({ places }: { places: Places }) {
         </div>
         {importErrors.length ? (
           <ul className="alert alert--error" role="alert" data-testid="places-import-errors">
-            {importErrors.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
+            {importErrors.map((message) => {
+              const text = messageText(message);
+              return <li key={text}>{text}</li>;
+            })}
           </ul>
         ) : null}
         <button type="submit" className="button button--secondary" disabled={importCsv.isPending}>

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Dialog } from '@/components/dialog';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 
 /** The API's bounds for a revocation's reason. */
 export const REASON_MIN_LENGTH = 5;
@@ -38,7 +39,8 @@ export function RevokeDialog({ open, title, description, confirmLabel, onRevoke,
 function RevokeDialogBody({ title, description, confirmLabel, onRevoke, onClose }: Omit<RevokeDialogProps, 'open'>) {
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const [done, setDone] = useState<string | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   // The form goes once sent: keep focus inside the dialog, on its way out.
@@ -57,8 +59,8 @@ function RevokeDialogBody({ title, description, confirmLabel, onRevoke, onClose 
     try {
       setDone(await onRevoke(reason));
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(error, setError, { reason: 'reason' }, t('errors.generic'));
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, { reason: 'reason' });
+      setFormError([message, ...unplaced]);
     }
   });
 
@@ -81,7 +83,7 @@ function RevokeDialogBody({ title, description, confirmLabel, onRevoke, onClose 
         <form className="form" noValidate onSubmit={onSubmit}>
           {formError ? (
             <div className="alert alert--error" role="alert">
-              {formError}
+              {messageText(formError)}
             </div>
           ) : null}
           <FormField id="revoke-reason" label={t('revocation.reason')} hint={t('revocation.reasonHint', { min: REASON_MIN_LENGTH })} error={reasonError}>

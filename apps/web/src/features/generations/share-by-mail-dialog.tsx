@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Dialog } from '@/components/dialog';
 import { describedBy, FormField, useFieldErrorText } from '@/components/form-field';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 
 const emailSchema = z.object({
   email: z.string().trim().min(1, 'validation.required').pipe(z.email('validation.email')),
@@ -32,7 +33,8 @@ export function ShareByMailDialog({ open, ...props }: ShareByMailDialogProps) {
 function ShareByMailBody({ title, description, onSend, onSent, onClose }: Omit<ShareByMailDialogProps, 'open'>) {
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const {
     register,
     handleSubmit,
@@ -45,9 +47,9 @@ function ShareByMailBody({ title, description, onSend, onSent, onClose }: Omit<S
     try {
       onSent(await onSend(email));
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(error, setError, { email: 'email', mail: 'email' }, t('errors.generic'));
+      const { message, unplaced } = applyServerErrors(error, setError, { email: 'email', mail: 'email' });
       // A refusal of the e-mail itself shows under the field; anything else above the form.
-      if (unplaced.length || !errorsOnEmail(error)) setFormError([message, ...unplaced].join(' '));
+      if (unplaced.length || !errorsOnEmail(error)) setFormError([message, ...unplaced]);
     }
   });
 
@@ -58,7 +60,7 @@ function ShareByMailBody({ title, description, onSend, onSent, onClose }: Omit<S
       <form className="form" noValidate onSubmit={onSubmit}>
         {formError ? (
           <div className="alert alert--error" role="alert">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
         <FormField id="share-email" label={t('distribution.mail.email')} hint={t('distribution.mail.emailHint')} error={emailError}>

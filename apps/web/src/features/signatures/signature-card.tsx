@@ -7,13 +7,15 @@ import { useDeleteSignature, useSaveSignature, type SignatureAbilities } from '@
 import { useFlashStore } from '@/lib/flash-context';
 import { formatDateTime } from '@/lib/format';
 import { isApiError } from '@/lib/http';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useAuthorizedBlobUrl, useFilePreviewUrl } from '@/lib/use-blob-url';
 
 export const SIGNATURE_TYPES = ['image/png', 'image/jpeg'];
 const TITLE_MIN_LENGTH = 2;
 
-type Errors = Partial<Record<'name' | 'title' | 'image', string>>;
+/** The fields' errors, written when shown (a language chosen afterwards applies to them). */
+type Errors = Partial<Record<'name' | 'title' | 'image', Message>>;
 
 /** Checked here too so that a wrong file is refused before it travels (the server checks the content). */
 export function checkSignatureFile(file: File): { key: 'errors:field.image_type' | 'errors:field.image_too_large'; params?: { size: number } } | null {
@@ -68,7 +70,8 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
   const [title, setTitle] = useState(signature?.title ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [dragging, setDragging] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const preview = useFilePreviewUrl(file);
@@ -82,7 +85,7 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
     const problem = checkSignatureFile(next);
     if (problem) {
       setFile(null);
-      setErrors((e) => ({ ...e, image: t(problem.key, problem.params ?? {}) }));
+      setErrors((e) => ({ ...e, image: keyMessage(problem.key, problem.params) }));
       if (fileInput.current) fileInput.current.value = '';
       return;
     }
@@ -100,12 +103,12 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
     event.preventDefault();
     setFormError(null);
     const next: Errors = {};
-    if (name.trim().length < NAME_MIN_LENGTH) next.name = t('signatures.nameMin', { min: NAME_MIN_LENGTH });
-    if (title.trim().length < TITLE_MIN_LENGTH) next.title = t('signatures.titleMin', { min: TITLE_MIN_LENGTH });
-    if (!file) next.image = t('errors:field.file_required');
+    if (name.trim().length < NAME_MIN_LENGTH) next.name = keyMessage('signatures.nameMin', { min: NAME_MIN_LENGTH });
+    if (title.trim().length < TITLE_MIN_LENGTH) next.title = keyMessage('signatures.titleMin', { min: TITLE_MIN_LENGTH });
+    if (!file) next.image = keyMessage('errors:field.file_required');
     else {
       const problem = checkSignatureFile(file);
-      if (problem) next.image = t(problem.key, problem.params ?? {});
+      if (problem) next.image = keyMessage(problem.key, problem.params);
     }
     setErrors(next);
     if (next.name) return nameInput.current?.focus();
@@ -117,10 +120,10 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
       setFile(null);
       if (fileInput.current) fileInput.current.value = '';
     } catch (error) {
-      if (!isApiError(error)) return setFormError(t('errors.generic'));
-      setFormError(error.message);
+      setFormError(failureMessage(error));
+      if (!isApiError(error)) return;
       const fields = error.fieldErrors;
-      setErrors({ name: fields.name?.[0], title: fields.title?.[0], image: fields.image?.[0] ?? fields.kind?.[0] });
+      setErrors({ name: textMessage(fields.name?.[0]), title: textMessage(fields.title?.[0]), image: textMessage(fields.image?.[0] ?? fields.kind?.[0]) });
     }
   }
 
@@ -154,10 +157,10 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
           <h3>{signature ? t('signatures.replace') : t('signatures.add')}</h3>
           {formError ? (
             <div className="alert alert--error" role="alert">
-              {formError}
+              {messageText(formError)}
             </div>
           ) : null}
-          <FormField id={`${id}-name`} label={t('signatures.name')} error={errors.name ?? null}>
+          <FormField id={`${id}-name`} label={t('signatures.name')} error={messageText(errors.name)}>
             <input
               id={`${id}-name`}
               ref={nameInput}
@@ -168,7 +171,7 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
               aria-describedby={describedBy(`${id}-name`, { error: !!errors.name })}
             />
           </FormField>
-          <FormField id={`${id}-role`} label={t('signatures.titleField')} hint={t('signatures.titleHint')} error={errors.title ?? null}>
+          <FormField id={`${id}-role`} label={t('signatures.titleField')} hint={t('signatures.titleHint')} error={messageText(errors.title)}>
             <input
               id={`${id}-role`}
               ref={titleInput}
@@ -179,7 +182,7 @@ export function SignatureCard({ kind, signature, abilities }: { kind: SignatureK
               aria-describedby={describedBy(`${id}-role`, { hint: true, error: !!errors.title })}
             />
           </FormField>
-          <FormField id={`${id}-image`} label={t('signatures.image')} hint={t('signatures.imageHint')} error={errors.image ?? null}>
+          <FormField id={`${id}-image`} label={t('signatures.image')} hint={t('signatures.imageHint')} error={messageText(errors.image)}>
             {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the file input inside is the keyboard's way. */}
             <div
               className={dragging ? 'dropzone dropzone--active' : 'dropzone'}

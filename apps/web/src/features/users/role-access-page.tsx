@@ -9,6 +9,7 @@ import { UserForm } from '@/features/users/user-form';
 import { useArchiveUsers, useResetUserPassword, useRoles, useSendSignInLink, useUser, useUsers, type UserSort, type UsersFilter } from '@/features/users/users-api';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
+import { keyMessage } from '@/lib/message';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { dynamicKey, translate } from '@/lib/text-keys';
@@ -89,7 +90,7 @@ export function RoleAccessPage() {
 
   function onSaved(saved: UserView) {
     const key = editing?.kind === 'edit' ? 'users.updated' : 'users.created';
-    flash.pushText(t(key, { name: fullName(saved) }), 'success');
+    flash.pushMessage(keyMessage(key, { name: fullName(saved) }), 'success');
     setEditing(null);
   }
 

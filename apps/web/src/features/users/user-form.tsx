@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { describedBy, FormField, SERVER_ERROR_TYPE, useFieldErrorText } from '@/components/form-field';
 import { PhoneInput } from '@/components/phone-input';
 import { applyServerErrors } from '@/components/server-errors';
+import { useMessageText, type Message } from '@/lib/message';
 import { ScopeFields } from '@/features/users/scope-fields';
 import { useSaveUser, type UserInput } from '@/features/users/users-api';
 
@@ -53,7 +54,8 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
   const { t } = useTranslation();
   const errorText = useFieldErrorText();
   const save = useSaveUser();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const mayChangeAccess = user === null || user.abilities.change_access;
   // Offered: the roles the server says this user may give or take away (its grant rule), and those
   // the account already holds, shown but fixed (the server refuses to remove what one may not grant).
@@ -80,22 +82,17 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
     try {
       onDone(await save.mutateAsync({ id: user?.id ?? null, input }));
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        {
-          name: 'name',
-          first_name: 'first_name',
-          email: 'email',
-          phone: 'phone',
-          roles: 'roles',
-          province_id: 'scope.province_id',
-          centre_id: 'scope.centre_id',
-          institution_id: 'scope.institution_id',
-        },
-        t('errors.generic'),
-      );
-      setFormError([message, ...unplaced].join(' '));
+      const { message, unplaced } = applyServerErrors(error, setError, {
+        name: 'name',
+        first_name: 'first_name',
+        email: 'email',
+        phone: 'phone',
+        roles: 'roles',
+        province_id: 'scope.province_id',
+        centre_id: 'scope.centre_id',
+        institution_id: 'scope.institution_id',
+      });
+      setFormError([message, ...unplaced]);
     }
   });
 
@@ -109,7 +106,7 @@ export function UserForm({ user, roles, onDone, onCancel }: { user: UserView | n
     <form className="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={user ? t('users.form.editTitle') : t('users.form.addTitle')}>
       {formError ? (
         <div className="alert alert--error" role="alert">
-          {formError}
+          {messageText(formError)}
         </div>
       ) : null}
       <div className="form-grid">

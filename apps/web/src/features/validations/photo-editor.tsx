@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import ReactCrop, { type PercentCrop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
 import { Dialog } from '@/components/dialog';
-import { isApiError } from '@/lib/http';
+import { failureMessage, keyMessage, useMessageText, type Message } from '@/lib/message';
 
 const L = PHOTO_EDIT_LIMITS;
 type Slider = 'brightness' | 'contrast' | 'hue' | 'width' | 'height';
@@ -58,7 +58,8 @@ export function PhotoEditor({ open, name, src, onSave, onClose, fromOriginal = f
   const [cropOn, setCropOn] = useState(false);
   const [crop, setCrop] = useState<Crop>({ x: 0, y: 0, w: 300, h: 400 });
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
 
   const source = natural ?? { w: 300, h: 400 };
   const area: Crop = cropOn ? crop : { x: 0, y: 0, w: source.w, h: source.h };
@@ -84,7 +85,7 @@ export function PhotoEditor({ open, name, src, onSave, onClose, fromOriginal = f
 
   async function save() {
     if (!cropValid) {
-      setError(t('validations.editor.cropInvalid', { w: source.w, h: source.h }));
+      setError(keyMessage('validations.editor.cropInvalid', { w: source.w, h: source.h }));
       return;
     }
     setBusy(true);
@@ -93,7 +94,7 @@ export function PhotoEditor({ open, name, src, onSave, onClose, fromOriginal = f
       await onSave({ ...values, ...(cropOn ? { crop } : {}) });
       onClose();
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : t('errors.generic'));
+      setError(failureMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -215,7 +216,7 @@ export function PhotoEditor({ open, name, src, onSave, onClose, fromOriginal = f
       </div>
       {error ? (
         <div className="alert alert--error" role="alert">
-          {error}
+          {messageText(error)}
         </div>
       ) : null}
       <div className="dialog__actions">

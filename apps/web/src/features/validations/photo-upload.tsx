@@ -5,6 +5,7 @@ import { Dialog } from '@/components/dialog';
 import { FileDrop } from '@/components/file-drop';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, type Message } from '@/lib/message';
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
 
@@ -15,7 +16,7 @@ const ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
 export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | null; onUpload: (file: File) => Promise<unknown>; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
 
@@ -34,7 +35,7 @@ export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!file) {
-      setError(t('validations.upload.required'));
+      setError(keyMessage('validations.upload.required'));
       return;
     }
     setBusy(true);
@@ -42,7 +43,7 @@ export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | 
       await onUpload(file);
       onClose();
     } catch (failure) {
-      setError(isApiError(failure) ? (failure.fieldErrors.photo?.[0] ?? failure.message) : t('errors.generic'));
+      setError(isApiError(failure) ? textMessage(failure.fieldErrors.photo?.[0] ?? failure.message) : keyMessage('errors.generic'));
     } finally {
       setBusy(false);
     }

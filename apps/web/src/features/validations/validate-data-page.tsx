@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
 import { FormField, describedBy } from '@/components/form-field';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { ShortcutHelp, useListShortcuts } from '@/features/validations/validation-tools';
@@ -201,14 +202,16 @@ function DataEditDialog({ item, onSave, onClose }: { item: ValidationItemView; o
     gender: item.gender,
   };
   const [values, setValues] = useState(start);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  // Written when shown, so a language chosen afterwards applies to them.
+  const [errors, setErrors] = useState<Partial<Record<Field, Message>>>({});
+  const [message, setMessage] = useState<Message[] | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const local: Partial<Record<Field, string>> = {};
-    for (const key of ['last_name', 'first_name', 'birth_place', 'birth_date'] as const) if (values[key].trim() === '') local[key] = t('validation.required');
+    const local: Partial<Record<Field, Message>> = {};
+    for (const key of ['last_name', 'first_name', 'birth_place', 'birth_date'] as const) if (values[key].trim() === '') local[key] = keyMessage('validation.required');
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     const changed: Record<string, string | null> = {};
@@ -223,15 +226,15 @@ function DataEditDialog({ item, onSave, onClose }: { item: ValidationItemView; o
       onClose();
     } catch (failure) {
       if (isApiError(failure)) {
-        const placed: Partial<Record<Field, string>> = {};
-        const rest: string[] = [];
+        const placed: Partial<Record<Field, Message>> = {};
+        const rest: Message[] = [];
         for (const [field, messages] of Object.entries(failure.fieldErrors)) {
-          if ((FIELDS as readonly string[]).includes(field) || field === 'gender') placed[field as Field] = messages[0];
-          else if (messages[0]) rest.push(messages[0]);
+          if ((FIELDS as readonly string[]).includes(field) || field === 'gender') placed[field as Field] = textMessage(messages[0]);
+          else if (messages[0]) rest.push(textMessage(messages[0]));
         }
         setErrors(placed);
-        setMessage([failure.message, ...rest].join(' '));
-      } else setMessage(t('errors.generic'));
+        setMessage([textMessage(failure.message), ...rest]);
+      } else setMessage([keyMessage('errors.generic')]);
     } finally {
       setBusy(false);
     }
@@ -242,13 +245,13 @@ function DataEditDialog({ item, onSave, onClose }: { item: ValidationItemView; o
       <form className="form" onSubmit={(e) => void submit(e)} noValidate data-testid="data-form">
         {message ? (
           <div className="alert alert--error" role="alert">
-            {message}
+            {messageText(message)}
           </div>
         ) : null}
         <div className="form-grid">
           {FIELDS.map((key) => {
             const id = `data-${key}`;
-            const error = errors[key] ?? null;
+            const error = messageText(errors[key]);
             return (
               <FormField key={key} id={id} label={t(`validations.dataForm.${key}`)} error={error}>
                 <input
@@ -274,7 +277,7 @@ function DataEditDialog({ item, onSave, onClose }: { item: ValidationItemView; o
           ))}
           {errors.gender ? (
             <p id="data-gender-error" className="field__error">
-              {errors.gender}
+              {messageText(errors.gender)}
             </p>
           ) : null}
         </fieldset>

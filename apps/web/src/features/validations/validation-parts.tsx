@@ -8,6 +8,7 @@ import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { translate, type TextKey } from '@/lib/text-keys';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -199,7 +200,8 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
   const { t } = useTranslation();
   const id = useId();
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const [busy, setBusy] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the reason is cleared whenever the dialog opens for another candidate (`name`).
   useEffect(() => {
@@ -210,7 +212,7 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     if (reason.trim().length < 3) {
-      setError(t('validations.reject.reasonRequired'));
+      setError(keyMessage('validations.reject.reasonRequired'));
       return;
     }
     setBusy(true);
@@ -218,7 +220,7 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
       await onReject(reason.trim());
       onClose();
     } catch (failure) {
-      setError(isApiError(failure) ? (failure.fieldErrors.reason?.[0] ?? failure.message) : t('errors.generic'));
+      setError(isApiError(failure) ? textMessage(failure.fieldErrors.reason?.[0] ?? failure.message) : keyMessage('errors.generic'));
     } finally {
       setBusy(false);
     }
@@ -249,7 +251,7 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
           />
           {error ? (
             <p id={`${id}-error`} className="field__error">
-              {error}
+              {messageText(error)}
             </p>
           ) : null}
         </div>
@@ -271,18 +273,17 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
  * is ready for generation a notice leading to its launch (or its page).
  */
 export function useChangeOutcome() {
-  const { t } = useTranslation();
   const flash = useFlashStore();
   const [ready, setReady] = useState<number | null>(null);
   return {
     ready,
     handle(result: ChangeResult) {
       flash.pushText(result.message, 'success');
-      if (result.skipped.length > 0) flash.pushText(t('validations.skipped', { count: result.skipped.length }), 'error');
+      if (result.skipped.length > 0) flash.pushMessage(keyMessage('validations.skipped', { count: result.skipped.length }), 'error');
       setReady(result.generation.status === 'ready_for_generation' ? result.generation.id : null);
     },
     fail(error: unknown) {
-      flash.pushText(isApiError(error) ? error.message : t('errors.generic'), 'error');
+      flash.pushMessage(failureMessage(error), 'error');
     },
   };
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
 import { useFlashStore } from '@/lib/flash-context';
 import { isApiError } from '@/lib/http';
+import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { ReadyNotice } from '@/features/validations/validation-parts';
 import { usePendingCount, useValidateAll, VALIDATION_PAGE_SIZES, type ValidationItemsFilter } from '@/features/validations/validations-api';
 
@@ -46,7 +47,8 @@ export function ValidateAllPending({
   const flash = useFlashStore();
   const [open, setOpen] = useState(false);
   const [ready, setReady] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Message | null>(null);
+  const messageText = useMessageText();
   const count = usePendingCount(aspect, batch.id, filter, open);
   const validateAll = useValidateAll();
   const may = aspect === 'photos' ? batch.abilities.validate_photos : batch.abilities.validate_data;
@@ -58,11 +60,11 @@ export function ValidateAllPending({
     try {
       const result = await validateAll.mutateAsync({ aspect, id: batch.id, filter });
       flash.pushText(result.message, 'success');
-      if (result.without_photo > 0) flash.pushText(t('validations.all.withoutPhoto', { count: result.without_photo }), 'error');
+      if (result.without_photo > 0) flash.pushMessage(keyMessage('validations.all.withoutPhoto', { count: result.without_photo }), 'error');
       setReady(result.generation.status === 'ready_for_generation' ? result.generation.id : null);
       setOpen(false);
     } catch (failure) {
-      setError(isApiError(failure) ? (Object.values(failure.fieldErrors)[0]?.[0] ?? failure.message) : t('errors.generic'));
+      setError(isApiError(failure) ? textMessage(Object.values(failure.fieldErrors)[0]?.[0] ?? failure.message) : keyMessage('errors.generic'));
     }
   }
 
@@ -99,7 +101,7 @@ export function ValidateAllPending({
           {count.data && count.data.without_photo > 0 ? <p className="muted">{t('validations.all.withoutPhoto', { count: count.data.without_photo })}</p> : null}
           {error ? (
             <p className="alert alert--error" role="alert">
-              {error}
+              {messageText(error)}
             </p>
           ) : null}
           <div className="dialog__actions">

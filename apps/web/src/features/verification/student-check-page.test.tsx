@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@/lib/config';
@@ -194,6 +194,18 @@ describe('candidate check (/student-check, /mon-{product})', () => {
     await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('La vérification a échoué : Trop de tentatives. Réessayez dans 3540 secondes.');
     expect(screen.queryByTestId('candidate-not-recognised')).toBeNull();
+  });
+
+  it('says why the check failed in the language chosen after it appeared, the server’s reason as it came', async () => {
+    const { user } = await open({
+      'POST /api/v2/verify-candidate': () => jsonResponse({ code: 'rate_limited', message: 'Trop de tentatives. Réessayez dans 3540 secondes.' }, 429),
+    });
+    await fill(user);
+    await user.click(screen.getByRole('button', { name: 'Rechercher mon diplôme' }));
+    expect(await screen.findByTestId('candidate-error')).toHaveTextContent('La vérification a échoué : Trop de tentatives. Réessayez dans 3540 secondes.');
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByTestId('candidate-error')).toHaveTextContent('Verification failed: Trop de tentatives. Réessayez dans 3540 secondes.');
   });
 
   it('puts the server’s field messages under their fields', async () => {

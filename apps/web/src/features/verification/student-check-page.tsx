@@ -13,6 +13,7 @@ import { useCandidateCheck } from '@/features/verification/candidate-check-api';
 import { candidateCheckSchema, fullNameOf, type CandidateCheckValues } from '@/features/verification/candidate-check-schema';
 import { isApiError } from '@/lib/http';
 import { currentLocale } from '@/lib/i18n';
+import { keyMessage, useMessageText, type Message } from '@/lib/message';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import './candidate-check.css';
 
@@ -82,7 +83,9 @@ export function StudentCheckPage() {
   const errorText = useFieldErrorText();
   const sessions = useExamSessions();
   const check = useCandidateCheck();
-  const [formError, setFormError] = useState<string | null>(null);
+  // The form's failure, written when shown (a language chosen afterwards applies to it).
+  const [formError, setFormError] = useState<Message | readonly Message[] | null>(null);
+  const messageText = useMessageText();
   const [result, setResult] = useState<CandidateCheckResult | null>(null);
   const notRecognised = useRef<HTMLDivElement>(null);
 
@@ -124,24 +127,19 @@ export function StudentCheckPage() {
       });
       setResult(answer);
     } catch (error) {
-      const { message, unplaced } = applyServerErrors(
-        error,
-        setError,
-        {
-          code: 'code',
-          birthdate: 'birth_date',
-          session_id: 'session_id',
-          fullname_collegue_1: 'classmate_1',
-          fullname_collegue_2: 'classmate_2',
-          phone: 'phone',
-          fullname: 'last_name',
-        },
-        t('errors.generic'),
-      );
+      const { message, unplaced } = applyServerErrors(error, setError, {
+        code: 'code',
+        birthdate: 'birth_date',
+        session_id: 'session_id',
+        fullname_collegue_1: 'classmate_1',
+        fullname_collegue_2: 'classmate_2',
+        phone: 'phone',
+        fullname: 'last_name',
+      });
       // "Connection error" alone; a refusal (429, 401…) says that the check failed and why.
       const network = isApiError(error) && error.code === 'network_error';
       const invalid = isApiError(error) && error.status === 422;
-      setFormError(network || invalid ? [message, ...unplaced].join(' ') : t('candidateCheck.failedBecause', { reason: message }));
+      setFormError(network || invalid ? [message, ...unplaced] : keyMessage('candidateCheck.failedBecause', { reason: message }));
     }
   });
 
@@ -178,7 +176,7 @@ export function StudentCheckPage() {
       <form className="form card" noValidate onSubmit={(event) => void onSubmit(event)} aria-describedby={formError ? 'candidate-form-error' : undefined}>
         {formError ? (
           <div id="candidate-form-error" className="alert alert--error" role="alert" data-testid="candidate-error">
-            {formError}
+            {messageText(formError)}
           </div>
         ) : null}
 
