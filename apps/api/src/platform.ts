@@ -114,6 +114,8 @@ async function runHttpProcess(): Promise<void> {
 
 /** The platform in one process, or the primary of a cluster (`API_PROCESSES` > 1). */
 async function runMain(httpProcesses: number): Promise<void> {
+  process.on('SIGINT', exitDuringStart);
+  process.on('SIGTERM', exitDuringStart);
   const database = await openDatabase(config, log, restartPolicy('the embedded PostgreSQL'));
   await seedCatalogue(database.db);
   if (config.demoData) {
@@ -250,6 +252,18 @@ async function closeServer(server: Server | null): Promise<void> {
 }
 
 /**
+ * A stop (Ctrl-C, SIGTERM) while the platform starts, before `onShutdown` takes over: the process
+ * exits at once, and the 'exit' listeners of the embedded PostgreSQL and of the local chain stop
+ * them (they run in process groups of their own, which Ctrl-C does not reach; PostgreSQL's fast
+ * shutdown rolls back what the start's seeding had not committed, and the next start does it again).
+ * Node's default, death by the signal with no 'exit' event, left both running until the next start.
+ */
+function exitDuringStart(signal: NodeJS.Signals): void {
+  log.warn({ signal }, 'stopped during the start: what it had begun is done again at the next start');
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+}
+
+/**
  * Stops in order on SIGINT/SIGTERM (HTTP, then the jobs, the pools, Anvil and PostgreSQL last:
  * they run in process groups of their own, so Ctrl-C reaches them only through us) and says so in
  * one line; nothing is wrong, so no stack trace. A second Ctrl-C forces the exit. An HTTP process
@@ -282,6 +296,8 @@ function onShutdown(close: () => Promise<void>, options: { stoppedByPrimary?: bo
     if (!options.stoppedByPrimary) log.info('Sceau stopped.');
     process.exit(0);
   };
+  process.off('SIGINT', exitDuringStart);
+  process.off('SIGTERM', exitDuringStart);
   process.on('SIGINT', () => void (options.stoppedByPrimary ? undefined : shutdown('SIGINT')));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // An HTTP process told to leave by its primary (or left alone by its death) stops the same way.

@@ -340,6 +340,7 @@ interface Launched {
 async function launch(s: { binary: string; paths: Paths; port: number; chainId: number; rpcUrl: string; ministryKey: { address: Address }; log: ChainLogger }): Promise<Launched> {
   const { binary, paths, port, chainId, rpcUrl, log } = s;
   let child: ChildProcess | undefined;
+  let stopOnExit: (() => void) | undefined;
   try {
     await checkStateFile(paths, log);
     try {
@@ -392,6 +393,10 @@ async function launch(s: { binary: string; paths: Paths; port: number; chainId: 
     });
     if (spawned.pid === undefined) throw new LocalChainError('START_FAILED', `could not run ${binary}: ${(await spawnError).message}`);
     const pid = spawned.pid;
+    // Until the handle's own safety net is there (makeHandle): a process that exits while Anvil
+    // starts (Ctrl-C during the start) stops it rather than leaving it running.
+    stopOnExit = () => signal(pid, 'SIGTERM');
+    process.on('exit', stopOnExit);
     const pidInfo: PidFile = { pid, startTime: processStartTime(pid), port, stateFile: paths.state, ownerPid: process.pid };
     await writeFileAtomic(paths.pid, JSON.stringify(pidInfo));
 
@@ -424,6 +429,8 @@ async function launch(s: { binary: string; paths: Paths; port: number; chainId: 
     if (child?.pid && isAlive(child.pid)) await terminate(child.pid, STOP_GRACE_MS).catch(noop);
     await fs.rm(paths.pid, { force: true }).catch(noop);
     throw err;
+  } finally {
+    if (stopOnExit) process.off('exit', stopOnExit);
   }
 }
 

