@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '@/lib/http';
+import { failureMessage, useMessageText } from '@/lib/message';
 
-/** A failed call, in words: the server's translated message, else a generic one. */
+/** A failed call, in words: the server's translated message, this client's in the language shown, else a generic one. */
 export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation();
+  const messageText = useMessageText();
   if (!error) return null;
-  const message = isApiError(error) ? error.message : t('errors.generic');
+  const message = messageText(failureMessage(error));
   return (
     <div className="alert alert--error" role="alert">
       <p>{message}</p>

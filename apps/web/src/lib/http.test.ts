@@ -56,7 +56,7 @@ describe('http client', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
-    await expect(http.get('/me')).rejects.toMatchObject({ code: 'network_error', status: 0, message: 'Erreur de connexion' });
+    await expect(http.get('/me')).rejects.toMatchObject({ code: 'network_error', status: 0, message: 'Erreur de connexion', messageKey: 'web:errors.network' });
     await changeLocale('en');
     await expect(http.get('/me')).rejects.toMatchObject({ message: 'Connection error' });
   });
@@ -69,7 +69,7 @@ describe('http client', () => {
     );
     const error = await http.post('/register', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Données invalides' });
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Données invalides', messageKey: null });
     expect((error as ApiError).fieldErrors).toEqual({ username: ['Ce champ est requis'] });
   });
 
@@ -94,7 +94,7 @@ describe('http client', () => {
       translate: (key) => `t:${key}`,
       baseUrl: '/api',
     });
-    await expect(client.get('/x')).rejects.toMatchObject({ message: 't:web:errors.invalidData' });
+    await expect(client.get('/x')).rejects.toMatchObject({ message: 't:web:errors.invalidData', messageKey: 'web:errors.invalidData' });
   });
 
   it('builds query strings without empty values', async () => {

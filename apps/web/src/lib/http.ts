@@ -9,21 +9,28 @@ export type ClientErrorCode = 'network_error' | 'unknown_error';
 
 export type FieldErrors = Record<string, string[]>;
 
-/** Every failed call becomes one of these; `message` is always ready to show (already translated). */
+/**
+ * Every failed call becomes one of these; `message` is always ready to show (already translated).
+ * A message this client wrote itself (no connection, an answer without the server's words) also
+ * keeps its catalogue key, so that a page shows it in the language chosen since (lib/message.ts).
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorResponse['code'] | ClientErrorCode;
   readonly fieldErrors: FieldErrors;
   /** Seconds from a Retry-After header (429 answers), when there was one. */
   readonly retryAfter: number | null;
+  /** The catalogue key of `message` when this client wrote it; null for the server's own words. */
+  readonly messageKey: TextKey | null;
 
-  constructor(status: number, code: ApiError['code'], message: string, fieldErrors: FieldErrors = {}, retryAfter: number | null = null) {
+  constructor(status: number, code: ApiError['code'], message: string, fieldErrors: FieldErrors = {}, retryAfter: number | null = null, messageKey: TextKey | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fieldErrors = fieldErrors;
     this.retryAfter = retryAfter;
+    this.messageKey = messageKey;
   }
 }
 
@@ -104,6 +111,11 @@ export function fileNameOf(header: string | null): string | null {
 
 /** The one HTTP client of the app (spec section 7). No timeout, on purpose: slow mobile networks. */
 export function createHttpClient(deps: HttpDeps) {
+  /** A failure in this client's words: translated now, its key kept for a later language. */
+  function clientError(status: number, code: ApiError['code'], key: TextKey, fieldErrors: FieldErrors = {}, retryAfter: number | null = null): ApiError {
+    return new ApiError(status, code, deps.translate(key), fieldErrors, retryAfter, key);
+  }
+
   async function send(path: string, options: RequestOptions): Promise<Response> {
     const locale = deps.getLocale();
     const headers = new Headers({
@@ -123,7 +135,7 @@ export function createHttpClient(deps: HttpDeps) {
     }
 
     // Known offline: the connection error at once, rather than a request the browser may hold.
-    if ((deps.isOffline ?? isOffline)()) throw new ApiError(0, 'network_error', deps.translate('web:errors.network'));
+    if ((deps.isOffline ?? isOffline)()) throw clientError(0, 'network_error', 'web:errors.network');
     try {
       return await deps.fetch(buildUrl(deps.baseUrl, path, options.query), {
         method: options.method ?? (body === undefined ? 'GET' : 'POST'),
@@ -133,7 +145,7 @@ export function createHttpClient(deps: HttpDeps) {
       });
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-      throw new ApiError(0, 'network_error', deps.translate('web:errors.network'));
+      throw clientError(0, 'network_error', 'web:errors.network');
     }
   }
 
@@ -141,10 +153,10 @@ export function createHttpClient(deps: HttpDeps) {
     const payload = await readJson(response);
     const retryAfter = readRetryAfter(response);
     if (isErrorBody(payload)) {
-      const message = payload.message.trim() !== '' ? payload.message : deps.translate(payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic');
-      return new ApiError(response.status, payload.code, message, payload.errors ?? {}, retryAfter);
+      if (payload.message.trim() !== '') return new ApiError(response.status, payload.code, payload.message, payload.errors ?? {}, retryAfter);
+      return clientError(response.status, payload.code, payload.code === 'validation_failed' ? 'web:errors.invalidData' : 'web:errors.generic', payload.errors ?? {}, retryAfter);
     }
-    return new ApiError(response.status, 'unknown_error', deps.translate('web:errors.generic'), {}, retryAfter);
+    return clientError(response.status, 'unknown_error', 'web:errors.generic', {}, retryAfter);
   }
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {

@@ -34,9 +34,10 @@ export function bytesMessage(bytes: number): Message {
   return { bytes };
 }
 
-/** A failed call's message: the server's (already translated), else the generic one. */
+/** A failed call's message: the server's (already translated), this client's by its key, else the generic one. */
 export function failureMessage(error: unknown): Message {
-  return isApiError(error) ? textMessage(error.message) : keyMessage('errors.generic');
+  if (!isApiError(error)) return keyMessage('errors.generic');
+  return error.messageKey ? keyMessage(error.messageKey) : textMessage(error.message);
 }
 
 function isMessage(value: unknown): value is Message {

@@ -29,6 +29,11 @@ describe('offline and server errors at once', () => {
     expect(await screen.findByTestId('verification-error')).toHaveTextContent('Erreur de connexion');
     expect(calls).toHaveLength(0);
     expect(screen.getByTestId('verification-submit')).not.toHaveAttribute('aria-busy', 'true');
+    // The connection error is this client's own message: in the language chosen since.
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByTestId('verification-error')).toHaveTextContent('Connection error');
+    await act(() => i18n.changeLanguage('fr'));
 
     backOnline();
     expect(screen.queryByTestId('network-offline')).toBeNull();
@@ -56,6 +61,10 @@ describe('offline and server errors at once', () => {
     const alert = await screen.findByTestId('verification-error');
     expect(alert).toHaveTextContent('Erreur de connexion');
     expect(calls).toHaveLength(0);
+    const { i18n } = await import('@/lib/i18n');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByTestId('verification-error')).toHaveTextContent('Connection error');
+    await act(() => i18n.changeLanguage('fr'));
 
     backOnline();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));

@@ -5,6 +5,7 @@ import { describedBy, FormField } from '@/components/form-field';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError, type ApiError } from '@/lib/http';
 import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { translate } from '@/lib/text-keys';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { OfflineResult, type OfflineState } from '@/features/verification/offline-result';
@@ -34,7 +35,7 @@ const UPLOAD_ACCEPT = `${DOCUMENT_ACCEPT},image/*`;
 /** Spec section 8: the connection error as such, any other failure as "Verification failed". */
 function failureText(error: ApiError | Error, t: TFunction, fieldsShown: boolean): string | null {
   if (!isApiError(error)) return t('verify.failed');
-  if (error.code === 'network_error') return error.message;
+  if (error.code === 'network_error') return error.messageKey ? translate(t, error.messageKey) : error.message;
   if (error.status === 422) return fieldsShown ? null : (Object.values(error.fieldErrors)[0]?.[0] ?? error.message);
   if (error.status === 429) return `${t('verify.failed')} — ${error.message}`;
   return t('verify.failed');

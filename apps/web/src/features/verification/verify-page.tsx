@@ -4,6 +4,7 @@ import { isValidDiplomaId, useVerifyById, type VerificationResultData } from '@/
 import { VerificationResult } from '@/features/verification/verification-result';
 import { DiplomaDownload, isDiplomaServed, ShareLink } from '@/features/verification/public-diploma';
 import { saveFile } from '@/lib/save-file';
+import { translate } from '@/lib/text-keys';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 function CredentialDownload({ id, result }: { id: string; result: VerificationResultData }) {
@@ -51,7 +52,7 @@ export function VerifyPage() {
         </div>
       ) : error ? (
         <div className="alert alert--error" role="alert" data-testid="verification-error">
-          <p>{error.code === 'network_error' ? error.message : t('verify.failed')}</p>
+          <p>{error.code === 'network_error' ? (error.messageKey ? translate(t, error.messageKey) : error.message) : t('verify.failed')}</p>
           {error.status === 422 ? <p>{t('errors:field.diploma_id')}</p> : null}
           {error.status !== 422 ? (
             <button type="button" className="button button--secondary button--small" onClick={() => void query.refetch()}>
