@@ -315,7 +315,15 @@ export function VerificationPage() {
                   {t(`scan.qr.found.${scanned.kind}`)}
                 </p>
                 <div className="actions">
-                  <button type="button" className="button button--secondary" onClick={() => (setScanned(null), clearResults(), setScanRound((n) => n + 1))}>
+                  <button
+                    type="button"
+                    className="button button--secondary"
+                    onClick={() => {
+                      setScanned(null);
+                      clearResults();
+                      setScanRound((n) => n + 1);
+                    }}
+                  >
                     {t('scan.camera.again')}
                   </button>
                 </div>
