@@ -33,6 +33,8 @@ export interface LoadPlan {
   acceptEncoding?: string;
   /** autocannon: requests per second over all connections (a steady load below saturation) instead of as many as answered. */
   rate?: number;
+  /** by-id: ask for the verdict's HTML page (`/verify/{id}`, what a scanned QR code opens) instead of the API's answer. */
+  page?: boolean;
 }
 
 export interface LoadResult {
@@ -66,6 +68,9 @@ const client = () => address(1 + ((next++ * 7919) % plan.clients));
 const random = () => Math.random();
 /** The Accept-Encoding header of the by-id and candidate-check requests, when the plan sends one. */
 const encoding: Record<string, string> = plan.acceptEncoding ? { 'accept-encoding': plan.acceptEncoding } : {};
+/** by-id: the path asked for an id, and what a browser opening it accepts. */
+const byIdPath = plan.page ? '/verify/' : '/api/verify/';
+const byIdAccept = plan.page ? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' : 'application/json';
 const unknownId = () => {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   let id = '';
@@ -84,7 +89,11 @@ async function requestsOf(): Promise<autocannon.Request[]> {
         setupRequest: (req) => {
           // A warm-up pass and a cold run walk the ids in order; the cached runs draw them at random.
           const id = random() < unknown ? unknownId() : plan.amount || plan.walk ? ids[i++ % ids.length]! : ids[Math.floor(random() * ids.length)]!;
-          return { ...req, path: `/api/verify/${id}`, headers: { ...req.headers, ...encoding, 'x-forwarded-for': client(), 'accept-language': random() < 0.3 ? 'en' : 'fr' } };
+          return {
+            ...req,
+            path: `${byIdPath}${id}`,
+            headers: { ...req.headers, ...encoding, accept: byIdAccept, 'x-forwarded-for': client(), 'accept-language': random() < 0.3 ? 'en' : 'fr' },
+          };
         },
       },
     ];
@@ -349,7 +358,7 @@ function request()
     id = items[math.random(1, #items)]
   end
   local language = math.random() < 0.3 and "en" or "fr"
-  return wrk.format("GET", "/api/verify/" .. id, { ${luaEncoding}["x-forwarded-for"] = client(), ["accept-language"] = language })`
+  return wrk.format("GET", ${JSON.stringify(byIdPath)} .. id, { ${luaEncoding}["accept"] = ${JSON.stringify(byIdAccept)}, ["x-forwarded-for"] = client(), ["accept-language"] = language })`
       : `local body = items[1 + (index + step * threads) % #items]
   step = step + 1
   return wrk.format("POST", "/api/v2/verify-candidate", { ${luaEncoding}["content-type"] = "application/json", ["x-forwarded-for"] = client() }, body)`

@@ -3,12 +3,13 @@
 // diplomas (docs/performance.md, "Verification").
 //
 //   npm run bench:verify [-- --seconds 10] [--diplomas 100000] [--ids 20000] [--connections 32] [--keep]
-//                        [--only by-id-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
+//                        [--only by-id-cold,page-cold,by-id,pdf-upload,candidate-check] [--cpu-prof DIR]
 //                        [--log-level info] [--processes N] [--generator autocannon|wrk] [--accept-encoding 'gzip, deflate, br, zstd'|none]
 //                        [--steady-rate 1000]
 //
 // The scenarios: by id with a cold cache (every request a diploma no one asked for before, as on
-// results day when each candidate checks their own), by id over a working set already answered
+// results day when each candidate checks their own), the same as the verdict's HTML page a scanned
+// QR code opens (`/verify/{id}`, with the web build when there is one), by id over a working set already answered
 // once (cached), PDF upload, and the candidate check. The server runs as a ministry would run it on
 // results day: one API process per core (API_PROCESSES, ADR 0106; 2 here), behind the reverse proxy
 // (TRUST_PROXY), the default per-address limits, log level warn (the hot routes log at warn anyway).
@@ -26,6 +27,7 @@ import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork, spawnSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,6 +99,13 @@ const only =
     ?.split(',')
     .map((s) => s.trim()) ?? null;
 const wanted = (kind: string) => !only || only.includes(kind);
+/**
+ * The web build the verdict's HTML page is written with (`page-cold`): `npm run build`'s. Without
+ * one, that scenario is left out (the server then serves the API only).
+ */
+const webDist = path.resolve(import.meta.dirname, '../../web/dist');
+const pageBuild = wanted('page-cold') && existsSync(path.join(webDist, 'index.html')) ? webDist : '';
+if (wanted('page-cold') && !pageBuild) console.log('page-cold: no web build (run `npm run build`): the HTML page is not measured');
 /** A folder for the server's CPU profile of each measured run (`.cpuprofile`, Chrome DevTools), and their summary. */
 const profileDir = option('--cpu-prof') ? path.resolve(option('--cpu-prof')!) : null;
 /** The server's log level (default warn: no line per request); `info` logs every request, as a default production start does, to a file. */
@@ -478,7 +487,7 @@ try {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
-    WEB_DIST: '',
+    WEB_DIST: pageBuild,
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     CHAIN_PORT: String(await freePort()),
@@ -601,7 +610,7 @@ try {
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       LOG_LEVEL: serverLogLevel,
-      WEB_DIST: '',
+      WEB_DIST: pageBuild,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       CHAIN_RPC_URL: chain.connection.rpcUrl,
@@ -655,14 +664,17 @@ try {
   if (profileDir && serverPids.length) say('   --cpu-prof profiles the in-process server only (run without --processes)');
   say('');
 
-  const results: { byIdCold: Measured | null; byId: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = {
+  const results: { byIdCold: Measured | null; pageCold: Measured | null; byId: Measured | null; pdfUpload: Measured | null; candidateCheck: Measured | null } = {
     byIdCold: null,
+    pageCold: null,
     byId: null,
     pdfUpload: null,
     candidateCheck: null,
   };
   const common = { url: base, connections, clients: CLIENTS, seconds, generator, ...(acceptEncoding ? { acceptEncoding } : {}) };
 
+  // The verdict page's cold run walks ids of its own, set apart before the API's runs.
+  const pageIds = pageBuild ? coldIds.splice(-Math.min(Math.floor(coldIds.length / 3), 20_000)) : [];
   let cpu = await machineCpu();
   if (wanted('by-id-cold')) {
     // By id, cold: ids walked in order, each once, none asked before (no cached answer in any
@@ -688,6 +700,14 @@ try {
       });
       say(`${line('by id, cold, steady', steady)}   (${steadyRate.toLocaleString('en')} req/s asked: below saturation)`);
     }
+  }
+  if (pageBuild) {
+    // The verdict's HTML page, cold: what a scanned QR code opens (ADR 0128), written per request
+    // and compressed at a fast level, over ids of its own (none asked before, by the API run either).
+    await fetch(`${base}/verify/${pageIds.pop()!}`, { headers: { accept: 'text/html' } }); // warmed up on one id
+    cpu = await machineCpu();
+    results.pageCold = await measure('verdict page, cold', { ...common, kind: 'by-id', ids: pageIds, unknownShare: 0, walk: true, page: true });
+    say(line('verdict page, cold', results.pageCold) + `; machine CPU ${await machineBusySince(cpu)} %`);
   }
   if (wanted('by-id')) {
     // By id, first pass: every id of the working set once (uncached: one database read each; the
@@ -797,6 +817,7 @@ try {
     machineCheck,
     goals: goals.map(({ name, met }) => ({ name, met })),
     byIdCold: figures(results.byIdCold),
+    pageCold: figures(results.pageCold),
     byId: figures(results.byId),
     pdfUpload: figures(results.pdfUpload),
     candidateCheck: figures(results.candidateCheck),
