@@ -222,7 +222,7 @@ async function viaWrk(): Promise<LoadResult> {
   const data = path.join(dir, `wrk-${process.pid}.txt`);
   const script = path.join(dir, `wrk-${process.pid}.lua`);
   const byId = plan.kind === 'by-id';
-  await writeFile(data, ((byId ? plan.ids : plan.bodies) ?? []).join('\n') + '\n');
+  await writeFile(data, `${((byId ? plan.ids : plan.bodies) ?? []).join('\n')}\n`);
   await writeFile(script, wrkScript(byId));
   const args = [
     '-t',

@@ -246,7 +246,7 @@ function summariseProfile(
             ? frame.functionName
             : '(native)'
           : frame.url.startsWith('node:')
-            ? 'node:' + frame.url.slice(5).split('/')[0]
+            ? `node:${frame.url.slice(5).split('/')[0]}`
             : where.startsWith('@')
               ? where.split('/').slice(0, 2).join('/')
               : where.split('/')[0]!;
@@ -684,7 +684,7 @@ try {
     const steadyIds = steadyRate > 0 && !profileDir ? coldIds.splice(-Math.min(Math.floor(coldIds.length / 4), steadyRate * STEADY_SECONDS)) : [];
     await fetch(`${base}/api/verify/${warmId}`); // the route's code warmed up (one id, not in the run)
     results.byIdCold = await measure('by id, cold', { ...common, kind: 'by-id', ids: coldIds, unknownShare: 0, walk: true });
-    say(line('by id, cold', results.byIdCold) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    say(`${line('by id, cold', results.byIdCold)}; machine CPU ${await machineBusySince(cpu)} %`);
     if (results.byIdCold.requests > coldIds.length) {
       say(`   note: ${results.byIdCold.requests - coldIds.length} requests repeated an id already asked (answered from the cache); raise --diplomas to avoid it`);
     }
@@ -707,7 +707,7 @@ try {
     await fetch(`${base}/verify/${pageIds.pop()!}`, { headers: { accept: 'text/html' } }); // warmed up on one id
     cpu = await machineCpu();
     results.pageCold = await measure('verdict page, cold', { ...common, kind: 'by-id', ids: pageIds, unknownShare: 0, walk: true, page: true });
-    say(line('verdict page, cold', results.pageCold) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    say(`${line('verdict page, cold', results.pageCold)}; machine CPU ${await machineBusySince(cpu)} %`);
   }
   if (wanted('by-id')) {
     // By id, first pass: every id of the working set once (uncached: one database read each; the
@@ -726,7 +726,7 @@ try {
     // Then the measured run: ids drawn at random from the working set, 5 % unknown ids.
     cpu = await machineCpu();
     results.byId = await measure('by id', { ...common, kind: 'by-id', ids, unknownShare: UNKNOWN_SHARE });
-    say(line('by id', results.byId) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    say(`${line('by id', results.byId)}; machine CPU ${await machineBusySince(cpu)} %`);
   }
 
   if (wanted('pdf-upload')) {
@@ -735,7 +735,7 @@ try {
     say(`PDF upload warm-up: ${warmUp.requests} distinct PDFs, ${warmUp.rps} req/s`);
     cpu = await machineCpu();
     results.pdfUpload = await measure('PDF upload', { ...common, kind: 'pdf-upload', pdfFiles: pdfFiles.slice(0, -PDF_WARM_UP), connections: Math.min(connections, 16) });
-    say(line('PDF upload', results.pdfUpload) + `; machine CPU ${await machineBusySince(cpu)} %`);
+    say(`${line('PDF upload', results.pdfUpload)}; machine CPU ${await machineBusySince(cpu)} %`);
     if ((results.pdfUpload.distinctBodies ?? 0) < results.pdfUpload.requests) {
       say(
         `   note: ${results.pdfUpload.requests - results.pdfUpload.distinctBodies!} uploads repeated a PDF already sent (answered from the cache); raise the PDF count to avoid it`,
@@ -783,7 +783,7 @@ try {
       if (first.data?.recognised !== true) throw new Error(`candidate check: a registered candidate is not recognised: ${JSON.stringify(first).slice(0, 300)}`);
       cpu = await machineCpu();
       results.candidateCheck = await measure('candidate check', { ...common, kind: 'candidate-check', bodies });
-      say(line('candidate check', results.candidateCheck) + `; machine CPU ${await machineBusySince(cpu)} % (${bodies.length} candidates in turn)`);
+      say(`${line('candidate check', results.candidateCheck)}; machine CPU ${await machineBusySince(cpu)} % (${bodies.length} candidates in turn)`);
     }
   }
 

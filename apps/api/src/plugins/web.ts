@@ -9,12 +9,18 @@ import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { APP_ROUTES, isLocale, type Locale } from '@sceau/contracts';
 import type { Config } from '../config.ts';
+import { gzipAfterPrefix, gzipPrefix, type GzipPrefix } from '../lib/gzip-after-prefix.ts';
 
 /**
  * A page the server writes itself from index.html (the verdict of `/verify/{id}`, ADR 0128): its
  * HTML and status, or null to serve index.html as is.
  */
-export type ServerPage = (request: FastifyRequest, pathname: string, template: string) => Promise<{ status: number; html: string } | null>;
+/**
+ * A page the server writes per request (the verdict's, ADR 0128). `sharedPrefix`: how many of its
+ * first characters are the same on every answer in the page's language (its head, the stylesheet
+ * inline), which is then compressed once (ADR 0156).
+ */
+export type ServerPage = (request: FastifyRequest, pathname: string, template: string) => Promise<{ status: number; html: string; sharedPrefix?: number } | null>;
 
 /** The settings the browser needs, handed over in index.html so one build serves every deployment. */
 export function webRuntimeConfig(config: Config) {
@@ -70,9 +76,36 @@ const HTML_ENCODINGS = new Negotiator({ supportedValues: ['br', 'gzip', 'identit
 type HtmlEncoding = 'br' | 'gzip';
 
 /** The compression of an HTML page the client accepts, or null: sent as it is. */
-function htmlEncoding(acceptEncoding: string | undefined): HtmlEncoding | null {
-  const encoding = acceptEncoding ? HTML_ENCODINGS.negotiate(acceptEncoding) : null;
+/** The same, gzip first among what the browser likes as much (for a page gzip costs least to write). */
+const HTML_ENCODINGS_GZIP_FIRST = new Negotiator({ supportedValues: ['gzip', 'br', 'identity'] });
+
+function htmlEncoding(acceptEncoding: string | undefined, preferred: 'gzip' | null = null): HtmlEncoding | null {
+  const encoding = acceptEncoding ? (preferred ? HTML_ENCODINGS_GZIP_FIRST : HTML_ENCODINGS).negotiate(acceptEncoding) : null;
   return encoding === 'br' || encoding === 'gzip' ? encoding : null;
+}
+
+/** How many shared heads are kept (one per language of the verdict's page). */
+const MAX_SHARED_HEADS = 4;
+
+/**
+ * The gzip of pages written per request whose first part is the same on every answer (the verdict's
+ * page in a language: its head with the stylesheet inline, ADR 0156): that part is compressed the
+ * first time it is seen and kept; each answer compresses only the rest.
+ */
+export class SharedHeads {
+  private heads: GzipPrefix[] = [];
+
+  /** `html` gzipped, its first `length` characters (ending before an ASCII character) from the kept head. */
+  gzip(html: string, length: number): Buffer {
+    const last = html.charCodeAt(length - 1);
+    if (length <= 0 || length > html.length || (last >= 0xd800 && last <= 0xdbff)) return compressHtml(html, 'gzip', 'fast');
+    let head = this.heads.find((kept) => kept.text.length === length && html.startsWith(kept.text));
+    if (!head) {
+      head = gzipPrefix(html.slice(0, length));
+      this.heads = [head, ...this.heads].slice(0, MAX_SHARED_HEADS);
+    }
+    return gzipAfterPrefix(head, html.slice(length));
+  }
 }
 
 /** 'best' for a page compressed once (as the build does the assets), 'fast' for one written per request. */
@@ -202,6 +235,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
   let page: ReturnType<typeof compressedOnce> = () => ({ body: '', encoding: null });
   let template = '';
   let serverTemplate = '';
+  const sharedHeads = new SharedHeads();
   /** `${locale} ${path}` → that page's first screen in index.html, compressed once (ADR 0151). */
   const firstScreens = new Map<string, ReturnType<typeof compressedOnce>>();
   if (hasWeb && dist) {
@@ -246,9 +280,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
     }
     const verdict = await opts.pages?.(request, pathname, serverTemplate);
     if (verdict) {
-      // Written per request (the verdict, the language, the time): compressed at a fast level.
-      const encoding = htmlEncoding(request.headers['accept-encoding']);
-      const body = encoding ? compressHtml(verdict.html, encoding, 'fast') : verdict.html;
+      // Written per request (the verdict, the language, the time): gzip over its head compressed
+      // once (ADR 0156), else compressed whole at a fast level.
+      const encoding = htmlEncoding(request.headers['accept-encoding'], verdict.sharedPrefix ? 'gzip' : null);
+      const body =
+        encoding === 'gzip' && verdict.sharedPrefix ? sharedHeads.gzip(verdict.html, verdict.sharedPrefix) : encoding ? compressHtml(verdict.html, encoding, 'fast') : verdict.html;
       if (encoding) reply.header('content-encoding', encoding);
       return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
     }

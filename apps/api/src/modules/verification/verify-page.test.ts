@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { VerificationResult } from '@sceau/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,4 +166,40 @@ describe('GET /verify/{id} as HTML (ADR 0128)', () => {
     expect(plain.body).toContain('<div id="root"><div class="app-shell">');
     expect(plain.body).not.toContain('data-ssr');
   });
+
+  it('is gzipped over its head compressed once (ADR 0156): the same page as sent plain, its head the same bytes on every answer', async () => {
+    const phone = { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'fr' };
+    const [first, second] = [await page(`/verify/${rows[0]!.id}`, phone), await page(`/verify/${rows[1]!.id}`, phone)];
+    for (const [res, row] of [
+      [first, rows[0]!],
+      [second, rows[1]!],
+    ] as const) {
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.vary).toMatch(/accept-encoding/);
+      const html = gunzipSync(res.rawPayload).toString('utf8');
+      expect(html).toContain(`data-verdict="authentic"`);
+      expect(html).toContain(row.id);
+      // The title, which depends on the answer, comes after the shared head, still inside <head>.
+      expect(html.indexOf('<title>')).toBeGreaterThan(html.indexOf('<meta name="sceau-config"'));
+      expect(html.indexOf('<title>')).toBeLessThan(html.indexOf('</head>'));
+    }
+    // Both answers start with the same compressed head (after gzip's 10-byte header).
+    const shared = firstDifference(first.rawPayload, second.rawPayload);
+    expect(shared).toBeGreaterThan(100);
+    // Without gzip among what the browser takes, brotli of the whole page; without either, plain.
+    const br = await page(`/verify/${rows[0]!.id}`, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toContain('data-verdict="authentic"');
+    const preferred = await page(`/verify/${rows[0]!.id}`, { 'accept-encoding': 'br;q=1, gzip;q=0.5' });
+    expect(preferred.headers['content-encoding']).toBe('br');
+    const plain = await page(`/verify/${rows[0]!.id}`, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('data-verdict="authentic"');
+  });
 });
+
+function firstDifference(a: Buffer, b: Buffer): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}

@@ -205,11 +205,20 @@ export function verifyPageHtml(template: string, content: VerifyPageContent): st
   };
   const data = `<script type="application/json" id="${SERVER_VERDICT_ELEMENT}" data-id="${escapeHtml(content.id)}">${scriptJson(answer)}</script>`;
   const title = `${t(`verification:verdict.${content.result.verdict}`)} — Sceau`;
+  // What changes with the answer comes after what does not: the head (with the app's stylesheet
+  // inline) is the same for every answer in a language, compressed once (VERIFY_PAGE_HEAD_END).
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${content.locale}"`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>${STYLE}`)
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace('</head>', `${VERIFY_PAGE_HEAD_END}${escapeHtml(title)}</title>${STYLE}</head>`)
     .replace(ROOT, `<div id="root" data-ssr="verify">${shell(renderVerifyMarkup(content), t)}</div><!--/root-->${data}`);
 }
+
+/**
+ * Where the verdict page's first per-answer text begins (its title, at the end of the head): the
+ * page before it depends only on the language (ADR 0156).
+ */
+export const VERIFY_PAGE_HEAD_END = '<title>';
 
 /**
  * `/verify/{id}` and `/view-certificate?id=` answered with their verdict in the HTML (ADR 0128),
@@ -238,7 +247,8 @@ export function serverVerdict(config: Config, verification: VerificationService)
         checkedAt: new Date(),
         page: byPath ? 'verify' : 'view-certificate',
       });
-      return { status: result.verdict === 'unknown' ? 404 : 200, html };
+      const shared = html.indexOf(VERIFY_PAGE_HEAD_END);
+      return { status: result.verdict === 'unknown' ? 404 : 200, html, ...(shared > 0 ? { sharedPrefix: shared } : {}) };
     } catch (error) {
       if (!(error as { msBeforeNext?: number }).msBeforeNext) request.log.warn({ err: error }, 'server-rendered verdict failed: plain page served');
       return null;
