@@ -83,9 +83,47 @@ function fullName(d: PublicDiploma): string | null {
   return name || null;
 }
 
+/**
+ * The page's date formats per language, made once: building an Intl formatter costs more than the
+ * rest of a date (it loads the language's data), and the page is written for every request.
+ */
+const FORMATS = new Map<string, { calendar: Intl.DateTimeFormat; moment: Intl.DateTimeFormat }>();
+function formatsOf(locale: Locale) {
+  let formats = FORMATS.get(locale);
+  if (!formats) {
+    formats = {
+      calendar: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }),
+      moment: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }),
+    };
+    FORMATS.set(locale, formats);
+  }
+  return formats;
+}
+
 function calendarDate(value: string, locale: Locale): string {
   const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? value : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return Number.isNaN(date.getTime()) ? value : formatsOf(locale).calendar.format(date);
+}
+
+/**
+ * The page's texts without parameters, kept per language and key (a fixed set: verdicts, checks,
+ * codes, labels), as the API's answer does: an i18next call costs more than writing the markup
+ * around it. Texts with parameters are translated each time.
+ */
+const TEXTS = new Map<string, string>();
+const MAX_KEPT_TEXTS = 2_000;
+function keptTexts(t: Translate, locale: Locale): Translate {
+  return (key, options) => {
+    if (options) return t(key, options);
+    const id = `${locale}|${key}`;
+    let text = TEXTS.get(id);
+    if (text === undefined) {
+      // Bounded all the same (a key made from data, such as a diploma's kind).
+      if (TEXTS.size >= MAX_KEPT_TEXTS) TEXTS.clear();
+      TEXTS.set(id, (text = t(key)));
+    }
+    return text;
+  };
 }
 
 function fact(label: string, value: string | null | undefined): string {
@@ -117,12 +155,12 @@ export interface VerifyPageContent {
 /** The markup inside the SPA's root: the same order as the React page. */
 export function renderVerifyMarkup(content: VerifyPageContent): string {
   const { id, result, locale } = content;
-  const t = content.t as unknown as Translate;
+  const t = keptTexts(content.t as unknown as Translate, locale);
   const d = result.diploma;
   const verdictLabel = t(`verification:verdict.${result.verdict}`);
   const name = d ? fullName(d) : null;
   const session = d?.session ?? (d?.session_year !== undefined ? String(d.session_year) : null);
-  const checkedOn = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(content.checkedAt);
+  const checkedOn = formatsOf(locale).moment.format(content.checkedAt);
   const title = content.page === 'verify' ? t('web:verify.resultTitle') : t('web:viewCertificate.title');
 
   const parts: string[] = [];
@@ -196,7 +234,7 @@ function shell(inner: string, t: Translate): string {
  * the answer is embedded as JSON for the SPA, the language and title are the request's.
  */
 export function verifyPageHtml(template: string, content: VerifyPageContent): string {
-  const t = content.t as unknown as Translate;
+  const t = keptTexts(content.t as unknown as Translate, content.locale);
   const answer = {
     ...presentResult(content.result, (key) => t(key), { explorerTxUrl: content.explorerTxUrl }),
     credential: content.credential as Record<string, unknown> | null,
