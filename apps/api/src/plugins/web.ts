@@ -12,15 +12,12 @@ import type { Config } from '../config.ts';
 import { gzipAfterPrefix, gzipPrefix, type GzipPrefix } from '../lib/gzip-after-prefix.ts';
 
 /**
- * A page the server writes itself from index.html (the verdict of `/verify/{id}`, ADR 0128): its
- * HTML and status, or null to serve index.html as is.
+ * A page the server writes itself from index.html, per request (the verdict of `/verify/{id}`, ADR
+ * 0128): its status and HTML as `head + body`, or null to serve index.html as is. `head` is the part
+ * that is the same on every answer in the page's language (its head, the stylesheet inline),
+ * compressed once (ADR 0156); it may be empty.
  */
-/**
- * A page the server writes per request (the verdict's, ADR 0128). `sharedPrefix`: how many of its
- * first characters are the same on every answer in the page's language (its head, the stylesheet
- * inline), which is then compressed once (ADR 0156).
- */
-export type ServerPage = (request: FastifyRequest, pathname: string, template: string) => Promise<{ status: number; html: string; sharedPrefix?: number } | null>;
+export type ServerPage = (request: FastifyRequest, pathname: string, template: string) => Promise<{ status: number; head: string; body: string } | null>;
 
 /** The settings the browser needs, handed over in index.html so one build serves every deployment. */
 export function webRuntimeConfig(config: Config) {
@@ -95,16 +92,13 @@ const MAX_SHARED_HEADS = 4;
 export class SharedHeads {
   private heads: GzipPrefix[] = [];
 
-  /** `html` gzipped, its first `length` characters (ending before an ASCII character) from the kept head. */
-  gzip(html: string, length: number): Buffer {
-    const last = html.charCodeAt(length - 1);
-    if (length <= 0 || length > html.length || (last >= 0xd800 && last <= 0xdbff)) return compressHtml(html, 'gzip', 'fast');
-    let head = this.heads.find((kept) => kept.text.length === length && html.startsWith(kept.text));
-    if (!head) {
-      head = gzipPrefix(html.slice(0, length));
-      this.heads = [head, ...this.heads].slice(0, MAX_SHARED_HEADS);
+  gzip(head: string, body: string): Buffer {
+    let kept = this.heads.find((one) => one.text === head);
+    if (!kept) {
+      kept = gzipPrefix(head);
+      this.heads = [kept, ...this.heads].slice(0, MAX_SHARED_HEADS);
     }
-    return gzipAfterPrefix(head, html.slice(length));
+    return gzipAfterPrefix(kept, body);
   }
 }
 
@@ -282,9 +276,14 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config;
     if (verdict) {
       // Written per request (the verdict, the language, the time): gzip over its head compressed
       // once (ADR 0156), else compressed whole at a fast level.
-      const encoding = htmlEncoding(request.headers['accept-encoding'], verdict.sharedPrefix ? 'gzip' : null);
+      const shared = verdict.head.length > 0;
+      const encoding = htmlEncoding(request.headers['accept-encoding'], shared ? 'gzip' : null);
       const body =
-        encoding === 'gzip' && verdict.sharedPrefix ? sharedHeads.gzip(verdict.html, verdict.sharedPrefix) : encoding ? compressHtml(verdict.html, encoding, 'fast') : verdict.html;
+        encoding === 'gzip' && shared
+          ? sharedHeads.gzip(verdict.head, verdict.body)
+          : encoding
+            ? compressHtml(verdict.head + verdict.body, encoding, 'fast')
+            : verdict.head + verdict.body;
       if (encoding) reply.header('content-encoding', encoding);
       return reply.code(verdict.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding, accept-language').type('text/html; charset=utf-8').send(body);
     }

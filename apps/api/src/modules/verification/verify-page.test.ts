@@ -28,6 +28,8 @@ describe('the server-rendered verdict, as written', () => {
         id: 'AAAAAAAAAAAAAAAAAAAAAA',
         first_name: hostile,
         last_name: "O'Brien & <b>",
+        // String.replace's replacement patterns: written as they are, never expanded.
+        middle_name: "$' $& $` $1",
         option: `"><img src=x onerror=alert(1)>`,
         issuer: { id: 'x', name: '</script><script>alert(2)</script>' },
       },
@@ -48,6 +50,8 @@ describe('the server-rendered verdict, as written', () => {
     expect(html).not.toContain('<b>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(html).toContain('O&#39;Brien &amp; &lt;b&gt;');
+    expect(html).toContain('$&#39; $&amp; $` $1');
+    expect(html.match(/<\/html>/g)).toHaveLength(1);
     // The embedded answer cannot close its element either.
     expect(html).toContain('\\u003c/script\\u003e\\u003cscript\\u003ealert(3)');
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');

@@ -230,10 +230,45 @@ function shell(inner: string, t: Translate): string {
 }
 
 /**
- * index.html (with its runtime configuration) carrying the verdict: the root holds the markup,
- * the answer is embedded as JSON for the SPA, the language and title are the request's.
+ * index.html cut around what the verdict page writes, per language: the head up to `</head>` (the
+ * language set, the title taken out: it is the answer's), what lies between it and the root, and
+ * what follows the root. The head is then the same text on every answer in a language, which the
+ * server compresses once (ADR 0156); made once per template and language.
  */
-export function verifyPageHtml(template: string, content: VerifyPageContent): string {
+interface PageFrame {
+  head: string;
+  middle: string;
+  tail: string;
+}
+const FRAMES = new Map<string, Map<Locale, PageFrame | null>>();
+function frameOf(template: string, locale: Locale): PageFrame | null {
+  let frames = FRAMES.get(template);
+  if (!frames) {
+    // One template a process in practice (index.html with the configuration); a test may make more.
+    if (FRAMES.size >= 4) FRAMES.clear();
+    FRAMES.set(template, (frames = new Map()));
+  }
+  let frame = frames.get(locale);
+  if (frame === undefined) {
+    const html = template.replace(/<html lang="[^"]*"/, () => `<html lang="${locale}"`).replace(/<title>[^<]*<\/title>/, '');
+    const headEnd = html.indexOf('</head>');
+    const root = ROOT.exec(html);
+    frame =
+      headEnd >= 0 && root && root.index > headEnd
+        ? { head: html.slice(0, headEnd), middle: html.slice(headEnd, root.index), tail: html.slice(root.index + root[0].length) }
+        : null;
+    frames.set(locale, frame);
+  }
+  return frame;
+}
+
+/**
+ * index.html (with its runtime configuration) carrying the verdict: the root holds the markup,
+ * the answer is embedded as JSON for the SPA, the language and title are the request's. `head`:
+ * the part that is the same for every answer in the language (empty for a template without the
+ * expected head and root, whose page is then written whole).
+ */
+export function verifyPageParts(template: string, content: VerifyPageContent): { head: string; body: string } {
   const t = keptTexts(content.t as unknown as Translate, content.locale);
   const answer = {
     ...presentResult(content.result, (key) => t(key), { explorerTxUrl: content.explorerTxUrl }),
@@ -242,21 +277,25 @@ export function verifyPageHtml(template: string, content: VerifyPageContent): st
     checked_at: content.checkedAt.toISOString(),
   };
   const data = `<script type="application/json" id="${SERVER_VERDICT_ELEMENT}" data-id="${escapeHtml(content.id)}">${scriptJson(answer)}</script>`;
-  const title = `${t(`verification:verdict.${content.result.verdict}`)} — Sceau`;
-  // What changes with the answer comes after what does not: the head (with the app's stylesheet
-  // inline) is the same for every answer in a language, compressed once (VERIFY_PAGE_HEAD_END).
-  return template
-    .replace(/<html lang="[^"]*"/, `<html lang="${content.locale}"`)
-    .replace(/<title>[^<]*<\/title>/, '')
-    .replace('</head>', `${VERIFY_PAGE_HEAD_END}${escapeHtml(title)}</title>${STYLE}</head>`)
-    .replace(ROOT, `<div id="root" data-ssr="verify">${shell(renderVerifyMarkup(content), t)}</div><!--/root-->${data}`);
+  const title = `<title>${escapeHtml(`${t(`verification:verdict.${content.result.verdict}`)} — Sceau`)}</title>${STYLE}`;
+  const root = `<div id="root" data-ssr="verify">${shell(renderVerifyMarkup(content), t)}</div><!--/root-->${data}`;
+  const frame = frameOf(template, content.locale);
+  // Joined, never given to String.replace as its replacement: a diploma's text may hold `$&`.
+  if (frame) return { head: frame.head, body: `${title}${frame.middle}${root}${frame.tail}` };
+  return {
+    head: '',
+    body: template
+      .replace(/<html lang="[^"]*"/, () => `<html lang="${content.locale}"`)
+      .replace(/<title>[^<]*<\/title>/, () => title)
+      .replace(ROOT, () => root),
+  };
 }
 
-/**
- * Where the verdict page's first per-answer text begins (its title, at the end of the head): the
- * page before it depends only on the language (ADR 0156).
- */
-export const VERIFY_PAGE_HEAD_END = '<title>';
+/** The whole page, as verifyPageParts gives it. */
+export function verifyPageHtml(template: string, content: VerifyPageContent): string {
+  const { head, body } = verifyPageParts(template, content);
+  return head + body;
+}
 
 /**
  * `/verify/{id}` and `/view-certificate?id=` answered with their verdict in the HTML (ADR 0128),
@@ -274,7 +313,7 @@ export function serverVerdict(config: Config, verification: VerificationService)
     try {
       if (!verification.isCached({ diplomaId: id })) await limiter.consume(request.ip);
       const { result, credential, kind } = await verification.verifyById(id);
-      const html = verifyPageHtml(template, {
+      const { head, body } = verifyPageParts(template, {
         id,
         result,
         credential,
@@ -285,8 +324,7 @@ export function serverVerdict(config: Config, verification: VerificationService)
         checkedAt: new Date(),
         page: byPath ? 'verify' : 'view-certificate',
       });
-      const shared = html.indexOf(VERIFY_PAGE_HEAD_END);
-      return { status: result.verdict === 'unknown' ? 404 : 200, html, ...(shared > 0 ? { sharedPrefix: shared } : {}) };
+      return { status: result.verdict === 'unknown' ? 404 : 200, head, body };
     } catch (error) {
       if (!(error as { msBeforeNext?: number }).msBeforeNext) request.log.warn({ err: error }, 'server-rendered verdict failed: plain page served');
       return null;
