@@ -59,12 +59,7 @@ describe('password recovery and reset', () => {
           jsonResponse({ code: 'validation_failed', message: 'Données invalides', errors: { mail_or_phone: ['Ce contact ne correspond pas à votre compte'] } }, 422),
       },
     });
-    const user = userEvent.setup();
-    await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
-    await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien-secret');
-    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
-    await user.type(screen.getByLabelText('Confirmer le mot de passe'), 'nouveau-secret');
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    await changePassword();
     expect(await screen.findByText('Ce contact ne correspond pas à votre compte')).toBeInTheDocument();
     expect(sessionStorage.getItem('token')).toBe('test-token');
   });
@@ -72,12 +67,7 @@ describe('password recovery and reset', () => {
   it('shows a failure in the language chosen after it appeared', async () => {
     // An answer without its sign-in: a failure of the page, not the server's refusal.
     renderApp({ path: '/reset-password', signedIn: { profile: makeProfile([]) }, routes: { 'POST /api/reset-password': () => jsonResponse(null) } });
-    const user = userEvent.setup();
-    await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
-    await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien-secret');
-    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
-    await user.type(screen.getByLabelText('Confirmer le mot de passe'), 'nouveau-secret');
-    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    await changePassword();
     expect(await screen.findByRole('alert')).toHaveTextContent('Une erreur est survenue, veuillez réessayer');
     await act(() => i18n.changeLanguage('en'));
     expect(await screen.findByText('An error occurred, please try again')).toBeInTheDocument();
@@ -139,3 +129,13 @@ describe('password recovery and reset', () => {
     expect(JSON.parse(sessionStorage.getItem(PENDING_OTP_KEY)!)).toMatchObject({ purpose: 'reset_password' });
   });
 });
+
+/** Fills the form as a person would (current password, the new one twice) and sends it. */
+async function changePassword(): Promise<void> {
+  const user = userEvent.setup();
+  await screen.findByRole('heading', { name: 'Choisir un nouveau mot de passe' });
+  await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien-secret');
+  await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
+  await user.type(screen.getByLabelText('Confirmer le mot de passe'), 'nouveau-secret');
+  await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+}
