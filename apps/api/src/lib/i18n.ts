@@ -30,6 +30,26 @@ export function translator(locale: Locale): Translate {
   return instance.getFixedT(locale) as unknown as Translate;
 }
 
+/** How many texts `keptText` keeps (a fixed set in practice; a key made from data stays bounded). */
+const MAX_KEPT_TEXTS = 2_000;
+const KEPT_TEXTS = new Map<string, string>();
+
+/**
+ * The text of a key without parameters in a language, translated once and kept: the hot public
+ * answers (the verdict by id, its HTML page) write the same verdicts, checks and labels on every
+ * request, and an i18next call costs more than the rest of presenting them.
+ */
+export function keptText(locale: Locale, key: string): string {
+  const id = `${locale}|${key}`;
+  let text = KEPT_TEXTS.get(id);
+  if (text === undefined) {
+    if (KEPT_TEXTS.size >= MAX_KEPT_TEXTS) KEPT_TEXTS.clear();
+    text = (translator(locale) as unknown as (key: string) => string)(key);
+    KEPT_TEXTS.set(id, text);
+  }
+  return text;
+}
+
 /**
  * A key known only at run time (an error code, a zod message, an e-mail's template name): the
  * compiler cannot check it, the catalogue tests check that every code and message has its text.

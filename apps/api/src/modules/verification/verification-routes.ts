@@ -11,7 +11,7 @@ import { apiProcessCount } from '../../cluster.ts';
 import { answerUncompressed, compressionOptions, HOT_ROUTE_BROTLI_QUALITY, processCompressionLoad } from '../../lib/compression.ts';
 import { serve } from '../../lib/endpoints.ts';
 import { fixedSecurityHeaders, quieter } from '../../lib/hot-routes.ts';
-import { dynamicKey } from '../../lib/i18n.ts';
+import { keptText } from '../../lib/i18n.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { countVerification } from '../../prometheus/metrics.ts';
 import { MAX_PORTABLE_BYTES, PortableVerification, portableForm, presentPortable } from './portable-verification.ts';
@@ -97,17 +97,11 @@ export const verificationRoutes: FastifyPluginAsyncZod<AppContext & Verification
     maxSize: 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.body.length + 100,
   });
-  // The texts of verdicts, checks and codes (fixed, without parameters), per language: a translation
-  // call costs more than the rest of presenting an answer.
-  const texts = new Map<string, string>();
+  // The texts of verdicts, checks and codes (fixed, without parameters), kept per language.
   const translate =
     (request: FastifyRequest): Translate =>
-    (key) => {
-      const id = `${request.locale}|${key}`;
-      let text = texts.get(id);
-      if (text === undefined) texts.set(id, (text = request.t(dynamicKey(key as `verification:${string}`))));
-      return text;
-    };
+    (key) =>
+      keptText(request.locale, key);
   const serialise = (result: VerificationResult, request: FastifyRequest, credential?: unknown | null, kind?: string | null) =>
     Buffer.from(
       JSON.stringify(

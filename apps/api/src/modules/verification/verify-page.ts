@@ -1,6 +1,6 @@
 import type { Locale } from '@sceau/contracts';
 import type { PublicDiploma, VerificationResult } from '@sceau/verifier';
-import type { Translate as RequestTranslate } from '../../lib/i18n.ts';
+import { keptText, type Translate as RequestTranslate } from '../../lib/i18n.ts';
 import { DIPLOMA_ID_PATTERN, endpoints } from '@sceau/contracts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
@@ -105,25 +105,9 @@ function calendarDate(value: string, locale: Locale): string {
   return Number.isNaN(date.getTime()) ? value : formatsOf(locale).calendar.format(date);
 }
 
-/**
- * The page's texts without parameters, kept per language and key (a fixed set: verdicts, checks,
- * codes, labels), as the API's answer does: an i18next call costs more than writing the markup
- * around it. Texts with parameters are translated each time.
- */
-const TEXTS = new Map<string, string>();
-const MAX_KEPT_TEXTS = 2_000;
+/** The page's texts: those without parameters kept per language and key (`keptText`). */
 function keptTexts(t: Translate, locale: Locale): Translate {
-  return (key, options) => {
-    if (options) return t(key, options);
-    const id = `${locale}|${key}`;
-    let text = TEXTS.get(id);
-    if (text === undefined) {
-      // Bounded all the same (a key made from data, such as a diploma's kind).
-      if (TEXTS.size >= MAX_KEPT_TEXTS) TEXTS.clear();
-      TEXTS.set(id, (text = t(key)));
-    }
-    return text;
-  };
+  return (key, options) => (options ? t(key, options) : keptText(locale, key));
 }
 
 function fact(label: string, value: string | null | undefined): string {
