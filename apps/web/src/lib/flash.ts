@@ -24,8 +24,8 @@ export function createFlashStore() {
     for (const listener of listeners) listener();
   }
 
-  /** The same message twice in a row is shown once. */
-  function pushMessage(message: Message, tone: FlashTone): void {
+  /** A message kept as lib/message.ts makes it (a key with its values, a failed call's message…); the same message twice in a row is shown once. */
+  function pushMessage(message: Message, tone: FlashTone = 'error'): void {
     const others = flashes.filter((flash) => !sameMessage(flash.message, message));
     emit([...others, { id: nextId++, tone, message }]);
   }
@@ -36,10 +36,7 @@ export function createFlashStore() {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    /** A message kept as lib/message.ts makes it (a key with its values, a failed call's message…). */
-    pushMessage(message: Message, tone: FlashTone = 'error'): void {
-      pushMessage(message, tone);
-    },
+    pushMessage,
     /** A catalogue key, e.g. the guards' "guard.role". */
     push(messageKey: TextKey, tone: FlashTone = 'error'): void {
       pushMessage({ key: messageKey }, tone);

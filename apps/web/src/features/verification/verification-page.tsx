@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { describedBy, FormField } from '@/components/form-field';
 import { formatBytes } from '@/lib/format-bytes';
 import { isApiError, type ApiError } from '@/lib/http';
-import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
-import { translate } from '@/lib/text-keys';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { OfflineResult, type OfflineState } from '@/features/verification/offline-result';
@@ -33,9 +32,9 @@ const DOCUMENT_ID = 'verify-document';
 const UPLOAD_ACCEPT = `${DOCUMENT_ACCEPT},image/*`;
 
 /** Spec section 8: the connection error as such, any other failure as "Verification failed". */
-function failureText(error: ApiError | Error, t: TFunction, fieldsShown: boolean): string | null {
+function failureText(error: ApiError | Error, t: TFunction, messageText: (message: Message) => string | null, fieldsShown: boolean): string | null {
   if (!isApiError(error)) return t('verify.failed');
-  if (error.code === 'network_error') return error.messageKey ? translate(t, error.messageKey) : error.message;
+  if (error.code === 'network_error') return messageText(failureMessage(error));
   if (error.status === 422) return fieldsShown ? null : (Object.values(error.fieldErrors)[0]?.[0] ?? error.message);
   if (error.status === 429) return `${t('verify.failed')} — ${error.message}`;
   return t('verify.failed');
@@ -215,7 +214,7 @@ export function VerificationPage() {
     clearResults();
   }
 
-  const failure = active.error ? failureText(active.error, t, shown === 'form') : null;
+  const failure = active.error ? failureText(active.error, t, messageText, shown === 'form') : null;
   // A connection or server failure may pass: the same check again, in one tap.
   const canRetry = !!active.error && isApiError(active.error) && (active.error.status === 0 || active.error.status >= 500) && !!active.variables;
   function retry() {

@@ -4,7 +4,7 @@ import { isValidDiplomaId, useVerifyById, type VerificationResultData } from '@/
 import { VerificationResult } from '@/features/verification/verification-result';
 import { DiplomaDownload, isDiplomaServed, ShareLink } from '@/features/verification/public-diploma';
 import { saveFile } from '@/lib/save-file';
-import { translate } from '@/lib/text-keys';
+import { failureMessage, useMessageText } from '@/lib/message';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 function CredentialDownload({ id, result }: { id: string; result: VerificationResultData }) {
@@ -28,6 +28,7 @@ function CredentialDownload({ id, result }: { id: string; result: VerificationRe
 /** /verify/{id}: the page a diploma's QR code opens; shareable, verified on load. */
 export function VerifyPage() {
   const { t } = useTranslation();
+  const messageText = useMessageText();
   const { id = '' } = useParams();
   useDocumentTitle(t('verify.resultTitle'));
   const valid = isValidDiplomaId(id);
@@ -52,7 +53,7 @@ export function VerifyPage() {
         </div>
       ) : error ? (
         <div className="alert alert--error" role="alert" data-testid="verification-error">
-          <p>{error.code === 'network_error' ? (error.messageKey ? translate(t, error.messageKey) : error.message) : t('verify.failed')}</p>
+          <p>{error.code === 'network_error' ? messageText(failureMessage(error)) : t('verify.failed')}</p>
           {error.status === 422 ? <p>{t('errors:field.diploma_id')}</p> : null}
           {error.status !== 422 ? (
             <button type="button" className="button button--secondary button--small" onClick={() => void query.refetch()}>
