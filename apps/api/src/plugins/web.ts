@@ -72,10 +72,10 @@ export function isAppRoute(pathname: string, product: string): boolean {
 const HTML_ENCODINGS = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
 type HtmlEncoding = 'br' | 'gzip';
 
-/** The compression of an HTML page the client accepts, or null: sent as it is. */
 /** The same, gzip first among what the browser likes as much (for a page gzip costs least to write). */
 const HTML_ENCODINGS_GZIP_FIRST = new Negotiator({ supportedValues: ['gzip', 'br', 'identity'] });
 
+/** The compression of an HTML page the client accepts, or null: sent as it is. */
 function htmlEncoding(acceptEncoding: string | undefined, preferred: 'gzip' | null = null): HtmlEncoding | null {
   const encoding = acceptEncoding ? (preferred ? HTML_ENCODINGS_GZIP_FIRST : HTML_ENCODINGS).negotiate(acceptEncoding) : null;
   return encoding === 'br' || encoding === 'gzip' ? encoding : null;
@@ -89,7 +89,7 @@ const MAX_SHARED_HEADS = 4;
  * page in a language: its head with the stylesheet inline, ADR 0156): that part is compressed the
  * first time it is seen and kept; each answer compresses only the rest.
  */
-export class SharedHeads {
+class SharedHeads {
   private heads: GzipPrefix[] = [];
 
   gzip(head: string, body: string): Buffer {
