@@ -187,7 +187,7 @@ export const SHELL_REQUEST_HEADER = 'x-sceau-shell';
 export const FIRST_SCREEN_HEADER = 'x-sceau-first-screen';
 
 /** The SPA's root in index.html, with the app shell it holds until the SPA renders. */
-const ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>/;
+export const APP_ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>/;
 
 /**
  * index.html carrying a page's first screen in its root (ADR 0151): the page's language and title.
@@ -200,7 +200,7 @@ export function firstScreenHtml(template: string, screen: FirstScreen): string {
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${escapeAttribute(screen.locale)}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(screen.title)}</title>`)
-    .replace(ROOT, () => `<div id="root" data-ssr="first-screen">${markFirstScreen(screen.html)}</div><!--/root-->`);
+    .replace(APP_ROOT, () => `<div id="root" data-ssr="first-screen">${markFirstScreen(screen.html)}</div><!--/root-->`);
 }
 
 /**

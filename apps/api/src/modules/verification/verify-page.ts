@@ -4,7 +4,7 @@ import { keptText, type Translate as RequestTranslate } from '../../lib/i18n.ts'
 import { DIPLOMA_ID_PATTERN, endpoints } from '@sceau/contracts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
-import type { ServerPage } from '../../plugins/web.ts';
+import { APP_ROOT, type ServerPage } from '../../plugins/web.ts';
 import { VERIFY_LIMIT_PER_MINUTE } from './verification-routes.ts';
 import { presentResult, type VerificationService } from './verification-service.ts';
 
@@ -205,9 +205,6 @@ export function renderVerifyMarkup(content: VerifyPageContent): string {
   return `<div class="container page ssr-verify" data-server-verdict="${escapeHtml(id)}">${parts.join('')}</div>`;
 }
 
-/** The SPA's root in index.html, with the app shell it holds until the SPA renders. */
-const ROOT = /<div id="root">[\s\S]*?<\/div><!--\/root-->|<div id="root"><\/div>/;
-
 /** A static header and footer around the verdict, the shell's (index.html) look. */
 function shell(inner: string, t: Translate): string {
   return `<div class="layout"><header class="site-header"><div class="container site-header__bar"><a class="brand" href="/">Sceau</a></div></header><main id="main-content" class="layout__main">${inner}</main><footer class="site-footer ssr-noprint"><div class="container"><p>${escapeHtml(t('web:verify.share.title'))}</p></div></footer></div>`;
@@ -236,7 +233,7 @@ function frameOf(template: string, locale: Locale): PageFrame | null {
   if (frame === undefined) {
     const html = template.replace(/<html lang="[^"]*"/, () => `<html lang="${locale}"`).replace(/<title>[^<]*<\/title>/, '');
     const headEnd = html.indexOf('</head>');
-    const root = ROOT.exec(html);
+    const root = APP_ROOT.exec(html);
     frame =
       headEnd >= 0 && root && root.index > headEnd
         ? { head: html.slice(0, headEnd), middle: html.slice(headEnd, root.index), tail: html.slice(root.index + root[0].length) }
@@ -271,7 +268,7 @@ export function verifyPageParts(template: string, content: VerifyPageContent): {
     body: template
       .replace(/<html lang="[^"]*"/, () => `<html lang="${content.locale}"`)
       .replace(/<title>[^<]*<\/title>/, () => title)
-      .replace(ROOT, () => root),
+      .replace(APP_ROOT, () => root),
   };
 }
 
