@@ -1,7 +1,7 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { SERVER_ERROR_TYPE } from '@/components/form-field';
 import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, textMessage, type Message } from '@/lib/message';
 
 /**
  * Puts a failed call's field errors next to their fields (`from` server field → `to` form field)
@@ -28,5 +28,5 @@ export function applyServerErrors<T extends FieldValues>(
     setError(target, { type: SERVER_ERROR_TYPE, message }, { shouldFocus: first });
     first = false;
   }
-  return { message: textMessage(error.message), unplaced };
+  return { message: failureMessage(error), unplaced };
 }

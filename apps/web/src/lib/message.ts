@@ -34,9 +34,17 @@ export function bytesMessage(bytes: number): Message {
   return { bytes };
 }
 
-/** A failed call's message: the server's (already translated), this client's by its key, else the generic one. */
-export function failureMessage(error: unknown): Message {
+/**
+ * A failed call's message: the server's message for the first of `fields` it named, else the call's
+ * own (the server's text, or this client's by its key: a connection error follows the language),
+ * else the generic one.
+ */
+export function failureMessage(error: unknown, ...fields: string[]): Message {
   if (!isApiError(error)) return keyMessage('errors.generic');
+  for (const field of fields) {
+    const message = error.fieldErrors[field]?.[0];
+    if (message !== undefined) return textMessage(message);
+  }
   return error.messageKey ? keyMessage(error.messageKey) : textMessage(error.message);
 }
 

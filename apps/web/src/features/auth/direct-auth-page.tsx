@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '@/lib/api';
 import { endpoints } from '@/lib/endpoints';
 import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, useMessageText, type Message } from '@/lib/message';
 import { useSessionStore } from '@/lib/session-context';
 import { saveToken } from '@/lib/storage';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -65,7 +65,7 @@ export function DirectAuthPage() {
     })().catch((error: unknown) => {
       if (!current) return;
       if (isApiError(error) && error.status !== 0 && error.code !== 'validation_failed') session.clear();
-      const message = isApiError(error) ? textMessage(error.fieldErrors.token?.[0] ?? error.message) : keyMessage('errors.generic');
+      const message = failureMessage(error, 'token');
       setState({ kind: 'failed', message, retry: isApiError(error) && error.status === 0 });
     });
     return () => {

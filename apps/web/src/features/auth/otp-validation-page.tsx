@@ -8,7 +8,7 @@ import { DEFAULT_RESEND_SECONDS, requestOtp, validateOtp } from '@/features/auth
 import { clearPendingOtp, markRecoverySession, pendingFromSent, readPendingOtp, savePendingOtp, type PendingOtp } from '@/features/auth/pending-otp';
 import { maskContact } from '@/lib/contact';
 import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { useSessionStore } from '@/lib/session-context';
 import { useNow } from '@/lib/use-now';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -20,11 +20,6 @@ function formatSeconds(total: number): string {
   const minutes = Math.floor(total / 60);
   const seconds = total % 60;
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
-}
-
-/** A failure's message: the server's word on the registration, else its message, else the generic one. */
-function registrationError(error: unknown): Message {
-  return isApiError(error) ? textMessage(error.fieldErrors.registration?.[0] ?? error.message) : keyMessage('errors.generic');
 }
 
 /** Code entry after registration or a forgotten password (spec sections 3 and 4). */
@@ -93,7 +88,7 @@ export function OtpValidationPage() {
       const message = isApiError(error) ? error.fieldErrors.otp?.[0] : undefined;
       if (message) setCodeError(textMessage(message));
       // A registration replaced or expired: the server says to register again.
-      else setFormError(registrationError(error));
+      else setFormError(failureMessage(error, 'registration'));
       inputRef.current?.focus();
       inputRef.current?.select();
       return;
@@ -119,7 +114,7 @@ export function OtpValidationPage() {
         savePendingOtp(next);
         setPending(next);
       }
-      setFormError(registrationError(error));
+      setFormError(failureMessage(error, 'registration'));
     } finally {
       setResending(false);
     }

@@ -20,7 +20,7 @@ import {
 import { TemplatePreview } from '@/features/generations/template-preview';
 import { ProvinceSelect, SessionSelect, useDefaultSession } from '@/features/generations/issuing-fields';
 import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { currentLocale } from '@/lib/i18n';
 import { useGrants, useSession } from '@/lib/session-context';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -225,7 +225,7 @@ function FromRegistry({ templates }: { templates: TemplateView[] }) {
           template: textMessage(f.template_id?.[0]),
           title: textMessage(f.title?.[0]),
         });
-        setFormError(textMessage(error.message));
+        setFormError(failureMessage(error));
       } else setFormError(keyMessage('errors.generic'));
     } finally {
       setBusy(false);
@@ -323,7 +323,7 @@ function FindResult() {
     } catch (error) {
       if (isApiError(error)) {
         setErrors({ matricule: textMessage(error.fieldErrors.matricule?.[0]), session: textMessage(error.fieldErrors.session?.[0]) });
-        setFormError(textMessage(error.message));
+        setFormError(failureMessage(error));
       } else setFormError(keyMessage('errors.generic'));
     } finally {
       setBusy(false);

@@ -139,7 +139,7 @@ export function CheckFilePage() {
       else if (isApiError(error)) {
         const f = error.fieldErrors;
         setErrors({ session: textMessage(f.session_id?.[0]), province: textMessage(f.province_id?.[0]), file: textMessage(f.file?.[0]), photos: textMessage(f.photos?.[0]) });
-        setFormError(textMessage(f.template?.[0] ?? f.generation_id?.[0] ?? error.message));
+        setFormError(failureMessage(error, 'template', 'generation_id'));
         window.setTimeout(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
       } else setFormError(keyMessage('errors.generic'));
     } finally {
@@ -495,7 +495,7 @@ function StartImport({ onImport }: { onImport: (title: string) => Promise<void> 
           setError(textMessage(message));
           input.current?.focus();
         }
-        setFormError(textMessage(failure.fieldErrors.generation_id?.[0] ?? failure.message));
+        setFormError(failureMessage(failure, 'generation_id'));
       } else setFormError(keyMessage('errors.generic'));
     }
   }

@@ -220,7 +220,7 @@ function LaunchSteps({ batch }: { batch: GenerationView }) {
     try {
       setVerified(textMessage(await verifyLaunchCode(batch.id, code)));
     } catch (error) {
-      setCodeError(isApiError(error) ? textMessage(error.fieldErrors.code?.[0] ?? error.message) : keyMessage('errors.generic'));
+      setCodeError(failureMessage(error, 'code'));
       codeInput.current?.focus();
       codeInput.current?.select();
     } finally {

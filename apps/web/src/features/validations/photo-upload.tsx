@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
 import { FileDrop } from '@/components/file-drop';
 import { formatBytes } from '@/lib/format-bytes';
-import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, type Message } from '@/lib/message';
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
 
@@ -43,7 +42,7 @@ export function PhotoUploadDialog({ name, onUpload, onClose }: { name: string | 
       await onUpload(file);
       onClose();
     } catch (failure) {
-      setError(isApiError(failure) ? textMessage(failure.fieldErrors.photo?.[0] ?? failure.message) : keyMessage('errors.generic'));
+      setError(failureMessage(failure, 'photo'));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/dialog';
 import { FormField, describedBy } from '@/components/form-field';
 import { isApiError } from '@/lib/http';
-import { keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
 import { ReadyNotice, RejectDialog, ValidationStateBadge, candidateName, useChangeOutcome, useSelection } from '@/features/validations/validation-parts';
 import { ValidationPage, type ValidationListProps } from '@/features/validations/validation-page';
 import { ShortcutHelp, useListShortcuts } from '@/features/validations/validation-tools';
@@ -233,7 +233,7 @@ function DataEditDialog({ item, onSave, onClose }: { item: ValidationItemView; o
           else if (messages[0]) rest.push(textMessage(messages[0]));
         }
         setErrors(placed);
-        setMessage([textMessage(failure.message), ...rest]);
+        setMessage([failureMessage(failure), ...rest]);
       } else setMessage([keyMessage('errors.generic')]);
     } finally {
       setBusy(false);

@@ -7,8 +7,7 @@ import { mayOpen } from '@/lib/app-routes';
 import { Dialog } from '@/components/dialog';
 import { GenerationStatusBadge } from '@/components/generation-status';
 import { useFlashStore } from '@/lib/flash-context';
-import { isApiError } from '@/lib/http';
-import { failureMessage, keyMessage, textMessage, useMessageText, type Message } from '@/lib/message';
+import { failureMessage, keyMessage, useMessageText, type Message } from '@/lib/message';
 import { translate, type TextKey } from '@/lib/text-keys';
 import { useGrants } from '@/lib/session-context';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -220,7 +219,7 @@ export function RejectDialog({ name, onReject, onClose }: { name: string | null;
       await onReject(reason.trim());
       onClose();
     } catch (failure) {
-      setError(isApiError(failure) ? textMessage(failure.fieldErrors.reason?.[0] ?? failure.message) : keyMessage('errors.generic'));
+      setError(failureMessage(failure, 'reason'));
     } finally {
       setBusy(false);
     }
