@@ -21,7 +21,7 @@
 // `--processes N` the platform's own cluster of N HTTP processes on one port (server.ts, as
 // `API_PROCESSES=N npm start` runs them); the load generator (autocannon, or wrk) runs in a child process
 // so both share the machine as a server and its clients do.
-// The last line printed is one JSON object: { byIdCold, byId, pdfUpload, candidateCheck } with rps,
+// The last line printed is one JSON object: { byIdCold, pageCold, byId, pdfUpload, candidateCheck } with rps,
 // p50Ms, p95Ms, p99Ms and errors (the error rate) each.
 import { preparePhoto, diplomeEtatTemplate } from '@sceau/pdf';
 import { fork, spawnSync } from 'node:child_process';
@@ -703,7 +703,7 @@ try {
   }
   if (pageBuild) {
     // The verdict's HTML page, cold: what a scanned QR code opens (ADR 0128), written per request
-    // and compressed at a fast level, over ids of its own (none asked before, by the API run either).
+    // and gzipped over its shared head (ADR 0156), over ids of its own (none asked before, by the API run either).
     await fetch(`${base}/verify/${pageIds.pop()!}`, { headers: { accept: 'text/html' } }); // warmed up on one id
     cpu = await machineCpu();
     results.pageCold = await measure('verdict page, cold', { ...common, kind: 'by-id', ids: pageIds, unknownShare: 0, walk: true, page: true });
